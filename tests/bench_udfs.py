@@ -57,7 +57,9 @@ def main() -> int:
         ub, bb = min(t_udf), min(t_bare)
         rows.append((key, label, ub, bb, ub / bb, TARGETS[key]))
 
-    print(f"{'case':<4} {'what':<34} {'UDF':>11} {'bare':>11} {'ratio':>6} {'target':>7}")
+    print(
+        f"{'case':<4} {'what':<34} {'UDF':>11} {'bare':>11} {'ratio':>6} {'target':>7}"
+    )
     ok = True
     for key, label, ub, bb, ratio, target in rows:
         unit, scale = ("µs", 1e6) if ub < 1e-3 else ("ms", 1e3)

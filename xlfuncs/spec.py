@@ -301,9 +301,10 @@ def formula(
             bound.apply_defaults()
             values = []
             for arg, v in zip(args, bound.arguments.values()):
-                if v is None and arg.name in defaults:
+                optional = arg.name in defaults
+                if v is None and optional:
                     v = defaults[arg.name]  # a blank optional argument
-                values.append(None if v is None else arg.check(v))
+                values.append(None if v is None and optional else arg.check(v))
             with np.errstate(all="ignore"):
                 result = raw(*values)
             if not all_finite(np.asarray(result, dtype=float)):

@@ -1,0 +1,95 @@
+"""The xlfuncs command line, run as a user runs it."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from xlfuncs.cli import add_udf_module, main
+from xlfuncs.spec import REGISTRY
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    exe = shutil.which("xlfuncs")
+    cmd = [exe] if exe else [sys.executable, "-m", "xlfuncs.cli"]
+    return subprocess.run([*cmd, *args], capture_output=True, text=True, timeout=120)
+
+
+def test_console_script_calc_seed_example():
+    out = run("calc", "FT_EXAMPLES_PER_SEC", "8", "2500", "0.82", "900")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().startswith("18.2222")
+
+
+def test_calc_is_case_insensitive_and_takes_optional_args(capsys):
+    assert main(["calc", "chinchilla_params", "6000"]) == 0
+    assert float(capsys.readouterr().out) == pytest.approx(6.5726706900e10)
+    assert main(["calc", "CHINCHILLA_PARAMS", "6000", "20"]) == 0
+    assert main(["calc", "FT_TOKENS_PER_EXAMPLE", "600,800,900,1000,1200", "90"]) == 0
+    assert capsys.readouterr().out.split()[-1] == "1120"
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (
+            ["calc", "FT_EXAMPLES_PER_SEC", "8", "2500", "82", "900"],
+            "enter 82% or 0.82",
+        ),
+        (
+            ["calc", "FT_EXAMPLES_PER_SEC", "8", "2500", "0.82", "0"],
+            "tokens_per_example",
+        ),
+        (["calc", "FT_EXAMPLES_PER_SEC", "8", "2500", "0.82"], "takes 4 arguments"),
+        (["calc", "FT_THROUGHPUT", "eight", "2500", "0.82"], "gpus must be a number"),
+        (["calc", "NO_SUCH_FN", "1"], "unknown function"),
+        (["calc", "TRAINING_FLOPS", "1e200", "1e200"], "out of range"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(args, words, capsys):
+    assert main(args) == 2
+    err = capsys.readouterr().err.strip()
+    assert words in err and "\n" not in err and "Traceback" not in err
+
+
+def test_list_shows_every_function():
+    out = run("list")
+    assert out.returncode == 0
+    for name in REGISTRY:
+        assert name in out.stdout
+
+
+def test_examples_evaluates_every_documented_example():
+    out = run("examples")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert len(lines) == len(REGISTRY)
+    seed = next(line for line in lines if line.startswith("FT_EXAMPLES_PER_SEC("))
+    assert "18.2222" in seed and "examples/s" in seed
+    chin = next(line for line in lines if line.startswith("CHINCHILLA_PARAMS("))
+    assert "65726706900.6" in chin and "parameters" in chin
+
+
+def test_excel_setup_keeps_existing_settings(tmp_path, capsys):
+    conf = tmp_path / ".xlwings" / "xlwings.conf"
+    conf.parent.mkdir()
+    conf.write_text(
+        '"INTERPRETER_WIN","C:\\\\Python\\\\python.exe"\n"UDF Modules","mymodule"\n',
+        encoding="utf-8",
+    )
+    assert main(["excel-setup", "--config", str(conf)]) == 0
+    text = conf.read_text(encoding="utf-8")
+    assert '"INTERPRETER_WIN","C:\\\\Python\\\\python.exe"' in text
+    assert '"UDF Modules","mymodule;xlfuncs.udfs"' in text
+    assert "Import Functions" in capsys.readouterr().out
+    assert add_udf_module(conf) is False  # idempotent
+    assert conf.read_text(encoding="utf-8") == text
+
+
+def test_excel_setup_creates_config(tmp_path):
+    conf = tmp_path / "new" / "xlwings.conf"
+    assert add_udf_module(conf)
+    assert conf.read_text(encoding="utf-8") == '"UDF Modules","xlfuncs.udfs"\n'
