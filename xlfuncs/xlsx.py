@@ -1,0 +1,455 @@
+"""Deterministic, atomic .xlsx writing with cached formula values.
+
+openpyxl writes every formula cell without a value, so viewers that do not
+calculate (previewers, pandas, ``openpyxl`` with ``data_only=True``) show an
+empty cell.  :func:`save_workbook` saves through openpyxl, then edits the
+sheet XML so chosen formula cells carry a cached value, pins the timestamps
+and zip metadata so equal content gives equal bytes, and replaces the target
+file atomically.
+
+The sheet XML is edited as text, not re-serialised with ElementTree:
+ElementTree renames namespace prefixes (``ns0:``, ``ns1:``) and drops
+declarations that only attribute *values* refer to, e.g. ``mc:Ignorable="x14ac"``,
+which would make Excel reject the file.  openpyxl's output is regular enough
+for a careful regex over the ``<c>`` elements inside ``<sheetData>``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import math
+import numbers
+import os
+import pathlib
+import posixpath
+import re
+import tempfile
+import xml.etree.ElementTree as ET
+import zipfile
+from collections.abc import Iterable, Mapping
+from xml.sax.saxutils import escape
+
+import openpyxl
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+from openpyxl.workbook.properties import CalcProperties
+
+__all__ = ["read_names", "save_workbook", "set_inputs", "strip_cached_values"]
+
+#: Timestamp written to docProps/core.xml so that saving never changes bytes.
+FIXED_TIMESTAMP = "2024-01-01T00:00:00Z"
+#: Earliest date a zip header can hold; any constant would do.
+_ZIP_DATE_TIME = (1980, 1, 1, 0, 0, 0)
+#: Regular file, rw-r--r--, in the Unix high 16 bits of external_attr.
+_ZIP_EXTERNAL_ATTR = 0o100644 << 16
+
+_NS_MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+_NS_DOC_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+_NS_PKG_REL = "http://schemas.openxmlformats.org/package/2006/relationships"
+_WORKSHEET_REL = _NS_DOC_REL + "/worksheet"
+
+# An optional namespace prefix, so that files written by other producers
+# (``<x:c>``) are handled as well as openpyxl's default-namespace output.
+_P = r"(?:[A-Za-z_][\w.-]*:)?"
+_SHEET_DATA_RE = re.compile(
+    rf"<{_P}sheetData\b[^>]*?(?:/>|>(?P<body>.*?)</{_P}sheetData>)", re.S
+)
+# ``\s`` or the end of the tag must follow the name, so ``<col>``/``<cfRule>``
+# never match; attribute values never hold a raw ``>`` (serialisers escape it).
+_CELL_RE = re.compile(
+    rf"<(?P<tag>{_P}c)(?P<attrs>\s[^>]*?)?\s*(?:/>|>(?P<body>.*?)</(?P=tag)>)",
+    re.S,
+)
+_FORMULA_RE = re.compile(rf"<{_P}f\b[^>]*?(?:/>|>.*?</{_P}f>)", re.S)
+_VALUE_RE = re.compile(rf"<{_P}v\b[^>]*?(?:/>|>.*?</{_P}v>)", re.S)
+_ATTR_RE = re.compile(r"""([\w:.-]+)\s*=\s*("[^"]*"|'[^']*')""")
+_TYPE_ATTR_RE = re.compile(r"""\st\s*=\s*("[^"]*"|'[^']*')""")
+_CORE_DATE_RE = re.compile(
+    rf"(<(?P<p>{_P})(?P<n>created|modified)\b[^>]*>)[^<]*(</(?P=p)(?P=n)>)"
+)
+_COORD_RE = re.compile(r"[A-Z]{1,3}[1-9][0-9]*")
+# A defined name that is exactly one cell: Sheet1!$B$1 or 'My sheet'!B1.
+_SINGLE_CELL_NAME_RE = re.compile(
+    r"(?:'(?P<quoted>(?:[^']|'')+)'|(?P<plain>[^'!\s]+))!"
+    r"\$?(?P<col>[A-Za-z]{1,3})\$?(?P<row>[1-9][0-9]*)"
+)
+
+Cached = float | str | bool
+
+
+def save_workbook(
+    wb: openpyxl.Workbook,
+    path: str | os.PathLike[str],
+    cached: Mapping[tuple[str, str], Cached],
+    *,
+    force: bool = False,
+) -> pathlib.Path:
+    """Save `wb` to `path` with cached values, deterministically and atomically.
+
+    Parameters
+    ----------
+    wb
+        The workbook.  Its ``calcPr`` is written with ``fullCalcOnLoad="1"`` so
+        that Excel recalculates on open; the cached values are only for
+        viewers that do not calculate.
+    path
+        Target file.  Its parent directory is created if missing.
+    cached
+        ``{(sheet title, "C5"): value}`` for formula cells.  Numbers are
+        stored as numbers, ``str`` as formula strings (``t="str"``), ``bool``
+        as booleans.  Formula cells not listed keep no value.
+    force
+        Overwrite an existing `path`.
+
+    Returns
+    -------
+    pathlib.Path
+        `path` as a Path.
+
+    Raises
+    ------
+    FileExistsError
+        If `path` exists and `force` is false (checked before any work).
+    ValueError
+        If a key names a sheet or cell that does not exist, a cell that is
+        not a formula cell, or a value that cannot be cached.
+    """
+    path = pathlib.Path(path)
+    _check_overwrite(path, force)
+    wanted = _normalise_cached(wb, cached)
+
+    parts = _workbook_parts(wb)
+    parts["docProps/core.xml"] = _pin_core_dates(parts["docProps/core.xml"])
+    sheet_parts = _sheet_parts(parts)
+    for title, cells in wanted.items():
+        if title not in sheet_parts:
+            raise ValueError(f"{title!r} is not a worksheet; cannot cache values")
+        name = sheet_parts[title]
+        parts[name] = _set_cached_values(parts[name], cells, title)
+
+    _atomic_write(path, _zip_bytes(parts))
+    return path
+
+
+def strip_cached_values(
+    src: str | os.PathLike[str], dst: str | os.PathLike[str]
+) -> None:
+    """Copy `src` to `dst` without the cached value of any formula cell.
+
+    Every ``<v>`` of a cell that has an ``<f>`` is removed, with the cell's
+    ``t`` attribute that described it, so a recalculating reader must compute
+    the value itself.  `dst` is overwritten (atomically); it may equal `src`.
+    """
+    with zipfile.ZipFile(src) as zf:
+        parts = {info.filename: zf.read(info) for info in zf.infolist()}
+    for name in set(_sheet_parts(parts).values()):
+        parts[name] = _strip_sheet(parts[name])
+    _atomic_write(pathlib.Path(dst), _zip_bytes(parts))
+
+
+def set_inputs(
+    src: str | os.PathLike[str],
+    dst: str | os.PathLike[str],
+    values: Mapping[str, float | str | None],
+) -> None:
+    """Set the cells behind workbook-scoped defined names and save to `dst`.
+
+    Parameters
+    ----------
+    src, dst
+        Source and target workbooks; `dst` is overwritten (atomically).
+        Saving through openpyxl drops every cached formula value.
+    values
+        ``{defined name: value}``; each name must refer to a single cell.
+        ``None`` empties the cell.
+
+    Raises
+    ------
+    KeyError
+        If a name is not a workbook-scoped defined name of `src`.
+    ValueError
+        If a name does not refer to exactly one cell.
+    """
+    wb = openpyxl.load_workbook(src)
+    for name, value in values.items():
+        title, coord = _name_cell(wb, name)
+        cell = wb[title][coord]
+        cell.value = value
+        # An input is data: a string that starts with "=" must not turn
+        # into a formula, which openpyxl would infer from the value.
+        if isinstance(value, str) and cell.data_type == "f":
+            cell.data_type = "s"
+    save_workbook(wb, dst, {}, force=True)
+
+
+def read_names(path: str | os.PathLike[str]) -> dict[str, object]:
+    """Read the value behind every single-cell workbook-scoped defined name.
+
+    The workbook is loaded with ``data_only=True``, so formula cells give
+    their cached value (``None`` if there is none).  Names that are not a
+    reference to exactly one cell (ranges, constants, formulas) are skipped.
+    """
+    wb = openpyxl.load_workbook(path, data_only=True)
+    result: dict[str, object] = {}
+    for name, dn in wb.defined_names.items():
+        ref = _single_cell(dn.attr_text)
+        if ref is None:
+            continue
+        title, coord = ref
+        if title not in wb.sheetnames:
+            raise ValueError(f"defined name {name!r} refers to missing sheet {title!r}")
+        result[name] = wb[title][coord].value
+    return result
+
+
+# --- helpers ---------------------------------------------------------------
+
+
+def _check_overwrite(path: pathlib.Path, force: bool) -> None:
+    # is_symlink() too: a dangling link does not "exist" but would be replaced.
+    if not force and (path.exists() or path.is_symlink()):
+        raise FileExistsError(f"{path} already exists; pass --force to overwrite it")
+
+
+def _normalise_cached(
+    wb: openpyxl.Workbook, cached: Mapping[tuple[str, str], Cached]
+) -> dict[str, dict[str, tuple[str | None, str]]]:
+    """Validate keys and values; return ``{title: {coord: (t, text)}}``."""
+    out: dict[str, dict[str, tuple[str | None, str]]] = {}
+    for key, value in cached.items():
+        title, coord = key
+        if title not in wb.sheetnames:
+            raise ValueError(f"no sheet {title!r} for cached value at {key!r}")
+        norm = coord.replace("$", "").upper()
+        if not _COORD_RE.fullmatch(norm):
+            raise ValueError(f"bad cell coordinate {coord!r} in {key!r}")
+        if norm in out.get(title, {}):
+            raise ValueError(f"cell {title}!{norm} given twice in cached")
+        out.setdefault(title, {})[norm] = _encode_value(value, key)
+    return out
+
+
+def _encode_value(value: Cached, key: tuple[str, str]) -> tuple[str | None, str]:
+    """Return (cell type attribute or None, escaped ``<v>`` text)."""
+    # bool before numbers: bool is an int subclass.
+    if isinstance(value, bool):
+        return "b", "1" if value else "0"
+    if isinstance(value, str):
+        if ILLEGAL_CHARACTERS_RE.search(value):
+            raise ValueError(f"cached text for {key!r} has characters XML forbids")
+        return "str", escape(value)
+    if isinstance(value, numbers.Integral):
+        return None, str(int(value))
+    if isinstance(value, numbers.Real):
+        number = float(value)
+        if not math.isfinite(number):
+            raise ValueError(f"cached value for {key!r} is {number}; xlsx needs finite")
+        return None, repr(number)
+    raise ValueError(f"cached value for {key!r} must be a number, str or bool")
+
+
+def _workbook_parts(wb: openpyxl.Workbook) -> dict[str, bytes]:
+    """Save `wb` with openpyxl into memory and return its zip entries."""
+    calc = wb.calculation
+    old = None if calc is None else calc.fullCalcOnLoad
+    # Ask Excel to recalculate on open: the cached values are only a preview.
+    wb.calculation = calc if calc is not None else CalcProperties()
+    wb.calculation.fullCalcOnLoad = True
+    buf = io.BytesIO()
+    try:
+        wb.save(buf)
+    finally:
+        # Leave the caller's workbook as it was.
+        if calc is None:
+            wb.calculation = None
+        else:
+            calc.fullCalcOnLoad = old
+    with zipfile.ZipFile(buf) as zf:
+        return {info.filename: zf.read(info) for info in zf.infolist()}
+
+
+def _pin_core_dates(xml: bytes) -> bytes:
+    # openpyxl stamps `modified` with the current time on every save
+    # (openpyxl/writer/excel.py) and `created` when the workbook is made.
+    text = xml.decode("utf-8")
+    text = _CORE_DATE_RE.sub(lambda m: m.group(1) + FIXED_TIMESTAMP + m.group(4), text)
+    return text.encode("utf-8")
+
+
+def _sheet_parts(parts: Mapping[str, bytes]) -> dict[str, str]:
+    """Map each worksheet title to its zip entry, via workbook.xml and its rels."""
+    workbook = ET.fromstring(parts["xl/workbook.xml"])
+    rels = ET.fromstring(parts["xl/_rels/workbook.xml.rels"])
+    targets = {}
+    for rel in rels.iter(f"{{{_NS_PKG_REL}}}Relationship"):
+        if rel.get("Type") != _WORKSHEET_REL or rel.get("TargetMode") == "External":
+            continue
+        target = rel.get("Target", "")
+        # Targets are relative to xl/ unless absolute within the package.
+        if target.startswith("/"):
+            name = target.lstrip("/")
+        else:
+            name = posixpath.normpath(posixpath.join("xl", target))
+        targets[rel.get("Id")] = name
+    result = {}
+    for sheet in workbook.iter(f"{{{_NS_MAIN}}}sheet"):
+        rid = sheet.get(f"{{{_NS_DOC_REL}}}id")
+        if rid in targets and targets[rid] in parts:
+            result[sheet.get("name")] = targets[rid]
+    return result
+
+
+def _iter_cells(xml: str) -> Iterable[tuple[re.Match[str], str]]:
+    """Yield (match, coordinate) for each ``<c>`` inside ``<sheetData>``."""
+    data = _SHEET_DATA_RE.search(xml)
+    if data is None or data.group("body") is None:
+        return
+    start, end = data.span("body")
+    for cell in _CELL_RE.finditer(xml, start, end):
+        found = _ATTR_RE.findall(cell.group("attrs") or "")
+        attrs = {key: quoted[1:-1] for key, quoted in found}
+        yield cell, attrs.get("r", "")
+
+
+def _edit_cells(xml: str, edits: Mapping[tuple[int, int], str]) -> str:
+    """Replace character spans of `xml` (non-overlapping) with new text."""
+    pieces, pos = [], 0
+    for (start, end), new in sorted(edits.items()):
+        pieces += [xml[pos:start], new]
+        pos = end
+    pieces.append(xml[pos:])
+    return "".join(pieces)
+
+
+def _set_cached_values(
+    xml_bytes: bytes, cells: Mapping[str, tuple[str | None, str]], title: str
+) -> bytes:
+    xml = xml_bytes.decode("utf-8")
+    edits: dict[tuple[int, int], str] = {}
+    found: set[str] = set()
+    for cell, coord in _iter_cells(xml):
+        if coord not in cells:
+            continue
+        body = cell.group("body") or ""
+        formula = _FORMULA_RE.search(body)
+        if formula is None:
+            raise ValueError(f"{title}!{coord} is not a formula cell; cannot cache")
+        found.add(coord)
+        kind, text = cells[coord]
+        tag = cell.group("tag")
+        prefix = tag[:-1]  # same namespace prefix as the <c> element
+        attrs = _TYPE_ATTR_RE.sub("", cell.group("attrs") or "")
+        if kind is not None:
+            attrs += f' t="{kind}"'
+        # CT_Cell order is f, v, is, extLst: the value goes right after <f>.
+        body = _VALUE_RE.sub("", body)
+        formula = _FORMULA_RE.search(body)
+        assert formula is not None  # removing <v> cannot remove <f>
+        body = (
+            body[: formula.end()]
+            + f"<{prefix}v>{text}</{prefix}v>"
+            + body[formula.end() :]
+        )
+        edits[cell.span()] = f"<{tag}{attrs}>{body}</{tag}>"
+    missing = sorted(set(cells) - found)
+    if missing:
+        raise ValueError(f"no cell {', '.join(missing)} on sheet {title!r}")
+    out = _edit_cells(xml, edits)
+    ET.fromstring(out)  # the edit must leave well-formed XML; raises if not
+    return out.encode("utf-8")
+
+
+def _strip_sheet(xml_bytes: bytes) -> bytes:
+    xml = xml_bytes.decode("utf-8")
+    edits: dict[tuple[int, int], str] = {}
+    for cell, _coord in _iter_cells(xml):
+        body = cell.group("body") or ""
+        if _FORMULA_RE.search(body) is None:
+            continue
+        tag = cell.group("tag")
+        attrs = _TYPE_ATTR_RE.sub("", cell.group("attrs") or "")
+        edits[cell.span()] = f"<{tag}{attrs}>{_VALUE_RE.sub('', body)}</{tag}>"
+    out = _edit_cells(xml, edits)
+    ET.fromstring(out)
+    return out.encode("utf-8")
+
+
+def _zip_bytes(parts: Mapping[str, bytes]) -> bytes:
+    """Zip `parts` with fixed order and metadata, so equal parts give equal bytes."""
+
+    # [Content_Types].xml and the package rels first, as Office writes them;
+    # the rest sorted (openpyxl's own order depends on set iteration for VBA).
+    def order(name: str) -> tuple[int, str]:
+        first = {"[Content_Types].xml": 0, "_rels/.rels": 1}
+        return first.get(name, 2), name
+
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name in sorted(parts, key=order):
+            info = zipfile.ZipInfo(name, date_time=_ZIP_DATE_TIME)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.create_system = 3  # Unix; the default differs on Windows
+            info.external_attr = _ZIP_EXTERNAL_ATTR
+            zf.writestr(info, parts[name], compresslevel=6)
+    return buf.getvalue()
+
+
+def _atomic_write(path: pathlib.Path, data: bytes) -> None:
+    """Write `data` to `path` via a temp file in the same directory + replace."""
+    parent = path.parent
+    parent.mkdir(parents=True, exist_ok=True)
+    tmp_name = None
+    try:
+        with tempfile.NamedTemporaryFile(
+            dir=parent, prefix=f".{path.name}.", suffix=".tmp", delete=False
+        ) as tmp:
+            tmp_name = tmp.name
+            tmp.write(data)
+            tmp.flush()
+            os.fsync(tmp.fileno())
+        # NamedTemporaryFile creates 0600; give the usual umask-based mode.
+        os.chmod(tmp_name, 0o666 & ~_umask())
+        os.replace(tmp_name, path)
+    except BaseException:
+        # Any failure (even Ctrl-C) leaves no temp file and the old file intact.
+        if tmp_name is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp_name)
+        raise
+    # Persist the rename itself; not possible on every platform (Windows).
+    with contextlib.suppress(OSError):
+        fd = os.open(parent, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def _umask() -> int:
+    # The only portable way to read the umask is to set it and restore it.
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _single_cell(attr_text: str | None) -> tuple[str, str] | None:
+    """Return (sheet title, "B1") if `attr_text` is one cell reference."""
+    m = _SINGLE_CELL_NAME_RE.fullmatch((attr_text or "").strip().lstrip("="))
+    if m is None:
+        return None
+    title = m.group("plain") or m.group("quoted").replace("''", "'")
+    return title, m.group("col").upper() + m.group("row")
+
+
+def _name_cell(wb: openpyxl.Workbook, name: str) -> tuple[str, str]:
+    dn = wb.defined_names.get(name)
+    if dn is None:
+        # Excel names are case-insensitive.
+        matches = [v for k, v in wb.defined_names.items() if k.lower() == name.lower()]
+        dn = matches[0] if len(matches) == 1 else None
+    if dn is None:
+        raise KeyError(f"no workbook-scoped defined name {name!r}")
+    ref = _single_cell(dn.attr_text)
+    if ref is None or ref[0] not in wb.sheetnames:
+        raise ValueError(f"defined name {name!r} = {dn.attr_text!r} is not one cell")
+    return ref
