@@ -162,6 +162,13 @@ def cmd_excel_setup(ns: argparse.Namespace) -> None:
     print(EXCEL_STEPS)
 
 
+def cmd_build(ns: argparse.Namespace) -> None:
+    from .templates import LANGS, build
+
+    for path in build(ns.out, [ns.lang] if ns.lang else LANGS, force=ns.force):
+        print(f"wrote {path}")
+
+
 def cmd_docs(ns: argparse.Namespace) -> None:
     from .docs import write_docs
 
@@ -193,6 +200,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     e.add_argument("--config", help="xlwings.conf to edit (default: the user's)")
     e.set_defaults(run=cmd_excel_setup)
+    b = sub.add_parser(
+        "build",
+        help="write the template workbooks",
+        description="Write the template workbooks (plain Excel formulas, no "
+        "Python needed to use them). Existing files are kept unless --force.",
+    )
+    b.add_argument("--out", default="workbooks", help="folder (default: workbooks)")
+    b.add_argument("--lang", choices=["en", "es"], help="one edition (default: both)")
+    b.add_argument("--force", action="store_true", help="overwrite existing files")
+    b.set_defaults(run=cmd_build)
     d = sub.add_parser("docs", help="regenerate docs/functions.md")
     d.add_argument("--out", default="docs", help="output folder (default: docs)")
     d.set_defaults(run=cmd_docs)

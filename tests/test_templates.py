@@ -1,0 +1,254 @@
+"""Template workbooks: structure, conventions, cached values, safe writing."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from xlfuncs import templates as T
+from xlfuncs.template_defs import CHINCHILLA, FINETUNE, TEMPLATES
+from xlfuncs.xlsx import read_names
+
+ROOT = Path(__file__).resolve().parents[1]
+NAMES = {
+    "finetune-throughput": {
+        "GPUs",
+        "TokensPerSecPerGPU",
+        "Efficiency",
+        "TokensPerExample",
+        "DatasetExamples",
+        "Epochs",
+        "PricePerGPUHour",
+        "EffectiveThroughput",
+        "ExamplesPerSec",
+        "ExamplesPerMin",
+        "TokensPerMin",
+        "TrainingHours",
+        "GPUHours",
+        "TrainingCost",
+    },
+    "chinchilla-model-size": {
+        "ComputeBudgetPFDays",
+        "TokensPerParam",
+        "OptimalParams",
+        "OptimalTokens",
+        "TrainingFLOPs",
+    },
+}
+FILES = [(tpl, lang) for tpl in TEMPLATES for lang in T.LANGS]
+IDS = [tpl.filename(lang) for tpl, lang in FILES]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("built")
+    T.build(out)
+    return out
+
+
+def digest(p: Path) -> str:
+    return hashlib.sha256(p.read_bytes()).hexdigest()
+
+
+def test_committed_workbooks_are_what_build_produces(built):
+    for tpl, lang in FILES:
+        name = tpl.filename(lang)
+        assert (ROOT / "workbooks" / name).exists(), (
+            f"run `xlfuncs build --force`: {name}"
+        )
+        assert digest(ROOT / "workbooks" / name) == digest(built / name), (
+            f"workbooks/{name} is stale: run `xlfuncs build --force`"
+        )
+
+
+def test_build_is_deterministic(built, tmp_path):
+    T.build(tmp_path)
+    for tpl, lang in FILES:
+        assert digest(tmp_path / tpl.filename(lang)) == digest(
+            built / tpl.filename(lang)
+        )
+
+
+def test_never_overwrites_without_force(tmp_path):
+    T.build(tmp_path, ["en"])
+    target = tmp_path / FINETUNE.filename("en")
+    target.write_bytes(b"the analyst's own edits")
+    with pytest.raises(FileExistsError, match="--force"):
+        T.build(tmp_path, ["en"])
+    assert target.read_bytes() == b"the analyst's own edits"
+    T.build(tmp_path, ["en"], force=True)
+    assert target.read_bytes()[:2] == b"PK"
+
+
+def test_interrupted_build_leaves_old_file(tmp_path, monkeypatch):
+    T.build(tmp_path, ["en"])
+    target = tmp_path / FINETUNE.filename("en")
+    before = target.read_bytes()
+
+    def boom(*a, **k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("xlfuncs.xlsx._zip_bytes", boom)
+    with pytest.raises(KeyboardInterrupt):
+        T.build(tmp_path, ["en"], force=True)
+    assert target.read_bytes() == before
+    assert not [p for p in tmp_path.iterdir() if not p.name.endswith(".xlsx")]
+
+
+def test_unknown_language(tmp_path):
+    with pytest.raises(ValueError, match="language"):
+        T.build(tmp_path, ["fr"])
+
+
+@pytest.mark.parametrize(("tpl", "lang"), FILES, ids=IDS)
+def test_defined_names_exactly(built, tpl, lang):
+    wb = openpyxl.load_workbook(built / tpl.filename(lang))
+    assert set(wb.defined_names) == NAMES[tpl.slug]
+    # Same names point at the same cells in every language.
+    en = openpyxl.load_workbook(built / tpl.filename("en"))
+    for name in NAMES[tpl.slug]:
+        assert (
+            wb.defined_names[name].attr_text.split("!")[1]
+            == (en.defined_names[name].attr_text.split("!")[1])
+        )
+
+
+@pytest.mark.parametrize(("tpl", "lang"), FILES, ids=IDS)
+def test_cached_values_are_the_library_values(built, tpl, lang):
+    values = read_names(built / tpl.filename(lang))
+    ref = tpl.reference(tpl.defaults)
+    for name, want in ref.items():
+        assert values[name] == pytest.approx(want, rel=1e-12), name
+
+
+def test_worked_examples_in_cached_values(built):
+    ft = read_names(built / FINETUNE.filename("en"))
+    assert round(ft["ExamplesPerSec"], 2) == 18.22
+    assert round(ft["ExamplesPerMin"], 2) == 1093.33
+    assert ft["EffectiveThroughput"] == pytest.approx(16_400)
+    ch = read_names(built / CHINCHILLA.filename("es"))
+    assert round(ch["OptimalParams"] / 1e9, 1) == 65.7
+    assert round(ch["OptimalTokens"] / 1e12, 2) == 1.31
+
+
+def _formula_cells(ws):
+    for row in ws.iter_rows():
+        for c in row:
+            if c.data_type == "f":
+                yield c
+
+
+@pytest.mark.parametrize(("tpl", "lang"), FILES, ids=IDS)
+def test_every_formula_cell_has_a_cached_value(built, tpl, lang):
+    wb = openpyxl.load_workbook(built / tpl.filename(lang))
+    cached = openpyxl.load_workbook(built / tpl.filename(lang), data_only=True)
+    for ws in wb.worksheets:
+        cells = list(_formula_cells(ws))
+        assert cells
+        for c in cells:
+            assert cached[ws.title][c.coordinate].value is not None, c.coordinate
+
+
+@pytest.mark.parametrize(("tpl", "lang"), FILES, ids=IDS)
+def test_named_formulas_use_names_not_cell_references(built, tpl, lang):
+    wb = openpyxl.load_workbook(built / tpl.filename(lang))
+    for out in tpl.outputs:
+        title, coord = wb.defined_names[out.name].attr_text.replace("$", "").split("!")
+        formula = wb[title.strip("'")][coord].value
+        body = re.sub(r'"[^"]*"', '""', formula)  # drop the message text
+        assert not re.search(
+            r"(?<![A-Za-z])\$?[A-Z]{1,3}\$?[0-9]+(?![0-9A-Za-z(])",
+            body.replace("E+19", ""),
+        ), formula
+        assert formula.startswith("=IFERROR(IF(AND(")
+
+
+@pytest.mark.parametrize(("tpl", "lang"), FILES, ids=IDS)
+def test_finance_conventions(built, tpl, lang):
+    wb = openpyxl.load_workbook(built / tpl.filename(lang))
+    ws = wb.worksheets[0]
+    assert ws.protection.sheet and not ws.protection.password
+    assert ws.freeze_panes
+    assert ws.sheet_properties.pageSetUpPr.fitToPage
+    assert ws.page_setup.fitToWidth == 1 and ws.page_setup.fitToHeight == 1
+    assert ws.print_area
+    p = wb.properties
+    assert p.title == tpl.t("title", lang) and p.subject and p.creator == "xlfuncs"
+    validated = set()
+    for dv in ws.data_validations.dataValidation:
+        assert dv.showErrorMessage and dv.showInputMessage
+        assert dv.error and dv.prompt and dv.errorStyle == "stop"
+        validated |= {str(r) for r in dv.sqref.ranges}
+    for inp in tpl.inputs:
+        coord = wb.defined_names[inp.name].attr_text.split("!")[1].replace("$", "")
+        cell = ws[coord]
+        assert coord in validated, inp.name
+        assert cell.protection.locked is False, inp.name
+        assert cell.fill.fgColor.rgb.endswith("FFF2CC")
+        assert cell.number_format != "General"
+    for c in _formula_cells(ws):
+        assert c.protection.locked, c.coordinate
+    eff = [i for i in tpl.inputs if i.name == "Efficiency"]
+    if eff:
+        assert eff[0].fmt.endswith("%")
+    if tpl is CHINCHILLA:
+        coord = (
+            wb.defined_names["OptimalParams"].attr_text.split("!")[1].replace("$", "")
+        )
+        assert ",,," in ws[coord].number_format  # shown in billions
+    assert ws._charts, "each template has a chart"
+
+
+def test_spanish_edition_is_translated(built):
+    en = openpyxl.load_workbook(built / FINETUNE.filename("en")).worksheets[0]
+    es = openpyxl.load_workbook(built / FINETUNE.filename("es")).worksheets[0]
+    assert en["A1"].value != es["A1"].value
+    assert "Planificador" in es["A1"].value
+    # Same layout: every formula cell in the same place, with the same math.
+    f_en = {c.coordinate: c.value for c in _formula_cells(en)}
+    f_es = {c.coordinate: c.value for c in _formula_cells(es)}
+    assert f_en.keys() == f_es.keys()
+    strip = lambda f: re.sub(r'"[^"]*"', '""', f)  # noqa: E731
+    assert {k: strip(v) for k, v in f_en.items()} == {
+        k: strip(v) for k, v in f_es.items()
+    }
+
+
+def test_outside_text_is_never_a_formula(tmp_path):
+    evil = '=HYPERLINK("http://example.invalid","click")'
+    text = {**FINETUNE.text, "sc.length": {"en": evil, "es": evil}}
+    tpl = T.Template(**{**FINETUNE.__dict__, "text": text})
+    built = T.build_template(tpl, "en")
+    cells = [
+        c
+        for row in built.workbook.worksheets[0].iter_rows()
+        for c in row
+        if c.value == evil
+    ]
+    assert cells and all(c.data_type == "s" for c in cells)
+    out = tmp_path / "x.xlsx"
+    T.save_workbook(built.workbook, out, built.cached)
+    ws = openpyxl.load_workbook(out).worksheets[0]
+    assert any(
+        c.value == evil and c.data_type == "s" for row in ws.iter_rows() for c in row
+    )
+
+
+def test_template_outputs_reference_matching_library_arguments():
+    # _check_references ran at import; a mismatched mapping must be refused.
+    bad = T.Output(
+        "X",
+        "GPUs",
+        ("GPUs",),
+        "0",
+        "FT_THROUGHPUT",
+        ("Efficiency", "GPUs", "TokensPerSecPerGPU"),
+    )
+    from xlfuncs.template_defs import _check_references
+
+    with pytest.raises(ValueError, match="does not match"):
+        _check_references(T.Template(**{**FINETUNE.__dict__, "outputs": (bad,)}))

@@ -1,0 +1,147 @@
+"""The templates recalculated by a real spreadsheet engine (headless LibreOffice).
+
+Every file is converted in one ``soffice`` call (start-up dominates). Cached values
+are removed first and the profile says "always recalculate", so each number read
+back was computed by LibreOffice from the formulas.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+import openpyxl
+import pytest
+from libreoffice import recalculate, require_libreoffice
+
+from xlfuncs import templates as T
+from xlfuncs.template_defs import CHINCHILLA, FINETUNE, TEMPLATES
+from xlfuncs.xlsx import read_names, save_workbook, set_inputs, strip_cached_values
+
+N_RANDOM = 30
+
+
+def random_inputs(tpl: T.Template, rng: random.Random) -> dict[str, float]:
+    logu = lambda lo, hi: math.exp(rng.uniform(math.log(lo), math.log(hi)))  # noqa: E731
+    if tpl is FINETUNE:
+        return {
+            "GPUs": rng.randint(1, 1024),
+            "TokensPerSecPerGPU": logu(50, 50_000),
+            "Efficiency": rng.uniform(0.01, 1.0),
+            "TokensPerExample": logu(8, 32_768),
+            "DatasetExamples": rng.randint(1, 10_000_000),
+            "Epochs": rng.uniform(0.1, 20),
+            "PricePerGPUHour": rng.choice([0.0, logu(0.05, 20)]),
+        }
+    return {"ComputeBudgetPFDays": logu(1e-3, 1e8), "TokensPerParam": logu(1, 500)}
+
+
+def is_number(x) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def messages(tpl: T.Template) -> set[str]:
+    return {tpl.t("msg.check_inputs", lang) for lang in T.LANGS}
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory):
+    """Build the cases, recalculate them all at once, return {case: values}."""
+    require_libreoffice()
+    root = tmp_path_factory.mktemp("lo")
+    src, cases = root / "src", root / "cases"
+    T.build(src)
+    cases.mkdir()
+    rng = random.Random(20261202)
+    plan: dict[str, tuple[T.Template, dict]] = {}
+    for tpl in TEMPLATES:
+        for lang in T.LANGS:
+            name = f"default-{tpl.filename(lang)}"
+            strip_cached_values(src / tpl.filename(lang), cases / name)
+            plan[name] = (tpl, tpl.defaults)
+        for k in range(N_RANDOM):
+            inputs = random_inputs(tpl, rng)
+            name = f"random{k:02d}-{tpl.filename('en')}"
+            set_inputs(src / tpl.filename("en"), cases / name, inputs)
+            plan[name] = (tpl, inputs)
+        for inp in tpl.inputs:
+            for label, value in (("blank", None), ("zero", 0)):
+                name = f"{label}-{inp.name}-{tpl.filename('es')}"
+                set_inputs(src / tpl.filename("es"), cases / name, {inp.name: value})
+                plan[name] = (tpl, {**tpl.defaults, inp.name: value})
+    # One file built with other defaults: every formula cell, scenarios included,
+    # is compared with the library's cached value.
+    other = {**FINETUNE.defaults, "GPUs": 64, "Efficiency": 0.55, "Epochs": 1.5}
+    wide = T.Template(
+        **{
+            **FINETUNE.__dict__,
+            "inputs": tuple(
+                T.Input(**{**i.__dict__, "default": other[i.name]})
+                for i in FINETUNE.inputs
+            ),
+        }
+    )
+    built = T.build_template(wide, "en")
+    save_workbook(built.workbook, root / "wide.xlsx", built.cached)
+    strip_cached_values(root / "wide.xlsx", cases / "wide.xlsx")
+
+    files = sorted(cases.iterdir())
+    out = recalculate(files, root / "out")
+    results = {p.name: read_names(p) for p in out}
+    wide_cells = openpyxl.load_workbook(root / "out" / "wide.xlsx", data_only=True)
+    return plan, results, built.cached, wide_cells
+
+
+def test_worked_examples_recalculated(engine):
+    _, results, _, _ = engine
+    for lang in T.LANGS:
+        ft = results[f"default-{FINETUNE.filename(lang)}"]
+        assert ft["EffectiveThroughput"] == pytest.approx(16_400, rel=1e-12)
+        assert round(ft["ExamplesPerSec"], 2) == 18.22
+        assert round(ft["ExamplesPerMin"], 2) == 1093.33
+        ch = results[f"default-{CHINCHILLA.filename(lang)}"]
+        assert round(ch["OptimalParams"] / 1e9, 1) == 65.7
+        assert round(ch["OptimalTokens"] / 1e12, 2) == 1.31
+        assert ch["OptimalParams"] == pytest.approx(65_726_706_900.62, rel=1e-12)
+
+
+def test_random_inputs_match_the_python_library(engine):
+    plan, results, _, _ = engine
+    checked = 0
+    for name, (tpl, inputs) in plan.items():
+        if not name.startswith("random"):
+            continue
+        got = results[name]
+        for key, want in tpl.reference(inputs).items():
+            assert is_number(got[key]), (name, key, got[key])
+            assert got[key] == pytest.approx(want, rel=1e-9), (name, key)
+            checked += 1
+    assert checked == N_RANDOM * (len(FINETUNE.outputs) + len(CHINCHILLA.outputs))
+
+
+def test_blank_and_zero_inputs_give_a_message_not_an_error(engine):
+    plan, results, _, _ = engine
+    for name, (tpl, inputs) in plan.items():
+        if not name.startswith(("blank", "zero")):
+            continue
+        bad = name.split("-")[1]
+        allowed_zero = name.startswith("zero") and bad == "PricePerGPUHour"
+        for out in tpl.outputs:
+            value = results[name][out.name]
+            depends = bad in T._leaf_inputs(tpl, out.name)
+            if depends and not allowed_zero:
+                assert value in messages(tpl), (name, out.name, value)
+            else:
+                assert is_number(value), (name, out.name, value)
+                assert value == pytest.approx(out.reference(inputs), rel=1e-9)
+
+
+def test_every_formula_cell_matches_the_library(engine):
+    _, _, cached, wide = engine
+    assert len(cached) > 40
+    for (sheet, coord), want in cached.items():
+        got = wide[sheet][coord].value
+        if isinstance(want, str):
+            assert got == want, coord
+        else:
+            assert got == pytest.approx(want, rel=1e-9), coord

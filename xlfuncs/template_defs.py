@@ -1,0 +1,622 @@
+"""The template workbooks' content: inputs, formulas, scenarios and their texts.
+
+Formulas are written with defined names only. Each output names the library
+function that is its reference (``function`` + ``args``, in the function's argument
+order), so the cached values, and the LibreOffice tests, compare the workbook with
+the Python library. Texts are in English and Spanish (the seeds' language).
+"""
+
+from __future__ import annotations
+
+from .finetune import SECONDS_PER_HOUR, SECONDS_PER_MINUTE
+from .scaling import FLOPS_PER_PARAM_TOKEN, FLOPS_PER_PFDAY, training_flops
+from .spec import REGISTRY
+from .templates import Input, Output, Scenario, Template, _num
+
+# Shared texts: headers, sections, messages.
+COMMON = {
+    "legend": {
+        "en": "Yellow cells with blue figures are inputs; every other figure is "
+        "calculated. Only input cells can be edited (Review > Unprotect Sheet, no "
+        "password, to change the model).",
+        "es": "Las celdas amarillas con cifras azules son datos de entrada; el resto "
+        "se calcula. Solo se pueden editar las entradas (Revisar > Desproteger hoja, "
+        "sin contraseña, para cambiar el modelo).",
+    },
+    "hdr.item": {"en": "Item", "es": "Concepto"},
+    "hdr.value": {"en": "Value", "es": "Valor"},
+    "hdr.unit": {"en": "Unit", "es": "Unidad"},
+    "hdr.check": {"en": "Check", "es": "Validación"},
+    "hdr.how": {
+        "en": "What it is / how it is calculated",
+        "es": "Qué es / cómo se calcula",
+    },
+    "sec.inputs": {"en": "Inputs", "es": "Datos de entrada"},
+    "sec.calculations": {"en": "Calculations", "es": "Cálculos"},
+    "sec.outputs": {"en": "Results", "es": "Resultados"},
+    "sec.notes": {"en": "Notes and caveats", "es": "Notas y advertencias"},
+    "msg.ok": {"en": "OK", "es": "OK"},
+    "msg.check_inputs": {
+        "en": "Check the inputs above",
+        "es": "Revise los datos de entrada",
+    },
+    "msg.invalid_title": {"en": "Invalid input", "es": "Dato no válido"},
+    "msg.whole": {
+        "en": "Enter a whole number, 1 or more.",
+        "es": "Introduzca un número entero, 1 o más.",
+    },
+    "msg.positive": {
+        "en": "Enter a number greater than 0.",
+        "es": "Introduzca un número mayor que 0.",
+    },
+    "msg.nonnegative": {
+        "en": "Enter 0 or a positive number.",
+        "es": "Introduzca 0 o un número positivo.",
+    },
+    "msg.fraction": {
+        "en": "Enter a percentage above 0% and at most 100% (e.g. 82%).",
+        "es": "Introduzca un porcentaje mayor que 0 % y como máximo 100 % (p. ej. 82 %).",
+    },
+}
+
+
+def _check_references(tpl: Template) -> Template:
+    """Each output's args must feed its library function's arguments, in order."""
+    args = {i.name: i.arg for i in tpl.inputs}
+    for out in tpl.outputs:
+        if out.function is None:
+            continue
+        want = [a.name for a in REGISTRY[out.function].args]
+        got = [args[a] for a in out.args]
+        if got != want[: len(got)] or len(got) < REGISTRY[out.function].n_required:
+            raise ValueError(f"{tpl.slug}:{out.name}: {got} does not match {want}")
+    for key in ("sheet", "title", "subtitle", "subject", "keywords"):
+        tpl.t(key, "en")
+    return tpl
+
+
+# ------------------------------------------------------------------ fine-tuning
+
+_FT = ("GPUs", "TokensPerSecPerGPU", "Efficiency")
+_RUN = ("DatasetExamples", "Epochs", *_FT, "TokensPerExample")
+
+FINETUNE = Template(
+    slug="finetune-throughput",
+    inputs=(
+        Input("GPUs", "gpus", 8, "#,##0", whole=True),
+        Input("TokensPerSecPerGPU", "tokens_per_sec_per_gpu", 2500, "#,##0"),
+        Input("Efficiency", "efficiency", 0.82, "0%"),
+        Input("TokensPerExample", "tokens_per_example", 900, "#,##0"),
+        Input("DatasetExamples", "examples", 100_000, "#,##0", whole=True),
+        Input("Epochs", "epochs", 3, "0.0"),
+        Input("PricePerGPUHour", "price_per_gpu_hour", 2.5, "#,##0.00"),
+    ),
+    outputs=(
+        Output(
+            "EffectiveThroughput",
+            "GPUs*TokensPerSecPerGPU*Efficiency",
+            _FT,
+            "#,##0",
+            "FT_THROUGHPUT",
+            _FT,
+            section="calculations",
+        ),
+        Output(
+            "TokensPerMin",
+            f"EffectiveThroughput*{_num(SECONDS_PER_MINUTE)}",
+            ("EffectiveThroughput",),
+            "#,##0",
+            "FT_TOKENS_PER_MIN",
+            _FT,
+            section="calculations",
+        ),
+        Output(
+            "ExamplesPerSec",
+            "EffectiveThroughput/TokensPerExample",
+            ("EffectiveThroughput", "TokensPerExample"),
+            "#,##0.00",
+            "FT_EXAMPLES_PER_SEC",
+            (*_FT, "TokensPerExample"),
+        ),
+        Output(
+            "ExamplesPerMin",
+            f"ExamplesPerSec*{_num(SECONDS_PER_MINUTE)}",
+            ("ExamplesPerSec",),
+            "#,##0.00",
+            "FT_EXAMPLES_PER_MIN",
+            (*_FT, "TokensPerExample"),
+        ),
+        Output(
+            "TrainingHours",
+            "DatasetExamples*Epochs*TokensPerExample/EffectiveThroughput/"
+            f"{_num(SECONDS_PER_HOUR)}",
+            ("DatasetExamples", "Epochs", "TokensPerExample", "EffectiveThroughput"),
+            "#,##0.00",
+            "FT_TRAINING_HOURS",
+            _RUN,
+        ),
+        Output(
+            "GPUHours",
+            "TrainingHours*GPUs",
+            ("TrainingHours", "GPUs"),
+            "#,##0.00",
+            "FT_GPU_HOURS",
+            _RUN,
+        ),
+        Output(
+            "TrainingCost",
+            "GPUHours*PricePerGPUHour",
+            ("GPUHours", "PricePerGPUHour"),
+            "#,##0.00",
+            "FT_COST",
+            (*_RUN, "PricePerGPUHour"),
+        ),
+    ),
+    scenarios=(
+        Scenario(
+            "sc.length",
+            "TokensPerExample",
+            (256, 512, 1024, 2048, 4096, 8192),
+            ("ExamplesPerSec", "ExamplesPerMin", "TrainingHours", "TrainingCost"),
+            chart=("ExamplesPerSec",),
+            log_x=True,
+        ),
+        Scenario(
+            "sc.gpus",
+            "GPUs",
+            (1, 2, 4, 8, 16, 32, 64),
+            ("EffectiveThroughput", "ExamplesPerSec", "TrainingHours", "TrainingCost"),
+        ),
+    ),
+    notes=(
+        "note.efficiency",
+        "note.padding",
+        "note.percentiles",
+        "note.batch",
+        "note.compare",
+        "note.scaling",
+        "note.source",
+    ),
+    text={
+        **COMMON,
+        "sheet": {"en": "Fine-tuning", "es": "Fine-tuning"},
+        "title": {
+            "en": "Fine-tuning throughput planner",
+            "es": "Planificador de throughput para fine-tuning",
+        },
+        "subtitle": {
+            "en": "How many examples a GPU cluster processes per second, how long a "
+            "fine-tuning run takes and what it costs. Effective throughput = G·V·η "
+            "tokens/s; examples/s = throughput ÷ T. Default inputs: the worked example "
+            "of 8 GPUs × 2,500 tokens/s × 82 % with 900-token examples (18.22 "
+            "examples/s); dataset, epochs and price are examples to replace.",
+            "es": "Cuántos ejemplos procesa por segundo un clúster de GPU, cuánto dura "
+            "un fine-tuning y cuánto cuesta. Throughput efectivo = G·V·η tokens/s; "
+            "ejemplos/s = throughput ÷ T. Valores por defecto: el ejemplo resuelto de "
+            "8 GPU × 2.500 tokens/s × 82 % con ejemplos de 900 tokens (18,22 "
+            "ejemplos/s); dataset, épocas y precio son ejemplos a sustituir.",
+        },
+        "subject": {
+            "en": "Fine-tuning throughput, training time and cost",
+            "es": "Throughput, duración y coste del fine-tuning",
+        },
+        "keywords": {
+            "en": "fine-tuning; throughput; GPU; tokens per second; examples per "
+            "second; xlfuncs",
+            "es": "fine-tuning; throughput; GPU; tokens por segundo; ejemplos por "
+            "segundo; xlfuncs",
+        },
+        "GPUs.label": {"en": "GPUs (G)", "es": "GPU (G)"},
+        "GPUs.unit": {"en": "GPUs", "es": "GPU"},
+        "GPUs.help": {
+            "en": "Number of GPUs training in parallel. Whole number, 1 or more.",
+            "es": "Número de GPU que entrenan en paralelo. Entero, 1 o más.",
+        },
+        "TokensPerSecPerGPU.label": {
+            "en": "Throughput per GPU (V)",
+            "es": "Throughput por GPU (V)",
+        },
+        "TokensPerSecPerGPU.unit": {"en": "tokens/s", "es": "tokens/s"},
+        "TokensPerSecPerGPU.help": {
+            "en": "Measured tokens/s of one GPU with a representative batch size and "
+            "sequence length.",
+            "es": "Tokens/s medidos en una GPU con un tamaño de batch y una secuencia "
+            "representativos.",
+        },
+        "Efficiency.label": {"en": "Efficiency (η)", "es": "Eficiencia (η)"},
+        "Efficiency.unit": {"en": "% of ideal", "es": "% del ideal"},
+        "Efficiency.help": {
+            "en": "Useful share of ideal linear scaling, above 0 % and at most 100 %: "
+            "losses to communication, synchronisation, I/O and evaluation.",
+            "es": "Porcentaje útil respecto al escalado lineal ideal, mayor que 0 % y "
+            "como máximo 100 %: pérdidas por comunicación, sincronización, I/O y "
+            "evaluación.",
+        },
+        "TokensPerExample.label": {
+            "en": "Tokens per example (T)",
+            "es": "Tokens por ejemplo (T)",
+        },
+        "TokensPerExample.unit": {"en": "tokens", "es": "tokens"},
+        "TokensPerExample.help": {
+            "en": "Mean tokens each example really processes: input plus output, plus "
+            "padding where it costs compute.",
+            "es": "Tokens medios que recorre cada ejemplo: entrada más salida, y el "
+            "padding si consume cómputo.",
+        },
+        "DatasetExamples.label": {"en": "Dataset size", "es": "Tamaño del dataset"},
+        "DatasetExamples.unit": {"en": "examples", "es": "ejemplos"},
+        "DatasetExamples.help": {
+            "en": "Examples in the training set. Whole number, 1 or more.",
+            "es": "Ejemplos del conjunto de entrenamiento. Entero, 1 o más.",
+        },
+        "Epochs.label": {"en": "Epochs", "es": "Épocas"},
+        "Epochs.unit": {"en": "passes", "es": "pasadas"},
+        "Epochs.help": {
+            "en": "Passes over the dataset; fractions allowed (1.5).",
+            "es": "Pasadas por el dataset; se admiten fracciones (1,5).",
+        },
+        "PricePerGPUHour.label": {
+            "en": "Price per GPU-hour",
+            "es": "Precio por GPU-hora",
+        },
+        "PricePerGPUHour.unit": {"en": "currency/GPU-h", "es": "moneda/GPU-h"},
+        "PricePerGPUHour.help": {
+            "en": "What one GPU costs for one hour, in your currency; 0 or more.",
+            "es": "Coste de una GPU durante una hora, en su moneda; 0 o más.",
+        },
+        "EffectiveThroughput.label": {
+            "en": "Effective throughput",
+            "es": "Throughput efectivo",
+        },
+        "EffectiveThroughput.unit": {"en": "tokens/s", "es": "tokens/s"},
+        "EffectiveThroughput.how": {
+            "en": "GPUs × throughput per GPU × efficiency (G·V·η), tokens per second "
+            "for the whole cluster.",
+            "es": "GPU × throughput por GPU × eficiencia (G·V·η), tokens por segundo "
+            "de todo el clúster.",
+        },
+        "TokensPerMin.label": {"en": "Tokens per minute", "es": "Tokens por minuto"},
+        "TokensPerMin.unit": {"en": "tokens/min", "es": "tokens/min"},
+        "TokensPerMin.how": {
+            "en": "Effective throughput × 60 s.",
+            "es": "Throughput efectivo × 60 s.",
+        },
+        "ExamplesPerSec.label": {
+            "en": "Examples per second",
+            "es": "Ejemplos por segundo",
+        },
+        "ExamplesPerSec.unit": {"en": "examples/s", "es": "ejemplos/s"},
+        "ExamplesPerSec.how": {
+            "en": "Effective throughput ÷ tokens per example (G·V·η / T).",
+            "es": "Throughput efectivo ÷ tokens por ejemplo (G·V·η / T).",
+        },
+        "ExamplesPerMin.label": {
+            "en": "Examples per minute",
+            "es": "Ejemplos por minuto",
+        },
+        "ExamplesPerMin.unit": {"en": "examples/min", "es": "ejemplos/min"},
+        "ExamplesPerMin.how": {
+            "en": "Examples per second × 60 s.",
+            "es": "Ejemplos por segundo × 60 s.",
+        },
+        "TrainingHours.label": {
+            "en": "Training time",
+            "es": "Duración del entrenamiento",
+        },
+        "TrainingHours.unit": {"en": "hours", "es": "horas"},
+        "TrainingHours.how": {
+            "en": "Dataset size × epochs × tokens per example ÷ effective throughput "
+            "÷ 3,600 s per hour (wall-clock).",
+            "es": "Tamaño del dataset × épocas × tokens por ejemplo ÷ throughput "
+            "efectivo ÷ 3.600 s por hora (tiempo real).",
+        },
+        "GPUHours.label": {"en": "GPU-hours", "es": "GPU-horas"},
+        "GPUHours.unit": {"en": "GPU-hours", "es": "GPU-horas"},
+        "GPUHours.how": {
+            "en": "Training time × GPUs: what a cloud bills.",
+            "es": "Duración × GPU: lo que factura una nube.",
+        },
+        "TrainingCost.label": {"en": "Training cost", "es": "Coste del entrenamiento"},
+        "TrainingCost.unit": {"en": "currency", "es": "moneda"},
+        "TrainingCost.how": {
+            "en": "GPU-hours × price per GPU-hour.",
+            "es": "GPU-horas × precio por GPU-hora.",
+        },
+        "sc.length": {
+            "en": "Scenario: example length",
+            "es": "Escenario: longitud del ejemplo",
+        },
+        "sc.length.note": {
+            "en": "Other inputs as above. Edit the yellow lengths to compare datasets "
+            "(e.g. their median and 90th percentile).",
+            "es": "Resto de datos como arriba. Cambie las longitudes amarillas para "
+            "comparar datasets (p. ej. su mediana y su percentil 90).",
+        },
+        "sc.length.how": {
+            "en": "Same formulas as the results, with this row's tokens per example: "
+            "longer examples, fewer examples per second at the same token capacity.",
+            "es": "Mismas fórmulas que los resultados, con los tokens por ejemplo de "
+            "la fila: ejemplos más largos, menos ejemplos por segundo con la misma "
+            "capacidad en tokens.",
+        },
+        "sc.length.chart": {
+            "en": "Examples per second against tokens per example",
+            "es": "Ejemplos por segundo según tokens por ejemplo",
+        },
+        "sc.gpus": {
+            "en": "Scenario: cluster size",
+            "es": "Escenario: tamaño del clúster",
+        },
+        "sc.gpus.note": {
+            "en": "Other inputs as above, with the same efficiency at every size: "
+            "measure it again for very different cluster sizes.",
+            "es": "Resto de datos como arriba, con la misma eficiencia en todos los "
+            "tamaños: vuelva a medirla si el clúster cambia mucho.",
+        },
+        "sc.gpus.how": {
+            "en": "Same formulas with this row's GPUs. At constant efficiency GPU-hours "
+            "and cost stay flat while time falls.",
+            "es": "Mismas fórmulas con las GPU de la fila. Con eficiencia constante, "
+            "GPU-horas y coste no cambian y la duración baja.",
+        },
+        "note.efficiency": {
+            "en": "Efficiency summarises losses to communication, synchronisation, "
+            "I/O, evaluation and imperfect GPU utilisation; 82 % means the cluster "
+            "reaches 82 % of G times one GPU's throughput.",
+            "es": "La eficiencia resume pérdidas por comunicación, sincronización, "
+            "I/O, evaluación y utilización imperfecta de las GPU; 82 % significa que "
+            "el clúster alcanza el 82 % de G veces el throughput de una GPU.",
+        },
+        "note.padding": {
+            "en": "Tokens per example include input and output. If padding consumes "
+            "compute in your pipeline, count it in the tokens per example or in the "
+            "efficiency.",
+            "es": "Los tokens por ejemplo incluyen entrada y salida. Si el padding "
+            "consume cómputo en su pipeline, refléjelo en los tokens por ejemplo o en "
+            "la eficiencia.",
+        },
+        "note.percentiles": {
+            "en": "A mean length can hide very different tails. For heterogeneous "
+            "datasets compare several scenarios (table above) or use percentiles "
+            "(PERCENTILE.INC over the lengths, or FT_TOKENS_PER_EXAMPLE).",
+            "es": "La media de tokens por ejemplo puede ocultar colas muy distintas. "
+            "Para datasets heterogéneos compare varios escenarios (tabla de arriba) o "
+            "use percentiles (PERCENTIL.INC sobre las longitudes, o "
+            "FT_TOKENS_PER_EXAMPLE).",
+        },
+        "note.batch": {
+            "en": "Throughput per GPU changes with batch size and sequence length: "
+            "benchmark with a representative batch and sequence.",
+            "es": "El throughput por GPU cambia con el batch size y la secuencia: "
+            "mídalo con un batch y una secuencia representativos.",
+        },
+        "note.compare": {
+            "en": "To compare two models, enter each one's own throughput and "
+            "effective example length: memory and scaling profiles differ.",
+            "es": "Para comparar dos modelos, introduzca el throughput y la longitud "
+            "efectiva de cada uno: sus perfiles de memoria y escalado difieren.",
+        },
+        "note.scaling": {
+            "en": "Training time assumes the measured throughput holds for the whole "
+            "run; checkpoints and evaluation pauses belong in the efficiency.",
+            "es": "La duración supone que el throughput medido se mantiene toda la "
+            "ejecución; checkpoints y evaluaciones van en la eficiencia.",
+        },
+        "note.source": {
+            "en": "Method: 'Estimador de throughput para fine-tuning' (effective "
+            "throughput = G·V·η; examples/s = throughput ÷ T). Built by xlfuncs; the "
+            "same functions exist as Excel add-in functions (FT_EXAMPLES_PER_SEC …).",
+            "es": "Método: 'Estimador de throughput para fine-tuning' (throughput "
+            "efectivo = G·V·η; ejemplos/s = throughput ÷ T). Generado con xlfuncs; "
+            "las mismas funciones existen como funciones de Excel "
+            "(FT_EXAMPLES_PER_SEC …).",
+        },
+    },
+)
+
+# --------------------------------------------------------------- model size
+
+_CH = ("ComputeBudgetPFDays", "TokensPerParam")
+
+CHINCHILLA = Template(
+    slug="chinchilla-model-size",
+    inputs=(
+        Input("ComputeBudgetPFDays", "budget_pf_days", 6000, "#,##0"),
+        Input("TokensPerParam", "tokens_per_param", 20, "#,##0.0"),
+    ),
+    outputs=(
+        Output(
+            "OptimalParams",
+            f"SQRT(ComputeBudgetPFDays*{_num(FLOPS_PER_PFDAY)}/"
+            f"({FLOPS_PER_PARAM_TOKEN}*TokensPerParam))",
+            _CH,
+            "fmt.billions",
+            "CHINCHILLA_PARAMS",
+            _CH,
+        ),
+        Output(
+            "OptimalTokens",
+            "TokensPerParam*OptimalParams",
+            ("TokensPerParam", "OptimalParams"),
+            "fmt.trillions",
+            "CHINCHILLA_TOKENS",
+            _CH,
+        ),
+        Output(
+            "TrainingFLOPs",
+            f"{FLOPS_PER_PARAM_TOKEN}*OptimalParams*OptimalTokens",
+            ("OptimalParams", "OptimalTokens"),
+            "0.00E+00",
+            value=lambda v: training_flops(
+                REGISTRY["CHINCHILLA_PARAMS"].api(*(v[a] for a in _CH)),
+                REGISTRY["CHINCHILLA_TOKENS"].api(*(v[a] for a in _CH)),
+            ),
+        ),
+    ),
+    scenarios=(
+        Scenario(
+            "sc.budget",
+            "ComputeBudgetPFDays",
+            (1, 10, 100, 1_000, 10_000, 100_000, 1_000_000),
+            ("OptimalParams", "OptimalTokens", "TrainingFLOPs"),
+            chart=("OptimalParams", "OptimalTokens"),
+            log_x=True,
+            log_y=True,
+        ),
+    ),
+    notes=(
+        "note.rule",
+        "note.sqrt",
+        "note.inference",
+        "note.ratio",
+        "note.pfday",
+        "note.source",
+    ),
+    text={
+        **COMMON,
+        "fmt.billions": {"en": '#,##0.0,,," B"', "es": '#,##0.0,,," mil M"'},
+        "fmt.trillions": {"en": '#,##0.00,,,," T"', "es": '#,##0.00,,,," bill."'},
+        "sheet": {"en": "Model size", "es": "Tamaño del modelo"},
+        "title": {
+            "en": "Compute-optimal model size (Chinchilla)",
+            "es": "Tamaño de modelo de cómputo óptimo (Chinchilla)",
+        },
+        "subtitle": {
+            "en": "For a training compute budget in petaFLOP/s-days, the parameter "
+            "count N and training tokens D that use it best by the Chinchilla rule: "
+            "C = 6·N·D with D = r·N, so N = √(C·8.64e19 / (6r)). Default: 6,000 "
+            "PF/s-days at 20 tokens per parameter → 65.7 B parameters, 1.31 T tokens.",
+            "es": "Para un presupuesto de cómputo en petaFLOP/s-días, el número de "
+            "parámetros N y de tokens D que mejor lo aprovechan según Chinchilla: "
+            "C = 6·N·D con D = r·N, luego N = √(C·8,64e19 / (6r)). Por defecto: 6.000 "
+            "PF/s-días con 20 tokens por parámetro → 65,7 mil millones de parámetros, "
+            "1,31 billones de tokens.",
+        },
+        "subject": {
+            "en": "Compute-optimal parameters and tokens for a compute budget",
+            "es": "Parámetros y tokens de cómputo óptimo para un presupuesto",
+        },
+        "keywords": {
+            "en": "Chinchilla; scaling laws; compute budget; PF/s-days; xlfuncs",
+            "es": "Chinchilla; leyes de escalado; presupuesto de cómputo; "
+            "PF/s-días; xlfuncs",
+        },
+        "ComputeBudgetPFDays.label": {
+            "en": "Compute budget (C)",
+            "es": "Presupuesto de cómputo (C)",
+        },
+        "ComputeBudgetPFDays.unit": {"en": "PF/s-days", "es": "PF/s-días"},
+        "ComputeBudgetPFDays.help": {
+            "en": "Training compute in petaFLOP/s-days: 1 PF/s-day = 8.64e19 FLOPs.",
+            "es": "Cómputo de entrenamiento en petaFLOP/s-días: 1 PF/s-día = 8,64e19 "
+            "FLOPs.",
+        },
+        "TokensPerParam.label": {
+            "en": "Tokens per parameter (r)",
+            "es": "Tokens por parámetro (r)",
+        },
+        "TokensPerParam.unit": {"en": "tokens/param", "es": "tokens/parám."},
+        "TokensPerParam.help": {
+            "en": "Training tokens per parameter; Chinchilla's compute-optimal ratio "
+            "is about 20.",
+            "es": "Tokens de entrenamiento por parámetro; la proporción óptima de "
+            "Chinchilla es de unos 20.",
+        },
+        "OptimalParams.label": {
+            "en": "Optimal parameters (N)",
+            "es": "Parámetros óptimos (N)",
+        },
+        "OptimalParams.unit": {"en": "parameters", "es": "parámetros"},
+        "OptimalParams.how": {
+            "en": "√(C × 8.64e19 FLOPs per PF/s-day ÷ (6 × r)): the budget inverted "
+            "through C = 6·N·D with D = r·N. Shown in billions (B).",
+            "es": "√(C × 8,64e19 FLOPs por PF/s-día ÷ (6 × r)): el presupuesto "
+            "invertido con C = 6·N·D y D = r·N. En miles de millones (mil M).",
+        },
+        "OptimalTokens.label": {"en": "Optimal tokens (D)", "es": "Tokens óptimos (D)"},
+        "OptimalTokens.unit": {"en": "tokens", "es": "tokens"},
+        "OptimalTokens.how": {
+            "en": "r × N. Shown in trillions (T, 10^12).",
+            "es": "r × N. En billones (bill., 10^12).",
+        },
+        "TrainingFLOPs.label": {
+            "en": "Training compute",
+            "es": "Cómputo de entrenamiento",
+        },
+        "TrainingFLOPs.unit": {"en": "FLOPs", "es": "FLOPs"},
+        "TrainingFLOPs.how": {
+            "en": "6 × N × D; equals the budget × 8.64e19 (a check).",
+            "es": "6 × N × D; igual al presupuesto × 8,64e19 (comprobación).",
+        },
+        "sc.budget": {
+            "en": "Budgets from 1 to 1,000,000 PF/s-days",
+            "es": "Presupuestos de 1 a 1.000.000 PF/s-días",
+        },
+        "sc.budget.note": {
+            "en": "Tokens per parameter as above; edit the yellow budgets freely.",
+            "es": "Tokens por parámetro como arriba; cambie los presupuestos "
+            "amarillos libremente.",
+        },
+        "sc.budget.how": {
+            "en": "Same formulas with this row's budget. Each 10× budget gives "
+            "√10 ≈ 3.16× parameters and tokens.",
+            "es": "Mismas fórmulas con el presupuesto de la fila. Cada presupuesto "
+            "10× da √10 ≈ 3,16× parámetros y tokens.",
+        },
+        "sc.budget.chart": {
+            "en": "Compute-optimal N and D against budget (log scales)",
+            "es": "N y D óptimos según el presupuesto (escalas logarítmicas)",
+        },
+        "note.rule": {
+            "en": "Training compute is about 6·N·D FLOPs (six operations per parameter "
+            "and token). Chinchilla (Hoffmann et al. 2022) found that for a fixed "
+            "budget loss is lowest when parameters and tokens grow together, at about "
+            "20 tokens per parameter.",
+            "es": "El cómputo de entrenamiento es de unas 6·N·D operaciones (seis por "
+            "parámetro y token). Chinchilla (Hoffmann et al. 2022) mostró que, con un "
+            "presupuesto fijo, la pérdida es mínima cuando parámetros y tokens crecen "
+            "juntos, con unos 20 tokens por parámetro.",
+        },
+        "note.sqrt": {
+            "en": "Doubling the budget raises the optimal size by about √2, not 2: "
+            "compute grows with the square of N once tokens are tied to it.",
+            "es": "Duplicar el presupuesto eleva el tamaño óptimo en torno a √2, no "
+            "2: el cómputo crece con el cuadrado de N al ligar los tokens a él.",
+        },
+        "note.inference": {
+            "en": "This is compute-optimal training loss and nothing more. It ignores "
+            "the cost of serving the model, which often favours a smaller model "
+            "trained on more tokens, so deployed models often sit below this size.",
+            "es": "Refleja solo la pérdida de entrenamiento de cómputo óptimo. No "
+            "pondera el coste de servir el modelo, que a menudo favorece un modelo "
+            "más pequeño entrenado con más tokens; los modelos desplegados suelen "
+            "quedar por debajo de este tamaño.",
+        },
+        "note.ratio": {
+            "en": "The fixed ratio is itself an estimate that shifts with data and "
+            "architecture, and real runs sustain only a fraction of the hardware's "
+            "peak: treat the result as a planning estimate.",
+            "es": "La proporción fija es una estimación que cambia con los datos y "
+            "la arquitectura, y las ejecuciones reales solo sostienen una fracción "
+            "del pico del hardware: tome el resultado como estimación de "
+            "planificación.",
+        },
+        "note.pfday": {
+            "en": "1 petaFLOP/s-day = 10^15 FLOP/s sustained for 86,400 s = 8.64e19 "
+            "FLOPs.",
+            "es": "1 petaFLOP/s-día = 10^15 FLOP/s durante 86.400 s = 8,64e19 FLOPs.",
+        },
+        "note.source": {
+            "en": "Method: 'Calculadora de tamaño de modelo de cómputo óptimo'. Built "
+            "by xlfuncs; the same math exists as Excel add-in functions "
+            "(CHINCHILLA_PARAMS, CHINCHILLA_TOKENS …).",
+            "es": "Método: 'Calculadora de tamaño de modelo de cómputo óptimo'. "
+            "Generado con xlfuncs; el mismo cálculo existe como funciones de Excel "
+            "(CHINCHILLA_PARAMS, CHINCHILLA_TOKENS …).",
+        },
+    },
+)
+
+TEMPLATES: tuple[Template, ...] = tuple(
+    _check_references(t) for t in (FINETUNE, CHINCHILLA)
+)
