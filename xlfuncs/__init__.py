@@ -6,6 +6,15 @@ functions to Excel through xlwings, and :data:`FUNCTIONS` describes them all.
 
 from __future__ import annotations
 
+from .accelerators import gpu_peak_tflops
+from .cluster import (
+    cluster_days,
+    cluster_pfdays,
+    flops_per_token,
+    mfu,
+    tokens_per_sec_per_gpu,
+    training_days,
+)
 from .finetune import (
     cost,
     examples_per_min,
@@ -25,6 +34,13 @@ from .scaling import (
     pfdays_to_flops,
     training_flops,
 )
+from .scaling_laws import (
+    chinchilla_fit_params,
+    chinchilla_fit_tokens,
+    chinchilla_loss,
+    inference_optimal_params,
+    inference_optimal_tokens,
+)
 from .spec import REGISTRY as FUNCTIONS
 from .spec import InputError, InvalidTypeError, InvalidValueError
 
@@ -36,18 +52,30 @@ __all__ = [
     "InvalidTypeError",
     "InvalidValueError",
     "chinchilla_budget",
+    "chinchilla_fit_params",
+    "chinchilla_fit_tokens",
+    "chinchilla_loss",
     "chinchilla_params",
     "chinchilla_tokens",
     "chinchilla_tokens_for_params",
+    "cluster_days",
+    "cluster_pfdays",
     "cost",
     "examples_per_min",
     "examples_per_sec",
+    "flops_per_token",
     "flops_to_pfdays",
     "gpu_hours",
+    "gpu_peak_tflops",
+    "inference_optimal_params",
+    "inference_optimal_tokens",
+    "mfu",
     "pfdays_to_flops",
     "throughput",
     "tokens_per_example",
     "tokens_per_min",
+    "tokens_per_sec_per_gpu",
+    "training_days",
     "training_flops",
     "training_hours",
 ]

@@ -10,6 +10,35 @@ from __future__ import annotations
 
 from .spec import DIVISOR, FRACTION, NONNEGATIVE, PERCENTILE, Arg
 
+
+def _accelerator(name: str) -> str | None:
+    from .accelerators import find  # the table imports nothing from here
+
+    hit = find(name)
+    return hit.name if hit else None
+
+
+DTYPES = {
+    "bf16": "bf16", "bfloat16": "bf16",
+    "fp16": "fp16", "float16": "fp16", "half": "fp16",
+    "fp8": "fp8", "float8": "fp8",
+    "tf32": "tf32", "tensorfloat32": "tf32",
+    "fp32": "fp32", "float32": "fp32", "float": "fp32",
+    "int8": "int8",
+}  # fmt: skip
+
+
+def _dtype(name: str) -> str | None:
+    return DTYPES.get(name.strip().lower().replace("-", "").replace("_", ""))
+
+
+def _fit(name: str) -> str | None:
+    from .scaling_laws import FITS
+
+    key = name.strip().lower()
+    return key if key in FITS else None
+
+
 _ARGS = (
     # Fine-tuning throughput (seed: "Estimador de throughput para fine-tuning")
     Arg("gpus", "Number of GPUs training in parallel (G).", "GPUs"),
@@ -75,6 +104,90 @@ _ARGS = (
         "tokens",
     ),
     Arg("value", "The quantity to convert.", "PF/s-days or FLOPs", NONNEGATIVE),
+    # Clusters and utilisation
+    Arg(
+        "peak_tflops_per_gpu",
+        "Dense (not sparse) peak of one accelerator in TFLOP/s for the training "
+        "dtype, e.g. 989.4 for an H100 SXM in bf16 (see GPU_PEAK_TFLOPS).",
+        "TFLOP/s",
+    ),
+    Arg(
+        "mfu",
+        "Model FLOPs utilisation, a fraction in (0, 1]: 40% or 0.4. Useful model "
+        "FLOPs over peak, excluding recomputation.",
+        "fraction",
+        FRACTION,
+    ),
+    Arg("days", "Wall-clock days of training.", "days"),
+    Arg(
+        "achieved_tflops_per_gpu",
+        "Model TFLOP/s each accelerator sustains (peak × utilisation), e.g. 140 "
+        "for Megatron's GPT-3 run on A100s.",
+        "TFLOP/s",
+    ),
+    Arg(
+        "flops_per_param_token",
+        "FLOPs per parameter per token: 6 (forward 2 + backward 4), or 8 with "
+        "full activation recomputation (Megatron's convention).",
+        "FLOPs",
+    ),
+    Arg("layers", "Transformer layers (L); give with d_model and seq_len.", "layers"),
+    Arg(
+        "d_model",
+        "Attention width (d): heads × head size, e.g. 48 × 256 = 12,288 for PaLM "
+        "540B; give with layers and seq_len.",
+        "dimensions",
+    ),
+    Arg(
+        "seq_len",
+        "Training sequence length (T); give with layers and d_model.",
+        "tokens",
+    ),
+    Arg(
+        "gpu",
+        "Accelerator name, e.g. H100, A100, H200, B200, L40S, MI300X, TPU v4, "
+        "TPU v5p (case, spaces and hyphens ignored).",
+        "name",
+        None,
+        kind="choice",
+        lookup=_accelerator,
+        unknown_code="#N/A",
+        unknown_hint="; docs/functions.md lists the known accelerators",
+    ),
+    Arg(
+        "dtype",
+        "Number format of the training maths: bf16 (default), fp16, fp8, tf32, "
+        "fp32 or int8.",
+        "name",
+        None,
+        kind="choice",
+        lookup=_dtype,
+        unknown_code="#N/A",
+        unknown_hint="; use bf16, fp16, fp8, tf32, fp32 or int8",
+    ),
+    Arg(
+        "fit",
+        'Which fitted scaling law: "hoffmann" (Hoffmann et al. 2022, eq. 10) or '
+        '"epoch" (Besiroglu et al. 2024 replication).',
+        "name",
+        None,
+        kind="choice",
+        lookup=_fit,
+        unknown_hint='; use "hoffmann" or "epoch"',
+    ),
+    Arg(
+        "target_loss",
+        "Training loss to reach (nats per token); must be above the fit's "
+        "irreducible loss E.",
+        "nats/token",
+    ),
+    Arg(
+        "inference_tokens",
+        "Tokens the model will process at inference over its lifetime; 0 gives the "
+        "compute-optimal model.",
+        "tokens",
+        NONNEGATIVE,
+    ),
 )
 
 ARGS: dict[str, Arg] = {a.name: a for a in _ARGS}

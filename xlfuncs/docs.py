@@ -17,6 +17,9 @@ from .spec import Formula
 TOPICS = {
     "xlfuncs.finetune": "Fine-tuning throughput, time and cost",
     "xlfuncs.scaling": "Compute-optimal model size (Chinchilla 20-tokens rule)",
+    "xlfuncs.cluster": "Clusters, utilisation and training time",
+    "xlfuncs.accelerators": "Accelerator peaks",
+    "xlfuncs.scaling_laws": "Fitted scaling laws and inference-aware sizing",
 }
 
 
@@ -81,6 +84,29 @@ def function_section(spec: Formula) -> str:
     return "\n".join(lines)
 
 
+def accelerator_table() -> list[str]:
+    """The names GPU_PEAK_TFLOPS knows, with their dense peaks and sources."""
+    from .accelerators import ACCELERATORS
+
+    dtypes = ("bf16", "fp16", "fp8", "tf32", "fp32", "int8")
+    lines = [
+        "Known accelerators (dense TFLOP/s per chip; int8 in TOP/s; – where the "
+        "chip has no such mode or no published figure). Names ignore case, spaces "
+        "and hyphens; a bare family name is the flagship part (H100 is the SXM).",
+        "",
+        "| name | also accepted | " + " | ".join(dtypes) + " | source |",
+        "| --- | --- | " + " | ".join("---:" for _ in dtypes) + " | --- |",
+    ]
+    for a in ACCELERATORS:
+        peaks = " | ".join(
+            format_number(a.peak_tflops[d]) if d in a.peak_tflops else "–"
+            for d in dtypes
+        )
+        also = ", ".join(a.aliases[:4])
+        lines.append(f"| {a.name} | {also} | {peaks} | {a.source} |")
+    return [*lines, ""]
+
+
 def functions_md() -> str:
     out = [
         "# Function reference",
@@ -110,6 +136,8 @@ def functions_md() -> str:
             continue
         out += [f"## {title}", "", f"Module `{module}`.", ""]
         out += [function_section(s) for s in specs]
+        if module == "xlfuncs.accelerators":
+            out += accelerator_table()
     others = [s for s in FUNCTIONS.values() if s.module not in TOPICS]
     if others:
         raise ValueError(f"docs: no topic for {sorted({s.module for s in others})}")

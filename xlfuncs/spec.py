@@ -173,18 +173,11 @@ class Arg:
 
     def check(self, value: Any) -> Any:
         """Python API: return ``value`` ready for the math, or raise why not."""
-        if self.kind == "choice":
-            if isinstance(value, str):
-                err = self.scalar_error(value)
-                if err:
-                    raise err
-                return self.lookup(value)  # type: ignore[misc]
-            arr = np.asarray(value, dtype=object)
-            for x in arr.flat:
-                err = self.scalar_error(x)
-                if err:
-                    raise err
-            return np.vectorize(self.lookup, otypes=[object])(arr)
+        if self.kind == "choice":  # one name; ranges of names are for cells
+            err = self.scalar_error(value)
+            if err:
+                raise err
+            return self.lookup(value)  # type: ignore[misc]
         if self.kind == "sample":
             arr = _numeric_array(self, value).ravel()
             if arr.size == 0:
@@ -325,8 +318,12 @@ def formula(
             example=_first_example(doc, raw.__name__, name),
             invalid_result=invalid_result,
         )
-        if name in REGISTRY:
-            raise ValueError(f"{name} is registered twice")
+        known = REGISTRY.get(name)
+        if known and (known.module, known.python_name) != (
+            spec.module,
+            spec.python_name,
+        ):
+            raise ValueError(f"{name} is registered twice")  # (a reload is fine)
         REGISTRY[name] = spec
         api.formula = spec  # type: ignore[attr-defined]
         return api

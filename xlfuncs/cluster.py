@@ -1,0 +1,202 @@
+"""What a cluster delivers: compute budgets, training days, FLOPs per token, MFU.
+
+These connect hardware to the compute budget of :mod:`xlfuncs.scaling`: *this
+many GPUs, at this utilisation, for this long, buy this many PF/s-days*, and back.
+Peaks are dense TFLOP/s per accelerator (see :mod:`xlfuncs.accelerators`).
+
+Model FLOPs per token follow Kaplan et al. 2020 (arXiv 2001.08361): 6·N for a
+dense transformer's forward and backward pass, plus the attention term 12·L·d·T
+that PaLM's MFU definition adds (Chowdhery et al. 2022, arXiv 2204.02311,
+appendix B). MFU counts model FLOPs only: recomputed activations are hardware
+FLOPs (HFU), not model FLOPs. Every function broadcasts like a ufunc.
+"""
+
+from __future__ import annotations
+
+from .spec import formula, input_error
+
+TFLOPS = 1e12
+SECONDS_PER_DAY = 86_400.0
+PFDAY_PER_TFLOPS_DAY = 1e12 / 1e15  # one TFLOP/s for a day is 1/1000 PF/s-day
+
+
+@formula("CLUSTER_PFDAYS", unit="PF/s-days")
+def cluster_pfdays(gpus, peak_tflops_per_gpu, mfu, days):
+    """Compute budget a cluster delivers in PF/s-days: G × peak × MFU × days / 1000.
+
+    Formula: ``gpus * peak_tflops * mfu * days / 1000`` (1 PF/s-day is 1,000
+    TFLOP/s-days).
+
+    Returns
+    -------
+    float or ndarray
+        Useful (model) compute in petaFLOP/s-days.
+
+    References
+    ----------
+    PF/s-day as defined in the seed "Calculadora de tamaño de modelo de cómputo
+    óptimo" (8.64e19 FLOPs).
+
+    Examples
+    --------
+    1,024 H100s (989.4 TFLOP/s bf16) at 40 % MFU for 30 days:
+
+    >>> round(cluster_pfdays(1024, 989.4, 0.4, 30))
+    12158
+    """
+    return gpus * peak_tflops_per_gpu * mfu * days * PFDAY_PER_TFLOPS_DAY
+
+
+@formula("CLUSTER_DAYS", unit="days")
+def cluster_days(budget_pf_days, gpus, peak_tflops_per_gpu, mfu):
+    """Days a cluster needs to spend a compute budget: 1000 × C / (G × peak × MFU).
+
+    Formula: ``budget * 1000 / (gpus * peak_tflops * mfu)``, the inverse of
+    CLUSTER_PFDAYS.
+
+    Returns
+    -------
+    float or ndarray
+        Wall-clock days.
+
+    References
+    ----------
+    As CLUSTER_PFDAYS.
+
+    Examples
+    --------
+    The seed's 6,000 PF/s-days on 1,024 H100s at 40 % MFU:
+
+    >>> round(cluster_days(6000, 1024, 989.4, 0.4), 2)
+    14.81
+    """
+    return budget_pf_days / (gpus * peak_tflops_per_gpu * mfu * PFDAY_PER_TFLOPS_DAY)
+
+
+@formula("TRAINING_DAYS", unit="days")
+def training_days(
+    params, tokens, gpus, achieved_tflops_per_gpu, flops_per_param_token=6
+):
+    """Days to train N parameters on D tokens: k·N·D / (G × achieved TFLOP/s) / 86,400.
+
+    Formula: ``k * N * D / (gpus * achieved_tflops * 1e12) / 86400`` with k = 6,
+    or k = 8 when activations are recomputed (Narayanan et al. 2021).
+
+    Returns
+    -------
+    float or ndarray
+        Wall-clock days.
+
+    References
+    ----------
+    Narayanan et al. 2021, "Efficient Large-Scale Language Model Training on GPU
+    Clusters Using Megatron-LM", arXiv 2104.04473, section 5.1: GPT-3 175 B on
+    300 B tokens with 1,024 A100s at 140 TFLOP/s takes about 34 days.
+
+    Examples
+    --------
+    >>> round(training_days(175e9, 300e9, 1024, 140, 8), 1)
+    33.9
+    """
+    flops = flops_per_param_token * params * tokens
+    return flops / (gpus * achieved_tflops_per_gpu * TFLOPS) / SECONDS_PER_DAY
+
+
+def _shape_term(layers, d_model, seq_len):
+    """PaLM's attention FLOPs per token, 12·L·d·T, or 0 when no shape is given."""
+    given = [x is not None for x in (layers, d_model, seq_len)]
+    if not any(given):
+        return 0.0
+    if not all(given):
+        raise input_error("#VALUE!", "give layers, d_model and seq_len together")
+    return 12 * layers * d_model * seq_len
+
+
+@formula("FLOPS_PER_TOKEN", unit="FLOPs/token")
+def flops_per_token(params, layers=None, d_model=None, seq_len=None):
+    """Training FLOPs per token: 6·N, plus PaLM's attention term 12·L·d·T if given.
+
+    Formula: ``6 * N + 12 * L * d * T``; the second term only with all of layers,
+    d_model (attention width) and seq_len.
+
+    Returns
+    -------
+    float or ndarray
+        Model FLOPs per token for forward and backward passes.
+
+    References
+    ----------
+    Chowdhery et al. 2022, "PaLM: Scaling Language Modeling with Pathways",
+    arXiv 2204.02311, appendix B.
+
+    Examples
+    --------
+    PaLM 540B: 118 layers, attention width 48 × 256 = 12,288, 2,048 tokens:
+
+    >>> f"{flops_per_token(540.35e9, 118, 12288, 2048):.4e}"
+    '3.2777e+12'
+    """
+    return 6 * params + _shape_term(layers, d_model, seq_len)
+
+
+@formula("MFU", unit="fraction")
+def mfu(
+    tokens_per_sec_per_gpu,
+    params,
+    peak_tflops_per_gpu,
+    layers=None,
+    d_model=None,
+    seq_len=None,
+):
+    """Model FLOPs utilisation: tokens/s per GPU × FLOPs per token / peak FLOP/s.
+
+    Formula: ``V * (6N + 12·L·d·T) / (peak * 1e12)``.
+
+    Returns
+    -------
+    float or ndarray
+        MFU as a fraction (0.462 is 46.2 %).
+
+    References
+    ----------
+    Chowdhery et al. 2022 (PaLM), appendix B: 238.3 K tokens/s on 6,144 TPU v4
+    chips at 275 TFLOP/s gives 46.2 % MFU.
+
+    Examples
+    --------
+    238.3 K tokens/s over 6,144 chips is 38.7858 tokens/s per chip:
+
+    >>> round(mfu(38.7858, 540.35e9, 275, 118, 12288, 2048), 3)
+    0.462
+    """
+    per_token = 6 * params + _shape_term(layers, d_model, seq_len)
+    return tokens_per_sec_per_gpu * per_token / (peak_tflops_per_gpu * TFLOPS)
+
+
+@formula("TOKENS_PER_SEC_PER_GPU", unit="tokens/s")
+def tokens_per_sec_per_gpu(
+    params, peak_tflops_per_gpu, mfu, layers=None, d_model=None, seq_len=None
+):
+    """Expected training tokens/s of one GPU: MFU × peak FLOP/s / FLOPs per token.
+
+    Formula: ``mfu * peak * 1e12 / (6N + 12·L·d·T)``: the V of the fine-tuning
+    functions when no benchmark exists.
+
+    Returns
+    -------
+    float or ndarray
+        Tokens per second per accelerator.
+
+    References
+    ----------
+    The inverse of MFU (Chowdhery et al. 2022, appendix B).
+
+    Examples
+    --------
+    A 7 B model on an H100 (989.4 TFLOP/s) at 40 % MFU:
+
+    >>> round(tokens_per_sec_per_gpu(7e9, 989.4, 0.4))
+    9423
+    """
+    per_token = 6 * params + _shape_term(layers, d_model, seq_len)
+    return mfu * peak_tflops_per_gpu * TFLOPS / per_token
