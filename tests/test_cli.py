@@ -98,9 +98,13 @@ def test_excel_setup_creates_config(tmp_path):
 def test_build_command(tmp_path, capsys):
     assert main(["build", "--out", str(tmp_path), "--lang", "es"]) == 0
     names = sorted(p.name for p in tmp_path.iterdir())
-    assert names == ["chinchilla-model-size-es.xlsx", "finetune-throughput-es.xlsx"]
+    assert names == [
+        "chinchilla-model-size-es.xlsx",
+        "finetune-throughput-es.xlsx",
+        "llm-training-planner-es.xlsx",
+    ]
     assert main(["build", "--out", str(tmp_path), "--lang", "es"]) == 2
     err = capsys.readouterr().err.strip()
     assert "--force" in err and "\n" not in err
     assert main(["build", "--out", str(tmp_path), "--force"]) == 0
-    assert len(list(tmp_path.iterdir())) == 4
+    assert len(list(tmp_path.iterdir())) == 6

@@ -38,6 +38,49 @@ NAMES = {
         "OptimalTokens",
         "TrainingFLOPs",
     },
+    "llm-training-planner": {
+        *[
+            "GPUModel",
+            "Dtype",
+            "GPUs",
+            "MFU",
+            "Days",
+            "PricePerGPUHour",
+            "TokensPerParam",
+        ],
+        *[
+            "FTEfficiency",
+            "TokensPerExample",
+            "DatasetExamples",
+            "Epochs",
+            "PeakTFLOPS",
+        ],
+        *[
+            "ComputeBudgetPFDays",
+            "TrainingFLOPs",
+            "GPUHours",
+            "TrainingCost",
+            "RuleParams",
+        ],
+        *[
+            "RuleTokens",
+            "HoffmannParams",
+            "HoffmannTokens",
+            "HoffmannLoss",
+            "EpochParams",
+        ],
+        *["EpochTokens", "EpochLoss", "RuleLoss", "FTTokensPerSecPerGPU"],
+        *["FTExamplesPerSec", "FTTrainingHours", "FTCost"],
+        # Reference data on the Data sheet.
+        "AcceleratorNames",
+        "AcceleratorPeaks",
+        "DtypeNames",
+        *(
+            f"Fit{f}{c}"
+            for f in ("Hoffmann", "Epoch")
+            for c in ("E", "A", "B", "Alpha", "Beta")
+        ),
+    },
 }
 FILES = [(tpl, lang) for tpl in TEMPLATES for lang in T.LANGS]
 IDS = [tpl.filename(lang) for tpl, lang in FILES]
@@ -122,7 +165,30 @@ def test_cached_values_are_the_library_values(built, tpl, lang):
     values = read_names(built / tpl.filename(lang))
     ref = tpl.reference(tpl.defaults)
     for name, want in ref.items():
-        assert values[name] == pytest.approx(want, rel=1e-12), name
+        assert want is not None and values[name] == pytest.approx(want, rel=1e-12), name
+
+
+def test_planner_chain_in_cached_values(built):
+    import xlfuncs as xf
+
+    v = read_names(built / "llm-training-planner.xlsx")
+    assert v["PeakTFLOPS"] == xf.gpu_peak_tflops("H100 SXM")
+    budget = xf.cluster_pfdays(1024, 989.4, 0.4, 30)
+    assert v["ComputeBudgetPFDays"] == pytest.approx(budget)
+    assert v["RuleParams"] == pytest.approx(xf.chinchilla_params(budget))
+    assert v["HoffmannParams"] == pytest.approx(xf.chinchilla_fit_params(budget))
+    assert v["EpochParams"] == pytest.approx(xf.chinchilla_fit_params(budget, "epoch"))
+    assert v["HoffmannLoss"] < v["RuleLoss"]  # the fit's own optimum is lower
+    assert v["FTTokensPerSecPerGPU"] == pytest.approx(
+        xf.tokens_per_sec_per_gpu(v["RuleParams"], 989.4, 0.4)
+    )
+    # The budget is spent: 6 N D equals the FLOPs for every sizing.
+    for n, d in (
+        ("RuleParams", "RuleTokens"),
+        ("HoffmannParams", "HoffmannTokens"),
+        ("EpochParams", "EpochTokens"),
+    ):
+        assert 6 * v[n] * v[d] == pytest.approx(v["TrainingFLOPs"], rel=1e-12)
 
 
 def test_worked_examples_in_cached_values(built):
@@ -146,10 +212,9 @@ def _formula_cells(ws):
 def test_every_formula_cell_has_a_cached_value(built, tpl, lang):
     wb = openpyxl.load_workbook(built / tpl.filename(lang))
     cached = openpyxl.load_workbook(built / tpl.filename(lang), data_only=True)
+    assert list(_formula_cells(wb.worksheets[0]))
     for ws in wb.worksheets:
-        cells = list(_formula_cells(ws))
-        assert cells
-        for c in cells:
+        for c in _formula_cells(ws):
             assert cached[ws.title][c.coordinate].value is not None, c.coordinate
 
 
@@ -201,6 +266,8 @@ def test_finance_conventions(built, tpl, lang):
         )
         assert ",,," in ws[coord].number_format  # shown in billions
     assert ws._charts, "each template has a chart"
+    for other in wb.worksheets[1:]:
+        assert other.protection.sheet
 
 
 def test_spanish_edition_is_translated(built):

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from .accelerators import gpu_peak_tflops
 from .cluster import (
+    cluster_cost,
     cluster_days,
+    cluster_gpu_hours,
     cluster_pfdays,
     flops_per_token,
     mfu,
@@ -31,6 +33,7 @@ from .scaling import (
     chinchilla_tokens,
     chinchilla_tokens_for_params,
     flops_to_pfdays,
+    isoflop_tokens,
     pfdays_to_flops,
     training_flops,
 )
@@ -58,7 +61,9 @@ __all__ = [
     "chinchilla_params",
     "chinchilla_tokens",
     "chinchilla_tokens_for_params",
+    "cluster_cost",
     "cluster_days",
+    "cluster_gpu_hours",
     "cluster_pfdays",
     "cost",
     "examples_per_min",
@@ -67,6 +72,7 @@ __all__ = [
     "flops_to_pfdays",
     "gpu_hours",
     "gpu_peak_tflops",
+    "isoflop_tokens",
     "inference_optimal_params",
     "inference_optimal_tokens",
     "mfu",

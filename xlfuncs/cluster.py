@@ -17,6 +17,7 @@ from .spec import formula, input_error
 
 TFLOPS = 1e12
 SECONDS_PER_DAY = 86_400.0
+HOURS_PER_DAY = 24.0
 PFDAY_PER_TFLOPS_DAY = 1e12 / 1e15  # one TFLOP/s for a day is 1/1000 PF/s-day
 
 
@@ -200,3 +201,49 @@ def tokens_per_sec_per_gpu(
     """
     per_token = 6 * params + _shape_term(layers, d_model, seq_len)
     return mfu * peak_tflops_per_gpu * TFLOPS / per_token
+
+
+@formula("CLUSTER_GPU_HOURS", unit="GPU-hours")
+def cluster_gpu_hours(gpus, days):
+    """GPU-hours a cluster consumes: GPUs × days × 24.
+
+    Formula: ``gpus * days * 24``.
+
+    Returns
+    -------
+    float or ndarray
+        GPU-hours, the unit clouds bill in.
+
+    References
+    ----------
+    Unit conversion (24 hours a day).
+
+    Examples
+    --------
+    >>> cluster_gpu_hours(1024, 30)
+    737280.0
+    """
+    return gpus * days * HOURS_PER_DAY
+
+
+@formula("CLUSTER_COST", unit="currency")
+def cluster_cost(gpus, days, price_per_gpu_hour):
+    """Cost of running a cluster: GPUs × days × 24 × price per GPU-hour.
+
+    Formula: ``gpus * days * 24 * price``.
+
+    Returns
+    -------
+    float or ndarray
+        Cost in the currency of ``price_per_gpu_hour``.
+
+    References
+    ----------
+    GPU-hours × price, as FT_COST for fine-tuning.
+
+    Examples
+    --------
+    >>> cluster_cost(1024, 30, 2.5)
+    1843200.0
+    """
+    return gpus * days * HOURS_PER_DAY * price_per_gpu_hour

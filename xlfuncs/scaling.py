@@ -120,6 +120,31 @@ def chinchilla_budget(params, tokens_per_param=CHINCHILLA_TOKENS_PER_PARAM):
     return FLOPS_PER_PARAM_TOKEN * params * tokens / FLOPS_PER_PFDAY
 
 
+@formula("ISOFLOP_TOKENS", unit="tokens")
+def isoflop_tokens(budget_pf_days, params):
+    """Tokens that spend a budget on a model of N parameters: D = C·8.64e19 / (6N).
+
+    Formula: ``C * 8.64e19 / (6 * N)``: a point on the budget's IsoFLOP curve.
+
+    Returns
+    -------
+    float or ndarray
+        Training tokens D.
+
+    References
+    ----------
+    Hoffmann et al. 2022, arXiv 2203.15556, section 3.2 (IsoFLOP profiles).
+
+    Examples
+    --------
+    The seed's budget on a 65.7 B model is the seed's 1.31 T tokens:
+
+    >>> f"{isoflop_tokens(6000, 65.7267069e9) / 1e12:.2f} T"
+    '1.31 T'
+    """
+    return budget_pf_days * FLOPS_PER_PFDAY / (FLOPS_PER_PARAM_TOKEN * params)
+
+
 @formula("TRAINING_FLOPS", unit="FLOPs")
 def training_flops(params, tokens):
     """Training compute of a dense transformer in FLOPs: 6·N·D.

@@ -9,55 +9,10 @@ the Python library. Texts are in English and Spanish (the seeds' language).
 from __future__ import annotations
 
 from .finetune import SECONDS_PER_HOUR, SECONDS_PER_MINUTE
+from .planner import PLANNER
 from .scaling import FLOPS_PER_PARAM_TOKEN, FLOPS_PER_PFDAY, training_flops
 from .spec import REGISTRY
-from .templates import Input, Output, Scenario, Template, _num
-
-# Shared texts: headers, sections, messages.
-COMMON = {
-    "legend": {
-        "en": "Yellow cells with blue figures are inputs; every other figure is "
-        "calculated. Only input cells can be edited (Review > Unprotect Sheet, no "
-        "password, to change the model).",
-        "es": "Las celdas amarillas con cifras azules son datos de entrada; el resto "
-        "se calcula. Solo se pueden editar las entradas (Revisar > Desproteger hoja, "
-        "sin contraseña, para cambiar el modelo).",
-    },
-    "hdr.item": {"en": "Item", "es": "Concepto"},
-    "hdr.value": {"en": "Value", "es": "Valor"},
-    "hdr.unit": {"en": "Unit", "es": "Unidad"},
-    "hdr.check": {"en": "Check", "es": "Validación"},
-    "hdr.how": {
-        "en": "What it is / how it is calculated",
-        "es": "Qué es / cómo se calcula",
-    },
-    "sec.inputs": {"en": "Inputs", "es": "Datos de entrada"},
-    "sec.calculations": {"en": "Calculations", "es": "Cálculos"},
-    "sec.outputs": {"en": "Results", "es": "Resultados"},
-    "sec.notes": {"en": "Notes and caveats", "es": "Notas y advertencias"},
-    "msg.ok": {"en": "OK", "es": "OK"},
-    "msg.check_inputs": {
-        "en": "Check the inputs above",
-        "es": "Revise los datos de entrada",
-    },
-    "msg.invalid_title": {"en": "Invalid input", "es": "Dato no válido"},
-    "msg.whole": {
-        "en": "Enter a whole number, 1 or more.",
-        "es": "Introduzca un número entero, 1 o más.",
-    },
-    "msg.positive": {
-        "en": "Enter a number greater than 0.",
-        "es": "Introduzca un número mayor que 0.",
-    },
-    "msg.nonnegative": {
-        "en": "Enter 0 or a positive number.",
-        "es": "Introduzca 0 o un número positivo.",
-    },
-    "msg.fraction": {
-        "en": "Enter a percentage above 0% and at most 100% (e.g. 82%).",
-        "es": "Introduzca un porcentaje mayor que 0 % y como máximo 100 % (p. ej. 82 %).",
-    },
-}
+from .templates import COMMON, Input, Output, Scenario, Template, _num
 
 
 def _check_references(tpl: Template) -> Template:
@@ -66,10 +21,15 @@ def _check_references(tpl: Template) -> Template:
     for out in tpl.outputs:
         if out.function is None:
             continue
-        want = [a.name for a in REGISTRY[out.function].args]
-        got = [args[a] for a in out.args]
-        if got != want[: len(got)] or len(got) < REGISTRY[out.function].n_required:
-            raise ValueError(f"{tpl.slug}:{out.name}: {got} does not match {want}")
+        spec = REGISTRY[out.function]
+        want = [a.name for a in spec.args]
+        if len(out.args) < spec.n_required or len(out.args) > len(want):
+            raise ValueError(f"{tpl.slug}:{out.name}: {out.args} does not match {want}")
+        for a, w in zip(out.args, want):
+            # Inputs must feed the argument they describe; outputs and literals
+            # (a fit's name) are the template's own business.
+            if a in args and args[a] != w:
+                raise ValueError(f"{tpl.slug}:{out.name}: {a} does not match {w}")
     for key in ("sheet", "title", "subtitle", "subject", "keywords"):
         tpl.t(key, "en")
     return tpl
@@ -99,7 +59,7 @@ FINETUNE = Template(
             "#,##0",
             "FT_THROUGHPUT",
             _FT,
-            section="calculations",
+            section="sec.calculations",
         ),
         Output(
             "TokensPerMin",
@@ -108,7 +68,7 @@ FINETUNE = Template(
             "#,##0",
             "FT_TOKENS_PER_MIN",
             _FT,
-            section="calculations",
+            section="sec.calculations",
         ),
         Output(
             "ExamplesPerSec",
@@ -618,5 +578,5 @@ CHINCHILLA = Template(
 )
 
 TEMPLATES: tuple[Template, ...] = tuple(
-    _check_references(t) for t in (FINETUNE, CHINCHILLA)
+    _check_references(t) for t in (FINETUNE, CHINCHILLA, PLANNER)
 )

@@ -25,13 +25,14 @@ from typing import Any
 import openpyxl
 from openpyxl.chart import Reference, ScatterChart, Series
 from openpyxl.chart.data_source import NumFmt
+from openpyxl.chart.shapes import GraphicalProperties
 from openpyxl.styles import Alignment, Border, Font, PatternFill, Protection, Side
 from openpyxl.utils import get_column_letter, quote_sheetname
 from openpyxl.workbook.defined_name import DefinedName
 from openpyxl.worksheet.datavalidation import DataValidation
 
 from .arguments import ARGS
-from .spec import REGISTRY
+from .spec import REGISTRY, InputError
 from .xlsx import save_workbook
 
 LANGS = ("en", "es")
@@ -48,6 +49,11 @@ class Input:
     default: float
     fmt: str
     whole: bool = False  # whole numbers only (GPUs, examples), at least 1
+    choices: str | None = None  # defined name of the list a text input picks from
+
+
+class Lit(str):
+    """A literal argument of an output's reference function, e.g. Lit("hoffmann")."""
 
 
 @dataclass(frozen=True)
@@ -67,12 +73,15 @@ class Output:
     function: str | None = None
     args: tuple[str, ...] = ()
     value: Callable[[Mapping[str, float]], float] | None = None
-    section: str = "outputs"  # or "calculations"
+    section: str = "sec.outputs"  # a text key; "sec.calculations" is shaded grey
+    positive: bool = False  # the result itself must be > 0 (a table look-up)
 
-    def reference(self, inputs: Mapping[str, float]) -> float:
+    def reference(self, values: Mapping[str, Any]) -> float:
+        """The library's value, given the inputs and the outputs before this one."""
         if self.value is not None:
-            return float(self.value(inputs))
-        return float(REGISTRY[self.function].api(*(inputs[a] for a in self.args)))
+            return float(self.value(values))
+        args = (a if isinstance(a, Lit) else values[a] for a in self.args)
+        return float(REGISTRY[self.function].api(*args))
 
 
 @dataclass(frozen=True)
@@ -96,6 +105,9 @@ class Template:
     scenarios: tuple[Scenario, ...]
     notes: tuple[str, ...]  # text keys
     text: Mapping[str, Mapping[str, str]] = field(repr=False)  # key -> lang -> text
+    sections: tuple[str, ...] = ("sec.calculations", "sec.outputs")  # output order
+    data: Callable[[openpyxl.Workbook, str], None] | None = None  # a reference sheet
+    isoflop: IsoFlop | None = None
 
     def t(self, key: str, lang: str) -> str:
         return self.text[key][lang]
@@ -117,9 +129,93 @@ class Template:
     def filename(self, lang: str) -> str:
         return f"{self.slug}.xlsx" if lang == "en" else f"{self.slug}-{lang}.xlsx"
 
-    def reference(self, inputs: Mapping[str, float]) -> dict[str, float]:
-        """Every output computed by the Python library for these inputs."""
-        return {o.name: o.reference(inputs) for o in self.outputs}
+    def reference(self, inputs: Mapping[str, Any]) -> dict[str, float | None]:
+        """Every output computed by the Python library for these inputs.
+
+        None where the library refuses the inputs (the workbook shows a message
+        there), and in every output that reads such a one.
+        """
+        values: dict[str, Any] = dict(inputs)
+        for o in self.outputs:
+            if any(values.get(n) is None for n in o.needs):
+                values[o.name] = None
+                continue
+            try:
+                values[o.name] = o.reference(values)
+            except InputError:
+                values[o.name] = None
+        return {o.name: values[o.name] for o in self.outputs}
+
+    def is_output(self, name: str) -> bool:
+        return any(o.name == name for o in self.outputs)
+
+
+@dataclass(frozen=True)
+class IsoFlop:
+    """Loss against model size at the fixed budget, with the fits' optima marked.
+
+    Rows are multiples of ``base`` (an output holding a parameter count); for
+    each fit in ``fits`` (key, optimum-params output, optimum-loss output) a loss
+    column, written with the fit's named constants ``Fit<Key><E|A|B|Alpha|Beta>``.
+    """
+
+    key: str
+    budget: str
+    base: str
+    multipliers: tuple[float, ...]
+    fits: tuple[tuple[str, str, str], ...]
+
+
+# Shared texts: headers, sections, messages.
+COMMON = {
+    "legend": {
+        "en": "Yellow cells with blue figures are inputs; every other figure is "
+        "calculated. Only input cells can be edited (Review > Unprotect Sheet, no "
+        "password, to change the model).",
+        "es": "Las celdas amarillas con cifras azules son datos de entrada; el resto "
+        "se calcula. Solo se pueden editar las entradas (Revisar > Desproteger hoja, "
+        "sin contraseña, para cambiar el modelo).",
+    },
+    "hdr.item": {"en": "Item", "es": "Concepto"},
+    "hdr.value": {"en": "Value", "es": "Valor"},
+    "hdr.unit": {"en": "Unit", "es": "Unidad"},
+    "hdr.check": {"en": "Check", "es": "Validación"},
+    "hdr.how": {
+        "en": "What it is / how it is calculated",
+        "es": "Qué es / cómo se calcula",
+    },
+    "sec.inputs": {"en": "Inputs", "es": "Datos de entrada"},
+    "sec.calculations": {"en": "Calculations", "es": "Cálculos"},
+    "sec.outputs": {"en": "Results", "es": "Resultados"},
+    "sec.notes": {"en": "Notes and caveats", "es": "Notas y advertencias"},
+    "msg.ok": {"en": "OK", "es": "OK"},
+    "msg.check_inputs": {
+        "en": "Check the inputs above",
+        "es": "Revise los datos de entrada",
+    },
+    "msg.invalid_title": {"en": "Invalid input", "es": "Dato no válido"},
+    "msg.whole": {
+        "en": "Enter a whole number, 1 or more.",
+        "es": "Introduzca un número entero, 1 o más.",
+    },
+    "msg.positive": {
+        "en": "Enter a number greater than 0.",
+        "es": "Introduzca un número mayor que 0.",
+    },
+    "msg.nonnegative": {
+        "en": "Enter 0 or a positive number.",
+        "es": "Introduzca 0 o un número positivo.",
+    },
+    "msg.choice": {
+        "en": "Pick a value from the list.",
+        "es": "Elija un valor de la lista.",
+    },
+    "msg.fraction": {
+        "en": "Enter a percentage above 0% and at most 100% (e.g. 82%).",
+        "es": "Introduzca un porcentaje mayor que 0 % y como máximo 100 % "
+        "(p. ej. 82 %).",
+    },
+}
 
 
 # ------------------------------------------------------------- Excel formulas
@@ -134,6 +230,8 @@ def _num(x: float) -> str:
 def conditions(inp: Input, ref: str | None = None) -> list[str]:
     """Excel tests that an input is valid, from its argument's domain."""
     r = ref or inp.name
+    if inp.choices:
+        return [f"ISNUMBER(MATCH({r},{inp.choices},0))"]
     d = ARGS[inp.arg].domain
     out = [f"ISNUMBER({r})"]
     if inp.whole:
@@ -150,7 +248,7 @@ def _expand(tpl: Template, name: str) -> str:
     out = tpl.output(name)
     expr = out.formula
     for need in out.needs:
-        if any(o.name == need for o in tpl.outputs):
+        if tpl.is_output(need):
             expr = re.sub(rf"\b{need}\b", f"({_expand(tpl, need)})", expr)
     return expr
 
@@ -158,11 +256,7 @@ def _expand(tpl: Template, name: str) -> str:
 def _leaf_inputs(tpl: Template, name: str) -> list[str]:
     seen: list[str] = []
     for need in tpl.output(name).needs:
-        leaves = (
-            _leaf_inputs(tpl, need)
-            if any(o.name == need for o in tpl.outputs)
-            else [need]
-        )
+        leaves = _leaf_inputs(tpl, need) if tpl.is_output(need) else [need]
         seen += [n for n in leaves if n not in seen]
     return seen
 
@@ -180,6 +274,8 @@ def output_formula(tpl: Template, out: Output, lang: str) -> str:
             tests += conditions(tpl.input(need))
         else:
             tests.append(f"ISNUMBER({need})")
+    if out.positive:
+        tests.append(f"{out.formula}>0")
     return _guarded(out.formula, tests, tpl.t("msg.check_inputs", lang))
 
 
@@ -202,7 +298,9 @@ def check_formula(tpl: Template, inp: Input, lang: str) -> str:
 
 def invalid_message(tpl: Template, inp: Input, lang: str) -> str:
     d = ARGS[inp.arg].domain
-    if inp.whole:
+    if inp.choices:
+        key = "msg.choice"
+    elif inp.whole:
         key = "msg.whole"
     elif d is not None and d.hi == 1.0:
         key = "msg.fraction"
@@ -226,7 +324,7 @@ SECTION_FONT = Font(bold=True, size=12, color=NAVY)
 THIN = Side(style="thin", color="BFBFBF")
 BOX = Border(left=THIN, right=THIN, top=THIN, bottom=THIN)
 WRAP = Alignment(wrap_text=True, vertical="top")
-WIDTHS = {"A": 34, "B": 17, "C": 17, "D": 17, "E": 17, "F": 58}
+WIDTHS = {"A": 40, "B": 17, "C": 17, "D": 17, "E": 17, "F": 58}
 # Columns: A label, B value, C unit, D-E (scenario tables), F how it is calculated.
 
 
@@ -252,7 +350,9 @@ def _define(wb: openpyxl.Workbook, name: str, sheet: str, coord: str) -> None:
 
 def _validation(tpl: Template, inp: Input, lang: str, coord: str) -> DataValidation:
     d = ARGS[inp.arg].domain
-    if inp.whole:
+    if inp.choices:
+        dv = DataValidation(type="list", formula1=inp.choices)
+    elif inp.whole:
         dv = DataValidation(type="whole", operator="greaterThanOrEqual", formula1="1")
     elif d is not None and d.hi == 1.0:
         dv = DataValidation(
@@ -295,6 +395,8 @@ def build_template(tpl: Template, lang: str) -> Built:
     cached: dict[tuple[str, str], Any] = {}
     defaults = tpl.defaults
     values = tpl.reference(defaults)
+    if tpl.data:
+        tpl.data(wb, lang)  # reference tables and named constants, a sheet of its own
 
     for col, width in WIDTHS.items():
         ws.column_dimensions[col].width = width
@@ -350,11 +452,12 @@ def build_template(tpl: Template, lang: str) -> Built:
         ws.add_data_validation(_validation(tpl, inp, lang, coord))
         row += 1
 
-    for sec, fill in (("calculations", CALC_FILL), ("outputs", OUTPUT_FILL)):
+    for sec in tpl.sections:
         outs = [o for o in tpl.outputs if o.section == sec]
+        fill = CALC_FILL if sec == "sec.calculations" else OUTPUT_FILL
         if not outs:
             continue
-        section(f"sec.{sec}")
+        section(sec)
         for out in outs:
             coord = f"B{row}"
             _text(ws[f"A{row}"], t(f"{out.name}.label"))
@@ -362,7 +465,7 @@ def build_template(tpl: Template, lang: str) -> Built:
             cell.value = output_formula(tpl, out, lang)
             cell.number_format = tpl.fmt(out.fmt, lang)
             cell.fill, cell.border = fill, BOX
-            if sec == "outputs":
+            if sec != "sec.calculations":
                 cell.font = Font(bold=True)
                 ws[f"A{row}"].font = Font(bold=True)
             cached[(sheet, coord)] = values[out.name]
@@ -375,6 +478,8 @@ def build_template(tpl: Template, lang: str) -> Built:
 
     for sc in tpl.scenarios:
         row = _scenario(ws, wb, tpl, sc, lang, row, cached, defaults)
+    if tpl.isoflop:
+        row = _isoflop(ws, tpl, tpl.isoflop, lang, row, cached, values)
 
     section("sec.notes")
     for key in tpl.notes:
@@ -489,6 +594,134 @@ def _scenario(
         ws.add_chart(chart, f"A{row + 1}")
         row += 17
     return row
+
+
+def fit_constant(fit: str, which: str) -> str:
+    """Defined name of a fit constant on the data sheet, e.g. FitHoffmannAlpha."""
+    return f"Fit{fit.capitalize()}{which}"
+
+
+def loss_formula(fit: str, params: str, tokens: str) -> str:
+    """E + A/N^alpha + B/D^beta with the fit's named constants."""
+    c = lambda w: fit_constant(fit, w)  # noqa: E731
+    return f"{c('E')}+{c('A')}/{params}^{c('Alpha')}+{c('B')}/{tokens}^{c('Beta')}"
+
+
+def _isoflop(
+    ws,
+    tpl: Template,
+    iso: IsoFlop,
+    lang: str,
+    row: int,
+    cached: dict,
+    values: Mapping[str, float],
+) -> int:
+    """The IsoFLOP table and chart: loss against N at the budget, optima marked."""
+    from .scaling import FLOPS_PER_PARAM_TOKEN, FLOPS_PER_PFDAY
+
+    t = lambda key: tpl.t(key, lang)  # noqa: E731
+    msg = t("msg.check_inputs")
+    sheet = ws.title
+    row += 1
+    _text(ws[f"A{row}"], t(iso.key))
+    ws[f"A{row}"].font = SECTION_FONT
+    row += 1
+    _text(ws[f"A{row}"], t(f"{iso.key}.note"))
+    ws[f"A{row}"].font = Font(italic=True, color="595959")
+    ws.merge_cells(f"A{row}:F{row}")
+    row += 1
+    head = row
+    titles = [t(f"{iso.key}.k"), t(f"{iso.key}.params"), t(f"{iso.key}.tokens")] + [
+        t(f"{iso.key}.loss.{fit}") for fit, _, _ in iso.fits
+    ]
+    for i, title in enumerate(titles):
+        c = ws.cell(head, 1 + i)
+        _text(c, title)
+        c.font, c.fill = HEADER_FONT, HEADER_FILL
+        c.alignment = Alignment(wrap_text=True, vertical="center")
+    ws.row_dimensions[head].height = 44
+    _text(ws[f"F{head}"], t(f"{iso.key}.how"))
+    ws[f"F{head}"].alignment = WRAP
+    _fit_row(ws, head, t(f"{iso.key}.how"))
+    base_ok = [f"ISNUMBER({iso.base})", f"ISNUMBER({iso.budget})"]
+    budget = values[iso.budget]
+    first = head + 1
+    for k, mult in enumerate(iso.multipliers):
+        r = first + k
+        cell = ws[f"A{r}"]
+        cell.value = mult
+        cell.number_format = "0.00×"
+        cell.fill, cell.font, cell.border = INPUT_FILL, INPUT_FONT, BOX
+        cell.protection = Protection(locked=False)
+        n_ref, d_ref = f"B{r}", f"C{r}"
+        row_ok = [*base_ok, f"ISNUMBER($A{r})", f"$A{r}>0"]
+        formulas = {
+            "B": (f"$A{r}*{iso.base}", row_ok),
+            "C": (
+                f"{iso.budget}*{_num(FLOPS_PER_PFDAY)}/({FLOPS_PER_PARAM_TOKEN}*{n_ref})",
+                [*row_ok, f"ISNUMBER({n_ref})"],
+            ),
+        }
+        params = mult * values[iso.base]
+        tokens = REGISTRY["ISOFLOP_TOKENS"].api(budget, params)
+        cached[(sheet, f"B{r}")] = params
+        cached[(sheet, f"C{r}")] = tokens
+        for j, (fit, _, _) in enumerate(iso.fits):
+            col = get_column_letter(4 + j)
+            formulas[col] = (
+                loss_formula(fit, n_ref, d_ref),
+                [f"ISNUMBER({n_ref})", f"ISNUMBER({d_ref})"],
+            )
+            cached[(sheet, f"{col}{r}")] = REGISTRY["CHINCHILLA_LOSS"].api(
+                params, tokens, fit
+            )
+        for col, (expr, tests) in formulas.items():
+            c = ws[f"{col}{r}"]
+            c.value = _guarded(expr, tests, msg)
+            c.number_format = {
+                "B": tpl.fmt("fmt.billions", lang),
+                "C": tpl.fmt("fmt.trillions", lang),
+            }.get(col, "0.0000")
+            c.border = BOX
+    last = first + len(iso.multipliers) - 1
+
+    chart = ScatterChart()
+    chart.title = t(f"{iso.key}.chart")
+    chart.style = 13
+    chart.height, chart.width = 8, 17
+    chart.x_axis.title = t(f"{iso.key}.params")
+    chart.y_axis.title = t(f"{iso.key}.loss")
+    xs = Reference(ws, min_col=2, min_row=first, max_row=last)
+    for j, (fit, opt_params, opt_loss) in enumerate(iso.fits):
+        ys = Reference(ws, min_col=4 + j, min_row=head, max_row=last)
+        curve = Series(ys, xs, title_from_data=True)
+        curve.marker.symbol = "none"
+        chart.series.append(curve)
+        # The optimum: one point, read from the named result cells.
+        px = _named_ref(ws.parent, opt_params)
+        py = _named_ref(ws.parent, opt_loss)
+        point = Series(py, px, title=t(f"{iso.key}.optimum.{fit}"))
+        point.marker.symbol = "diamond"
+        point.marker.size = 11
+        colour = ("C00000", "1F3864")[j % 2]
+        point.marker.graphicalProperties = GraphicalProperties(solidFill=colour)
+        point.marker.graphicalProperties.line.solidFill = colour
+        point.graphicalProperties.line.noFill = True
+        chart.series.append(point)
+    chart.x_axis.scaling.logBase = 10
+    chart.x_axis.numFmt = NumFmt(formatCode="0E+0", sourceLinked=False)
+    chart.x_axis.delete = chart.y_axis.delete = False
+    chart.legend.position = "b"
+    ws.add_chart(chart, f"A{last + 2}")
+    return last + 19
+
+
+def _named_ref(wb: openpyxl.Workbook, name: str) -> Reference:
+    title, coord = wb.defined_names[name].attr_text.split("!")
+    col, row = re.match(r"\$?([A-Z]+)\$?(\d+)", coord).groups()  # type: ignore[union-attr]
+    ws = wb[title.strip("'")]
+    col_idx = openpyxl.utils.column_index_from_string(col)
+    return Reference(ws, min_col=col_idx, min_row=int(row))
 
 
 # ------------------------------------------------------------------- writing
