@@ -89,6 +89,21 @@ def test_excel_setup_keeps_existing_settings(tmp_path, capsys):
     assert conf.read_text(encoding="utf-8") == text
 
 
+def test_excel_setup_sets_interpreter_only_if_missing(tmp_path):
+    conf = tmp_path / "xlwings.conf"
+    assert add_udf_module(conf, interpreter="C:\\py\\python.exe")
+    assert '"INTERPRETER_WIN","C:\\py\\python.exe"' in conf.read_text(encoding="utf-8")
+    conf.write_text('"INTERPRETER_WIN","D:\\mine.exe"\n', encoding="utf-8")
+    add_udf_module(conf, interpreter="C:\\py\\python.exe")
+    text = conf.read_text(encoding="utf-8")
+    assert "mine.exe" in text and "C:\\py" not in text
+
+
+def test_percent_on_the_command_line(capsys):
+    assert main(["calc", "FT_EXAMPLES_PER_SEC", "8", "2500", "82%", "900"]) == 0
+    assert float(capsys.readouterr().out) == pytest.approx(18.2222222, rel=1e-8)
+
+
 def test_excel_setup_creates_config(tmp_path):
     conf = tmp_path / "new" / "xlwings.conf"
     assert add_udf_module(conf)

@@ -34,9 +34,15 @@ def _parse_value(spec: Formula, i: int, text: str) -> Any:
     arg = spec.args[i]
     if arg.kind == "choice":
         return text
-    parts = [p for p in text.replace(";", ",").split(",") if p.strip()]
+    parts = [p.strip() for p in text.replace(";", ",").split(",") if p.strip()]
     try:
-        numbers = [float(p.replace("_", "")) for p in parts]
+        # "82%" means 0.82, as in a spreadsheet cell.
+        numbers = [
+            float(p[:-1].replace("_", "")) / 100
+            if p.endswith("%")
+            else float(p.replace("_", ""))
+            for p in parts
+        ]
     except ValueError:
         raise CliError(f"{arg.name} must be a number, not {text!r}") from None
     if arg.kind == "sample":
@@ -108,13 +114,21 @@ def user_config_path() -> Path:
     return Path(xlwings.USER_CONFIG_FILE)
 
 
-def add_udf_module(config: Path, module: str = "xlfuncs.udfs") -> bool:
+def add_udf_module(
+    config: Path, module: str = "xlfuncs.udfs", interpreter: str | None = None
+) -> bool:
     """Add ``module`` to "UDF Modules" in an xlwings.conf, keeping the rest.
 
-    Returns True if the file changed. The file is rewritten atomically.
+    With ``interpreter``, also set "INTERPRETER_WIN" unless one is set already, so
+    that Excel starts the Python that has xlfuncs. Returns True if the file
+    changed. The file is rewritten atomically.
     """
     lines = config.read_text(encoding="utf-8").splitlines() if config.exists() else []
     out, found, changed = [], False, False
+    keys = {line.partition(",")[0].strip().strip('"').lower() for line in lines}
+    if interpreter and "interpreter_win" not in keys:
+        out.append(f'"INTERPRETER_WIN","{interpreter}"')
+        changed = True
     for line in lines:
         key, _, value = line.partition(",")
         if key.strip().strip('"').lower() == "udf modules":
@@ -154,7 +168,8 @@ macOS: xlwings does not run Python UDFs there; use the template workbooks
 
 def cmd_excel_setup(ns: argparse.Namespace) -> None:
     config = Path(ns.config) if ns.config else user_config_path()
-    changed = add_udf_module(config)
+    interpreter = sys.executable if os.name == "nt" else None
+    changed = add_udf_module(config, interpreter=interpreter)
     print(
         f"{'Updated' if changed else 'Already set:'} {config}: UDF Modules includes "
         "xlfuncs.udfs"

@@ -183,7 +183,8 @@ def inference_optimal(target_loss, inference_tokens, fit="hoffmann"):
     shape = np.broadcast(gap, d_inf).shape
     lo = np.broadcast_to(log_gap - 700.0, shape).copy()
     hi = np.broadcast_to(log_gap, shape).copy()
-    with np.errstate(over="ignore"):  # D overflows to inf near v = 0: harmless
+    # Near v = 0, D overflows and v underflows: both only push the sign the right way.
+    with np.errstate(over="ignore", divide="ignore"):
         for _ in range(120):  # halves a 700-wide log interval to below 1e-30
             mid = 0.5 * (lo + hi)
             up = excess(mid) > 0

@@ -103,7 +103,9 @@ def all_finite(x: np.ndarray) -> bool:
     when it overflows on huge but finite values the exact check decides.
     """
     flat = np.ravel(x)
-    return bool(np.isfinite(flat @ flat)) or bool(np.isfinite(flat).all())
+    with np.errstate(over="ignore", invalid="ignore"):
+        dot = flat @ flat
+    return bool(np.isfinite(dot)) or bool(np.isfinite(flat).all())
 
 
 INF = math.inf
