@@ -309,8 +309,6 @@ PLANNER = Template(
     ),
     text={
         **COMMON,
-        "fmt.billions": {"en": '#,##0.0,,," B"', "es": '#,##0.0,,," mil M"'},
-        "fmt.trillions": {"en": '#,##0.00,,,," T"', "es": '#,##0.00,,,," bill."'},
         "sheet": {"en": "Planner", "es": "Planificador"},
         "title": {
             "en": "LLM training planner",

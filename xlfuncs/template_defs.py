@@ -434,8 +434,6 @@ CHINCHILLA = Template(
     ),
     text={
         **COMMON,
-        "fmt.billions": {"en": '#,##0.0,,," B"', "es": '#,##0.0,,," mil M"'},
-        "fmt.trillions": {"en": '#,##0.00,,,," T"', "es": '#,##0.00,,,," bill."'},
         "sheet": {"en": "Model size", "es": "Tamaño del modelo"},
         "title": {
             "en": "Compute-optimal model size (Chinchilla)",

@@ -189,6 +189,9 @@ COMMON = {
     "sec.outputs": {"en": "Results", "es": "Resultados"},
     "sec.notes": {"en": "Notes and caveats", "es": "Notas y advertencias"},
     "msg.ok": {"en": "OK", "es": "OK"},
+    # Counts shown in billions and trillions (B/T; Spanish: mil M, bill. = 10^12).
+    "fmt.billions": {"en": '#,##0.0,,," B"', "es": '#,##0.0,,," mil M"'},
+    "fmt.trillions": {"en": '#,##0.00,,,," T"', "es": '#,##0.00,,,," bill."'},
     "msg.check_inputs": {
         "en": "Check the inputs above",
         "es": "Revise los datos de entrada",
@@ -514,6 +517,31 @@ def build_template(tpl: Template, lang: str) -> Built:
     return Built(wb, cached)
 
 
+def _table_heading(
+    ws, tpl: Template, key: str, lang: str, row: int, titles: Sequence[str]
+) -> int:
+    """A table's title, note, column headers and explanation; the header row."""
+    t = lambda k: tpl.t(k, lang)  # noqa: E731
+    row += 1
+    _text(ws[f"A{row}"], t(key))
+    ws[f"A{row}"].font = SECTION_FONT
+    row += 1
+    _text(ws[f"A{row}"], t(f"{key}.note"))
+    ws[f"A{row}"].font = Font(italic=True, color="595959")
+    ws.merge_cells(f"A{row}:F{row}")
+    head = row + 1
+    for i, title in enumerate(titles):
+        c = ws.cell(head, 1 + i)
+        _text(c, title)
+        c.font, c.fill = HEADER_FONT, HEADER_FILL
+        c.alignment = Alignment(wrap_text=True, vertical="center")
+    ws.row_dimensions[head].height = 44
+    _text(ws[f"F{head}"], t(f"{key}.how"))
+    ws[f"F{head}"].alignment = WRAP
+    _fit_row(ws, head, t(f"{key}.how"))
+    return head
+
+
 def _scenario(
     ws,
     wb,
@@ -526,26 +554,12 @@ def _scenario(
 ) -> int:
     t = lambda key: tpl.t(key, lang)  # noqa: E731
     sheet = ws.title
-    row += 1
-    _text(ws[f"A{row}"], t(sc.key))
-    ws[f"A{row}"].font = SECTION_FONT
-    row += 1
-    _text(ws[f"A{row}"], t(f"{sc.key}.note"))
-    ws[f"A{row}"].font = Font(italic=True, color="595959")
-    ws.merge_cells(f"A{row}:F{row}")
-    row += 1
-    head = row
     vary = tpl.input(sc.vary)
     cols = ["A", *(get_column_letter(2 + i) for i in range(len(sc.columns)))]
     titles = [f"{t(sc.vary + '.label')} ({t(sc.vary + '.unit')})"] + [
         f"{t(c + '.label')} ({t(c + '.unit')})" for c in sc.columns
     ]
-    for col, title in zip(cols, titles):
-        c = ws[f"{col}{head}"]
-        _text(c, title)
-        c.font, c.fill = HEADER_FONT, HEADER_FILL
-        c.alignment = Alignment(wrap_text=True, vertical="center")
-    ws.row_dimensions[head].height = 44
+    head = _table_heading(ws, tpl, sc.key, lang, row, titles)
     first = head + 1
     for k, value in enumerate(sc.values):
         r = first + k
@@ -565,9 +579,6 @@ def _scenario(
             c.border = BOX
             cached[(sheet, f"{col}{r}")] = out.reference(inputs)
     last = first + len(sc.values) - 1
-    _text(ws[f"F{head}"], t(f"{sc.key}.how"))
-    ws[f"F{head}"].alignment = WRAP
-    _fit_row(ws, head, t(f"{sc.key}.how"))
     row = last + 1
 
     if sc.chart:
@@ -622,27 +633,10 @@ def _isoflop(
     t = lambda key: tpl.t(key, lang)  # noqa: E731
     msg = t("msg.check_inputs")
     sheet = ws.title
-    row += 1
-    _text(ws[f"A{row}"], t(iso.key))
-    ws[f"A{row}"].font = SECTION_FONT
-    row += 1
-    _text(ws[f"A{row}"], t(f"{iso.key}.note"))
-    ws[f"A{row}"].font = Font(italic=True, color="595959")
-    ws.merge_cells(f"A{row}:F{row}")
-    row += 1
-    head = row
     titles = [t(f"{iso.key}.k"), t(f"{iso.key}.params"), t(f"{iso.key}.tokens")] + [
         t(f"{iso.key}.loss.{fit}") for fit, _, _ in iso.fits
     ]
-    for i, title in enumerate(titles):
-        c = ws.cell(head, 1 + i)
-        _text(c, title)
-        c.font, c.fill = HEADER_FONT, HEADER_FILL
-        c.alignment = Alignment(wrap_text=True, vertical="center")
-    ws.row_dimensions[head].height = 44
-    _text(ws[f"F{head}"], t(f"{iso.key}.how"))
-    ws[f"F{head}"].alignment = WRAP
-    _fit_row(ws, head, t(f"{iso.key}.how"))
+    head = _table_heading(ws, tpl, iso.key, lang, row, titles)
     base_ok = [f"ISNUMBER({iso.base})", f"ISNUMBER({iso.budget})"]
     budget = values[iso.budget]
     first = head + 1
