@@ -257,6 +257,14 @@ def test_finance_conventions(built, tpl, lang):
         assert cell.number_format != "General"
     for c in _formula_cells(ws):
         assert c.protection.locked, c.coordinate
+    # Every cell a user may type in (inputs, scenario values) is validated.
+    for row in ws.iter_rows():
+        for c in row:
+            if c.protection.locked is False:
+                assert any(
+                    c.coordinate in dv.sqref
+                    for dv in ws.data_validations.dataValidation
+                ), c.coordinate
     eff = [i for i in tpl.inputs if i.name == "Efficiency"]
     if eff:
         assert eff[0].fmt.endswith("%")

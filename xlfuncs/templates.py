@@ -640,6 +640,13 @@ def _isoflop(
     base_ok = [f"ISNUMBER({iso.base})", f"ISNUMBER({iso.budget})"]
     budget = values[iso.budget]
     first = head + 1
+    multiples = DataValidation(type="decimal", operator="greaterThan", formula1="0")
+    multiples.showInputMessage = multiples.showErrorMessage = True
+    multiples.errorStyle = "stop"
+    multiples.promptTitle = t(f"{iso.key}.k")[:32]
+    multiples.prompt = t(f"{iso.key}.note")[:255]
+    multiples.errorTitle = t("msg.invalid_title")[:32]
+    multiples.error = t("msg.positive")[:255]
     for k, mult in enumerate(iso.multipliers):
         r = first + k
         cell = ws[f"A{r}"]
@@ -647,6 +654,7 @@ def _isoflop(
         cell.number_format = "0.00×"
         cell.fill, cell.font, cell.border = INPUT_FILL, INPUT_FONT, BOX
         cell.protection = Protection(locked=False)
+        multiples.add(f"A{r}")
         n_ref, d_ref = f"B{r}", f"C{r}"
         row_ok = [*base_ok, f"ISNUMBER($A{r})", f"$A{r}>0"]
         formulas = {
@@ -678,6 +686,7 @@ def _isoflop(
             }.get(col, "0.0000")
             c.border = BOX
     last = first + len(iso.multipliers) - 1
+    ws.add_data_validation(multiples)
 
     chart = ScatterChart()
     chart.title = t(f"{iso.key}.chart")
