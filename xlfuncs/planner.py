@@ -525,8 +525,8 @@ PLANNER = Template(
         "EpochTokens.unit": {"en": "tokens", "es": "tokens"},
         "EpochTokens.how": {"en": "C·8.64e19 ÷ (6 × N).", "es": "C·8,64e19 ÷ (6 × N)."},
         "RuleLoss.label": {
-            "en": "Loss at the 20-tokens point (Hoffmann fit)",
-            "es": "Pérdida en la regla de 20 tokens (ajuste de Hoffmann)",
+            "en": "Loss, 20-tokens rule (Hoffmann fit)",
+            "es": "Pérdida, regla de 20 tokens (Hoffmann)",
         },
         "RuleLoss.unit": {"en": "nats/token", "es": "nats/token"},
         "RuleLoss.how": {
