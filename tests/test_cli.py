@@ -102,6 +102,17 @@ def test_excel_setup_sets_interpreter_only_if_missing(tmp_path):
 def test_percent_on_the_command_line(capsys):
     assert main(["calc", "FT_EXAMPLES_PER_SEC", "8", "2500", "82%", "900"]) == 0
     assert float(capsys.readouterr().out) == pytest.approx(18.2222222, rel=1e-8)
+    # A percentile is already in percent: 90% is the 90th.
+    assert main(["calc", "FT_TOKENS_PER_EXAMPLE", "100,200,300", "90%"]) == 0
+    assert float(capsys.readouterr().out) == pytest.approx(280)
+
+
+def test_unwritable_folder_is_one_line(tmp_path, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    assert main(["build", "--out", str(blocker / "sub")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("xlfuncs: error:") and "\n" not in err
 
 
 def test_excel_setup_creates_config(tmp_path):

@@ -58,7 +58,8 @@ def is_number(x) -> bool:
 
 
 def messages(tpl: T.Template) -> set[str]:
-    return {tpl.t("msg.check_inputs", lang) for lang in T.LANGS}
+    """Every text an output may show instead of a number."""
+    return {tpl.t(o.message, lang) for o in tpl.outputs for lang in T.LANGS}
 
 
 @pytest.fixture(scope="module")
@@ -86,6 +87,10 @@ def engine(tmp_path_factory):
                 name = f"{label}-{inp.name}-{tpl.filename('es')}"
                 set_inputs(src / tpl.filename("es"), cases / name, {inp.name: value})
                 plan[name] = (tpl, {**tpl.defaults, inp.name: value})
+    # Text pasted over a validated input (pasting skips validation).
+    name = "text-GPUs-finetune-throughput.xlsx"
+    set_inputs(src / FINETUNE.filename("en"), cases / name, {"GPUs": "eight"})
+    plan[name] = (FINETUNE, {**FINETUNE.defaults, "GPUs": "eight"})
     name = "v100-bf16-llm-training-planner.xlsx"  # the V100 has no bf16 figure
     set_inputs(src / PLANNER.filename("en"), cases / name, {"GPUModel": "V100 SXM2"})
     plan[name] = (PLANNER, {**PLANNER.defaults, "GPUModel": "V100 SXM2"})
@@ -108,8 +113,26 @@ def engine(tmp_path_factory):
     files = sorted(cases.iterdir())
     out = recalculate(files, root / "out")
     results = {p.name: read_names(p) for p in out}
+    # The Check cell beside each input (column D of its row), by input name.
+    for p in out:
+        wb = openpyxl.load_workbook(p, data_only=True)
+        for dn_name, dn in wb.defined_names.items():
+            sheet, coord = dn.attr_text.replace("$", "").split("!")
+            if coord.startswith("B") and ":" not in coord:
+                value = wb[sheet.strip("'")]["D" + coord[1:]].value
+                results[p.name][f"check:{dn_name}"] = value
     wide_cells = openpyxl.load_workbook(root / "out" / "wide.xlsx", data_only=True)
     return plan, results, built.cached, wide_cells
+
+
+def test_pasted_text_shows_messages_not_errors(engine):
+    _, results, _, _ = engine
+    got = results["text-GPUs-finetune-throughput.xlsx"]
+    assert got["check:GPUs"] == FINETUNE.t("msg.whole", "en")
+    for out in FINETUNE.outputs:
+        if "GPUs" in T._leaf_inputs(FINETUNE, out.name):
+            assert got[out.name] in messages(FINETUNE), out.name
+    assert got["check:Efficiency"] == "OK"
 
 
 def test_unavailable_dtype_shows_a_message(engine):

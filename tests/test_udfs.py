@@ -207,7 +207,10 @@ ANY_RANGE = st.integers(1, 3).flatmap(
         )
     )
 )
-ANY_ARG = st.one_of(ANY_CELL, ANY_RANGE, ANY_CELL.map(lambda c: [[c]]))
+ANY_ARRAY = st.lists(
+    st.floats(allow_nan=True, allow_infinity=True), min_size=1, max_size=4
+).map(np.array)
+ANY_ARG = st.one_of(ANY_CELL, ANY_RANGE, ANY_CELL.map(lambda c: [[c]]), ANY_ARRAY)
 
 
 def _acceptable(value) -> bool:
@@ -218,14 +221,19 @@ def _acceptable(value) -> bool:
     return False
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=600, deadline=None)
 @given(name=st.sampled_from(sorted(REGISTRY)), data=st.data())
 def test_random_input_never_raises(name, data):
     spec = REGISTRY[name]
     n = data.draw(st.integers(spec.n_required, len(spec.args)), label="n_args")
     args = [data.draw(ANY_ARG, label=a.name) for a in spec.args[:n]]
     out = getattr(udfs, name)(*args)
-    cells = [v for row in out for v in row] if isinstance(out, list) else [out]
+    if isinstance(out, np.ndarray):
+        cells = list(out.ravel())
+    elif isinstance(out, list):
+        cells = [v for row in out for v in (row if isinstance(row, list) else [row])]
+    else:
+        cells = [out]
     assert all(_acceptable(v) for v in cells), out
 
 

@@ -63,34 +63,38 @@ _ARGS = (
         DIVISOR,
     ),
     Arg("examples", "Examples in the dataset.", "examples"),
-    Arg("epochs", "Passes over the dataset; fractions allowed.", "epochs"),
+    Arg("epochs", "Passes over the dataset (epochs); fractions allowed.", "epochs"),
     Arg(
         "price_per_gpu_hour",
-        "Price of one GPU for one hour, in your currency.",
+        "Price of one GPU for one hour, in your currency (currency/GPU-hour); 0 "
+        "or more.",
         "currency/GPU-hour",
         NONNEGATIVE,
     ),
     Arg(
         "lengths",
-        "Range of per-example token counts; blank cells are skipped.",
+        "Range of per-example lengths in tokens; blank cells are skipped.",
         "tokens",
         kind="sample",
     ),
     Arg(
         "percentile",
-        "Percentile from 0 to 100 (e.g. 90); leave blank for the mean.",
+        "Percentile from 0 to 100 in percent: 90 (not 90%) for the 90th; leave "
+        "blank for the mean.",
         "percent",
         PERCENTILE,
     ),
     # Compute-optimal sizing (seed: "Calculadora de tamaño de modelo de cómputo óptimo")
     Arg(
         "budget_pf_days",
-        "Training compute budget in petaFLOP/s-days (1 PF/s-day = 8.64e19 FLOPs).",
+        "Training compute budget in petaFLOP/s-days (PF/s-days; 1 PF/s-day = "
+        "8.64e19 FLOPs).",
         "PF/s-days",
     ),
     Arg(
         "tokens_per_param",
-        "Training tokens per parameter (r); Chinchilla's optimum is about 20.",
+        "Training tokens per parameter (r, tokens/parameter); Chinchilla's "
+        "optimum is about 20.",
         "tokens/parameter",
     ),
     Arg(
@@ -103,7 +107,13 @@ _ARGS = (
         "Training tokens (D), a plain count: 1.4 trillion is 1.4E+12.",
         "tokens",
     ),
-    Arg("value", "The quantity to convert.", "PF/s-days or FLOPs", NONNEGATIVE),
+    Arg(
+        "value",
+        "The quantity to convert, in PF/s-days or FLOPs (the function's name "
+        "says which).",
+        "PF/s-days or FLOPs",
+        NONNEGATIVE,
+    ),
     # Clusters and utilisation
     Arg(
         "peak_tflops_per_gpu",
@@ -134,20 +144,20 @@ _ARGS = (
     Arg("layers", "Transformer layers (L); give with d_model and seq_len.", "layers"),
     Arg(
         "d_model",
-        "Attention width (d): heads × head size, e.g. 48 × 256 = 12,288 for PaLM "
-        "540B; give with layers and seq_len.",
+        "Attention width d in dimensions: heads × head size, e.g. 48 × 256 = 12,288 "
+        "for PaLM 540B; give with layers and seq_len.",
         "dimensions",
     ),
     Arg(
         "seq_len",
-        "Training sequence length (T); give with layers and d_model.",
+        "Training sequence length T in tokens; give with layers and d_model.",
         "tokens",
     ),
     Arg(
         "gpu",
         "Accelerator name, e.g. H100, A100, H200, B200, L40S, MI300X, TPU v4, "
         "TPU v5p (case, spaces and hyphens ignored).",
-        "name",
+        "text",
         None,
         kind="choice",
         lookup=_accelerator,
@@ -156,9 +166,8 @@ _ARGS = (
     ),
     Arg(
         "dtype",
-        "Number format of the training maths: bf16 (default), fp16, fp8, tf32, "
-        "fp32 or int8.",
-        "name",
+        "Training precision (dtype): bf16 (default), fp16, fp8, tf32, fp32 or int8.",
+        "text",
         None,
         kind="choice",
         lookup=_dtype,
@@ -169,7 +178,7 @@ _ARGS = (
         "fit",
         'Which fitted scaling law: "hoffmann" (Hoffmann et al. 2022, eq. 10) or '
         '"epoch" (Besiroglu et al. 2024 replication).',
-        "name",
+        "text",
         None,
         kind="choice",
         lookup=_fit,
@@ -177,7 +186,7 @@ _ARGS = (
     ),
     Arg(
         "target_loss",
-        "Training loss to reach (nats per token); must be above the fit's "
+        "Training loss to reach, in nats/token; must be above the fit's "
         "irreducible loss E.",
         "nats/token",
     ),

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from . import FUNCTIONS
-from .spec import Formula, InputError
+from .spec import PERCENTILE, Formula, InputError
 
 
 class CliError(Exception):
@@ -35,10 +35,11 @@ def _parse_value(spec: Formula, i: int, text: str) -> Any:
     if arg.kind == "choice":
         return text
     parts = [p.strip() for p in text.replace(";", ",").split(",") if p.strip()]
+    # "82%" is 0.82 as in a spreadsheet cell, except for a percentile (90% is 90).
+    scale = 1.0 if arg.domain is PERCENTILE else 0.01
     try:
-        # "82%" means 0.82, as in a spreadsheet cell.
         numbers = [
-            float(p[:-1].replace("_", "")) / 100
+            float(p[:-1].replace("_", "")) * scale
             if p.endswith("%")
             else float(p.replace("_", ""))
             for p in parts
@@ -238,6 +239,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         ns.run(ns)
     except (CliError, InputError, FileExistsError) as err:
         print(f"xlfuncs: error: {err}", file=sys.stderr)
+        return 2
+    except OSError as err:  # an unwritable folder, a full disk: one line, no trace
+        where = f": {err.filename}" if err.filename else ""
+        print(f"xlfuncs: error: {err.strerror or err}{where}", file=sys.stderr)
         return 2
     return 0
 

@@ -71,7 +71,7 @@ def data_sheet(wb: openpyxl.Workbook, lang: str) -> None:
     ws.cell(r, 1).font = Font(bold=True)
     r += 1
     for col, head in enumerate(
-        (t("data.fit"), "E", "A", "B", "α", "β", t("data.source"))
+        (t("data.fit"), "E", "A", "B", "α", "β", t("data.fit_source"))
     ):
         c = ws.cell(r, 1 + col)
         _text(c, head)
@@ -149,11 +149,11 @@ PLANNER = Template(
         Input("GPUModel", "gpu", "H100 SXM", "@", choices="AcceleratorNames"),
         Input("Dtype", "dtype", "bf16", "@", choices="DtypeNames"),
         Input("GPUs", "gpus", 1024, "#,##0", whole=True),
-        Input("MFU", "mfu", 0.4, "0%"),
+        Input("MFU", "mfu", 0.4, "0.0%"),
         Input("Days", "days", 30, "#,##0.0"),
         Input("PricePerGPUHour", "price_per_gpu_hour", 2.5, "#,##0.00"),
         Input("TokensPerParam", "tokens_per_param", 20, "#,##0.0"),
-        Input("FTEfficiency", "efficiency", 1.0, "0%"),
+        Input("FTEfficiency", "efficiency", 1.0, "0.0%"),
         Input("TokensPerExample", "tokens_per_example", 900, "#,##0"),
         Input("DatasetExamples", "examples", 100_000, "#,##0", whole=True),
         Input("Epochs", "epochs", 3, "0.0"),
@@ -168,6 +168,7 @@ PLANNER = Template(
             ("GPUModel", "Dtype"),
             section="sec.calculations",
             positive=True,
+            message="msg.no_peak",
         ),
         Output(
             "ComputeBudgetPFDays",
@@ -355,13 +356,21 @@ PLANNER = Template(
             "es": "Leyes de escalado ajustadas: L = E + A/N^α + B/D^β",
         },
         "data.fit": {"en": "Fit", "es": "Ajuste"},
+        "data.fit_source": {
+            "en": "Source of the constants",
+            "es": "Fuente de las constantes",
+        },
+        "msg.no_peak": {
+            "en": "No figure for this GPU in this dtype: pick another",
+            "es": "Sin cifra para esta GPU en este dtype: elija otro",
+        },
         "GPUModel.label": {"en": "GPU model", "es": "Modelo de GPU"},
         "GPUModel.unit": {"en": "name", "es": "nombre"},
         "GPUModel.help": {
             "en": "Pick from the list (the Data sheet): its dense peak TFLOP/s is used.",
             "es": "Elija de la lista (hoja Datos): se usa su pico denso en TFLOP/s.",
         },
-        "Dtype.label": {"en": "Training number format", "es": "Formato numérico"},
+        "Dtype.label": {"en": "Training precision (dtype)", "es": "Precisión (dtype)"},
         "Dtype.unit": {"en": "dtype", "es": "dtype"},
         "Dtype.help": {
             "en": "bf16 for most training; fp8 where the chip and recipe support it.",

@@ -45,7 +45,7 @@ FINETUNE = Template(
     inputs=(
         Input("GPUs", "gpus", 8, "#,##0", whole=True),
         Input("TokensPerSecPerGPU", "tokens_per_sec_per_gpu", 2500, "#,##0"),
-        Input("Efficiency", "efficiency", 0.82, "0%"),
+        Input("Efficiency", "efficiency", 0.82, "0.0%"),
         Input("TokensPerExample", "tokens_per_example", 900, "#,##0"),
         Input("DatasetExamples", "examples", 100_000, "#,##0", whole=True),
         Input("Epochs", "epochs", 3, "0.0"),

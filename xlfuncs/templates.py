@@ -75,6 +75,7 @@ class Output:
     value: Callable[[Mapping[str, float]], float] | None = None
     section: str = "sec.outputs"  # a text key; "sec.calculations" is shaded grey
     positive: bool = False  # the result itself must be > 0 (a table look-up)
+    message: str = "msg.check_inputs"  # text key of what it shows when it cannot
 
     def reference(self, values: Mapping[str, Any]) -> float:
         """The library's value, given the inputs and the outputs before this one."""
@@ -279,7 +280,7 @@ def output_formula(tpl: Template, out: Output, lang: str) -> str:
             tests.append(f"ISNUMBER({need})")
     if out.positive:
         tests.append(f"{out.formula}>0")
-    return _guarded(out.formula, tests, tpl.t("msg.check_inputs", lang))
+    return _guarded(out.formula, tests, tpl.t(out.message, lang))
 
 
 def scenario_formula(
@@ -296,7 +297,8 @@ def scenario_formula(
 def check_formula(tpl: Template, inp: Input, lang: str) -> str:
     ok = tpl.t("msg.ok", lang).replace('"', '""')
     bad = invalid_message(tpl, inp, lang).replace('"', '""')
-    return f'=IF(AND({",".join(conditions(inp))}),"{ok}","{bad}")'
+    # IFERROR: INT() of pasted text is #VALUE!, and a check must never show one.
+    return f'=IFERROR(IF(AND({",".join(conditions(inp))}),"{ok}","{bad}"),"{bad}")'
 
 
 def invalid_message(tpl: Template, inp: Input, lang: str) -> str:
