@@ -52,7 +52,7 @@ def main() -> None:
             pdf = tmp_path / (Path(t.filename("en")).stem + ".pdf")
             out = ROOT / "docs" / "img" / Path(t.filename("en")).stem
             subprocess.run(
-                [pdftoppm, "-png", "-r", "80", "-singlefile", str(pdf), str(out)],
+                [pdftoppm, "-png", "-r", "110", "-singlefile", str(pdf), str(out)],
                 check=True,
                 timeout=120,
             )
