@@ -33,7 +33,7 @@ def office_js() -> bool:
     cell, so errors are returned bare; desktop Excel shows text only, so the
     reason goes with the code.
     """
-    return os.environ.get("XLWINGS_ON_SERVER", "").strip().lower() in ("true", "1")
+    return os.environ.get("XLWINGS_ON_SERVER") == "true"  # xlwings' own test
 
 
 def cell_text(err: InputError) -> str:
@@ -167,7 +167,7 @@ class _General:
         if (
             result_err is None
             and all(e is None for e in errors)
-            and _all_finite(result)
+            and all_finite(result)
         ):
             return _output(result, None, shape, numpy_in)
         err_cells = np.full(shape, None, dtype=object)
@@ -313,10 +313,6 @@ def _sample(arg: Arg, a: Any) -> tuple[Any, Any]:
 
 def _dims(shape: tuple[int, ...]) -> str:
     return "×".join(str(n) for n in shape) if len(shape) > 1 else f"{shape[0]} cells"
-
-
-def _all_finite(x: np.ndarray) -> bool:
-    return all_finite(x)
 
 
 def _output(
