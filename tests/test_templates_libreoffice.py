@@ -130,7 +130,7 @@ def test_pasted_text_shows_messages_not_errors(engine):
     got = results["text-GPUs-finetune-throughput.xlsx"]
     assert got["check:GPUs"] == FINETUNE.t("msg.whole", "en")
     for out in FINETUNE.outputs:
-        if "GPUs" in T._leaf_inputs(FINETUNE, out.name):
+        if "GPUs" in T.leaf_inputs(FINETUNE, out.name):
             assert got[out.name] in messages(FINETUNE), out.name
     assert got["check:Efficiency"] == "OK"
 
@@ -179,7 +179,7 @@ def test_blank_and_zero_inputs_give_a_message_not_an_error(engine):
         allowed_zero = name.startswith("zero") and bad == "PricePerGPUHour"
         for out in tpl.outputs:
             value = results[name][out.name]
-            depends = bad in T._leaf_inputs(tpl, out.name)
+            depends = bad in T.leaf_inputs(tpl, out.name)
             if depends and not allowed_zero:
                 assert value in messages(tpl), (name, out.name, value)
             else:

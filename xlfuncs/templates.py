@@ -257,10 +257,11 @@ def _expand(tpl: Template, name: str) -> str:
     return expr
 
 
-def _leaf_inputs(tpl: Template, name: str) -> list[str]:
+def leaf_inputs(tpl: Template, name: str) -> list[str]:
+    """The inputs an output depends on, through the outputs it reads."""
     seen: list[str] = []
     for need in tpl.output(name).needs:
-        leaves = _leaf_inputs(tpl, need) if tpl.is_output(need) else [need]
+        leaves = leaf_inputs(tpl, need) if tpl.is_output(need) else [need]
         seen += [n for n in leaves if n not in seen]
     return seen
 
@@ -289,7 +290,7 @@ def scenario_formula(
     """A scenario cell: the output written from inputs, the varied one at ``ref``."""
     expr = re.sub(rf"\b{sc.vary}\b", ref, _expand(tpl, column))
     tests: list[str] = []
-    for name in _leaf_inputs(tpl, column):
+    for name in leaf_inputs(tpl, column):
         tests += conditions(tpl.input(name), ref if name == sc.vary else None)
     return _guarded(expr, tests, tpl.t("msg.check_inputs", lang))
 
