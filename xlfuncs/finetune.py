@@ -133,8 +133,9 @@ def training_hours(
 
     References
     ----------
-    The seeds' sibling calculator: total fine-tuning time from dataset size and
-    epochs, built on examples/s from the throughput seed.
+    "Estimador de throughput para fine-tuning", which sends users to its companion
+    calculator for the total time from dataset size and epochs; built on its
+    examples/s.
 
     Examples
     --------
@@ -164,7 +165,7 @@ def gpu_hours(
 
     References
     ----------
-    The seeds' sibling calculator for total fine-tuning time, times the GPU count.
+    Training time as in FT_TRAINING_HOURS, times the GPU count.
 
     Examples
     --------
@@ -196,7 +197,7 @@ def cost(
 
     References
     ----------
-    GPU-hours from the seeds' sibling fine-tuning time calculator.
+    GPU-hours as in FT_GPU_HOURS, times the price.
 
     Examples
     --------
