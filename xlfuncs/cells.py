@@ -164,11 +164,7 @@ class _General:
             result, result_err = np.full(shape, np.nan), None
         else:
             result, result_err = self._compute(values, shape)
-        if (
-            result_err is None
-            and all(e is None for e in errors)
-            and all_finite(result)
-        ):
+        if result_err is None and all(e is None for e in errors) and all_finite(result):
             return _output(result, None, shape, numpy_in)
         err_cells = np.full(shape, None, dtype=object)
         for err in (*errors, result_err):  # the first argument's error wins

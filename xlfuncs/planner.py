@@ -377,7 +377,6 @@ PLANNER = Template(
             "es": "bf16 en la mayoría de entrenamientos; fp8 si el chip y la receta lo admiten.",
         },
         "GPUs.label": {"en": "GPUs", "es": "GPU"},
-        "GPUs.unit": {"en": "GPUs", "es": "GPU"},
         "GPUs.help": {
             "en": "Accelerators in the cluster. Whole number, 1 or more.",
             "es": "Aceleradores del clúster. Entero, 1 o más.",
@@ -399,20 +398,6 @@ PLANNER = Template(
             "en": "Wall-clock days the cluster trains.",
             "es": "Días de reloj que entrena el clúster.",
         },
-        "PricePerGPUHour.label": {
-            "en": "Price per GPU-hour",
-            "es": "Precio por GPU-hora",
-        },
-        "PricePerGPUHour.unit": {"en": "currency/GPU-h", "es": "moneda/GPU-h"},
-        "PricePerGPUHour.help": {
-            "en": "What one GPU costs for one hour, in your currency; 0 or more.",
-            "es": "Coste de una GPU durante una hora, en su moneda; 0 o más.",
-        },
-        "TokensPerParam.label": {
-            "en": "Tokens per parameter (r)",
-            "es": "Tokens por parámetro (r)",
-        },
-        "TokensPerParam.unit": {"en": "tokens/param", "es": "tokens/parám."},
         "TokensPerParam.help": {
             "en": "For the rule-of-thumb column: Chinchilla's ratio is about 20.",
             "es": "Para la regla práctica: la proporción de Chinchilla es de unos 20.",
@@ -432,7 +417,6 @@ PLANNER = Template(
             "en": "Fine-tune tokens per example",
             "es": "Tokens por ejemplo (fine-tuning)",
         },
-        "TokensPerExample.unit": {"en": "tokens", "es": "tokens"},
         "TokensPerExample.help": {
             "en": "Mean tokens per example: input plus output, plus padding where it costs compute.",
             "es": "Tokens medios por ejemplo: entrada más salida, y el padding si consume cómputo.",
@@ -441,13 +425,11 @@ PLANNER = Template(
             "en": "Fine-tune dataset",
             "es": "Dataset de fine-tuning",
         },
-        "DatasetExamples.unit": {"en": "examples", "es": "ejemplos"},
         "DatasetExamples.help": {
             "en": "Examples in the fine-tuning set.",
             "es": "Ejemplos del conjunto de fine-tuning.",
         },
         "Epochs.label": {"en": "Fine-tune epochs", "es": "Épocas de fine-tuning"},
-        "Epochs.unit": {"en": "passes", "es": "pasadas"},
         "Epochs.help": {
             "en": "Passes over the fine-tuning set.",
             "es": "Pasadas por el conjunto de fine-tuning.",
@@ -458,33 +440,15 @@ PLANNER = Template(
             "en": "Dense peak of the GPU model in the chosen dtype, looked up in the Data sheet (datasheet figures, never the sparsity ones).",
             "es": "Pico denso del modelo de GPU en el dtype elegido, de la hoja Datos (cifras de ficha técnica, nunca las de dispersión).",
         },
-        "ComputeBudgetPFDays.label": {
-            "en": "Compute budget (C)",
-            "es": "Presupuesto de cómputo (C)",
-        },
-        "ComputeBudgetPFDays.unit": {"en": "PF/s-days", "es": "PF/s-días"},
         "ComputeBudgetPFDays.how": {
             "en": "GPUs × peak × MFU × days ÷ 1,000 (1 PF/s-day = 1,000 TFLOP/s-days).",
             "es": "GPU × pico × MFU × días ÷ 1.000 (1 PF/s-día = 1.000 TFLOP/s-días).",
         },
-        "TrainingFLOPs.label": {
-            "en": "Training compute",
-            "es": "Cómputo de entrenamiento",
-        },
-        "TrainingFLOPs.unit": {"en": "FLOPs", "es": "FLOPs"},
         "TrainingFLOPs.how": {
             "en": "Budget × 8.64e19 FLOPs per PF/s-day; = 6·N·D for every model below.",
             "es": "Presupuesto × 8,64e19 FLOPs por PF/s-día; = 6·N·D para cada modelo de abajo.",
         },
-        "GPUHours.label": {"en": "GPU-hours", "es": "GPU-horas"},
-        "GPUHours.unit": {"en": "GPU-hours", "es": "GPU-horas"},
         "GPUHours.how": {"en": "GPUs × days × 24.", "es": "GPU × días × 24."},
-        "TrainingCost.label": {"en": "Training cost", "es": "Coste del entrenamiento"},
-        "TrainingCost.unit": {"en": "currency", "es": "moneda"},
-        "TrainingCost.how": {
-            "en": "GPU-hours × price per GPU-hour.",
-            "es": "GPU-horas × precio por GPU-hora.",
-        },
         "RuleParams.label": {
             "en": "Parameters, 20-tokens rule",
             "es": "Parámetros, regla de 20 tokens",

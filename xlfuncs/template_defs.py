@@ -167,7 +167,6 @@ FINETUNE = Template(
             "segundo; xlfuncs",
         },
         "GPUs.label": {"en": "GPUs (G)", "es": "GPU (G)"},
-        "GPUs.unit": {"en": "GPUs", "es": "GPU"},
         "GPUs.help": {
             "en": "Number of GPUs training in parallel. Whole number, 1 or more.",
             "es": "Número de GPU que entrenan en paralelo. Entero, 1 o más.",
@@ -196,7 +195,6 @@ FINETUNE = Template(
             "en": "Tokens per example (T)",
             "es": "Tokens por ejemplo (T)",
         },
-        "TokensPerExample.unit": {"en": "tokens", "es": "tokens"},
         "TokensPerExample.help": {
             "en": "Mean tokens each example really processes: input plus output, plus "
             "padding where it costs compute.",
@@ -204,25 +202,14 @@ FINETUNE = Template(
             "padding si consume cómputo.",
         },
         "DatasetExamples.label": {"en": "Dataset size", "es": "Tamaño del dataset"},
-        "DatasetExamples.unit": {"en": "examples", "es": "ejemplos"},
         "DatasetExamples.help": {
             "en": "Examples in the training set. Whole number, 1 or more.",
             "es": "Ejemplos del conjunto de entrenamiento. Entero, 1 o más.",
         },
         "Epochs.label": {"en": "Epochs", "es": "Épocas"},
-        "Epochs.unit": {"en": "passes", "es": "pasadas"},
         "Epochs.help": {
             "en": "Passes over the dataset; fractions allowed (1.5).",
             "es": "Pasadas por el dataset; se admiten fracciones (1,5).",
-        },
-        "PricePerGPUHour.label": {
-            "en": "Price per GPU-hour",
-            "es": "Precio por GPU-hora",
-        },
-        "PricePerGPUHour.unit": {"en": "currency/GPU-h", "es": "moneda/GPU-h"},
-        "PricePerGPUHour.help": {
-            "en": "What one GPU costs for one hour, in your currency; 0 or more.",
-            "es": "Coste de una GPU durante una hora, en su moneda; 0 o más.",
         },
         "EffectiveThroughput.label": {
             "en": "Effective throughput",
@@ -270,17 +257,9 @@ FINETUNE = Template(
             "es": "Tamaño del dataset × épocas × tokens por ejemplo ÷ throughput "
             "efectivo ÷ 3.600 s por hora (tiempo real).",
         },
-        "GPUHours.label": {"en": "GPU-hours", "es": "GPU-horas"},
-        "GPUHours.unit": {"en": "GPU-hours", "es": "GPU-horas"},
         "GPUHours.how": {
             "en": "Training time × GPUs: what a cloud bills.",
             "es": "Duración × GPU: lo que factura una nube.",
-        },
-        "TrainingCost.label": {"en": "Training cost", "es": "Coste del entrenamiento"},
-        "TrainingCost.unit": {"en": "currency", "es": "moneda"},
-        "TrainingCost.how": {
-            "en": "GPU-hours × price per GPU-hour.",
-            "es": "GPU-horas × precio por GPU-hora.",
         },
         "sc.length": {
             "en": "Scenario: example length",
@@ -459,21 +438,11 @@ CHINCHILLA = Template(
             "es": "Chinchilla; leyes de escalado; presupuesto de cómputo; "
             "PF/s-días; xlfuncs",
         },
-        "ComputeBudgetPFDays.label": {
-            "en": "Compute budget (C)",
-            "es": "Presupuesto de cómputo (C)",
-        },
-        "ComputeBudgetPFDays.unit": {"en": "PF/s-days", "es": "PF/s-días"},
         "ComputeBudgetPFDays.help": {
             "en": "Training compute in petaFLOP/s-days: 1 PF/s-day = 8.64e19 FLOPs.",
             "es": "Cómputo de entrenamiento en petaFLOP/s-días: 1 PF/s-día = 8,64e19 "
             "FLOPs.",
         },
-        "TokensPerParam.label": {
-            "en": "Tokens per parameter (r)",
-            "es": "Tokens por parámetro (r)",
-        },
-        "TokensPerParam.unit": {"en": "tokens/param", "es": "tokens/parám."},
         "TokensPerParam.help": {
             "en": "Training tokens per parameter; Chinchilla's compute-optimal ratio "
             "is about 20.",
@@ -497,11 +466,6 @@ CHINCHILLA = Template(
             "en": "r × N. Shown in trillions (T, 10^12).",
             "es": "r × N. En billones (bill., 10^12).",
         },
-        "TrainingFLOPs.label": {
-            "en": "Training compute",
-            "es": "Cómputo de entrenamiento",
-        },
-        "TrainingFLOPs.unit": {"en": "FLOPs", "es": "FLOPs"},
         "TrainingFLOPs.how": {
             "en": "6 × N × D; equals the budget × 8.64e19 (a check).",
             "es": "6 × N × D; igual al presupuesto × 8,64e19 (comprobación).",

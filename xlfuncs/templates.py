@@ -193,6 +193,37 @@ COMMON = {
     # Counts shown in billions and trillions (B/T; Spanish: mil M, bill. = 10^12).
     "fmt.billions": {"en": '#,##0.0,,," B"', "es": '#,##0.0,,," mil M"'},
     "fmt.trillions": {"en": '#,##0.00,,,," T"', "es": '#,##0.00,,,," bill."'},
+    # Inputs and results that several templates share, worded the same.
+    "GPUs.unit": {"en": "GPUs", "es": "GPU"},
+    "PricePerGPUHour.label": {"en": "Price per GPU-hour", "es": "Precio por GPU-hora"},
+    "PricePerGPUHour.unit": {"en": "currency/GPU-h", "es": "moneda/GPU-h"},
+    "PricePerGPUHour.help": {
+        "en": "What one GPU costs for one hour, in your currency; 0 or more.",
+        "es": "Coste de una GPU durante una hora, en su moneda; 0 o más.",
+    },
+    "TokensPerExample.unit": {"en": "tokens", "es": "tokens"},
+    "DatasetExamples.unit": {"en": "examples", "es": "ejemplos"},
+    "Epochs.unit": {"en": "passes", "es": "pasadas"},
+    "GPUHours.label": {"en": "GPU-hours", "es": "GPU-horas"},
+    "GPUHours.unit": {"en": "GPU-hours", "es": "GPU-horas"},
+    "TrainingCost.label": {"en": "Training cost", "es": "Coste del entrenamiento"},
+    "TrainingCost.unit": {"en": "currency", "es": "moneda"},
+    "TrainingCost.how": {
+        "en": "GPU-hours × price per GPU-hour.",
+        "es": "GPU-horas × precio por GPU-hora.",
+    },
+    "TokensPerParam.label": {
+        "en": "Tokens per parameter (r)",
+        "es": "Tokens por parámetro (r)",
+    },
+    "TokensPerParam.unit": {"en": "tokens/param", "es": "tokens/parám."},
+    "ComputeBudgetPFDays.label": {
+        "en": "Compute budget (C)",
+        "es": "Presupuesto de cómputo (C)",
+    },
+    "ComputeBudgetPFDays.unit": {"en": "PF/s-days", "es": "PF/s-días"},
+    "TrainingFLOPs.label": {"en": "Training compute", "es": "Cómputo de entrenamiento"},
+    "TrainingFLOPs.unit": {"en": "FLOPs", "es": "FLOPs"},
     "msg.check_inputs": {
         "en": "Check the inputs above",
         "es": "Revise los datos de entrada",
