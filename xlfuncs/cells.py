@@ -65,7 +65,7 @@ def cell_function(spec: Formula) -> Callable[..., Any]:
         n = len(args)
         if n != n_args:
             if not n_required <= n <= n_args:
-                return cell_text(general.arity_error(n))
+                return cell_text(spec.arity_error(n))
             args = args + tail[n - n_required :]
         values = []
         for a, (lo, hi, lookup, blank_ok) in zip(args, fast):
@@ -107,18 +107,6 @@ class _General:
     def __init__(self, spec: Formula) -> None:
         self.spec = spec
         self.invalid = input_error("#NUM!", spec.invalid_result)
-
-    def arity_error(self, n: int) -> InputError:
-        s = self.spec
-        names = ", ".join(a.name for a in s.args)
-        want = (
-            str(len(s.args))
-            if s.n_required == len(s.args)
-            else f"{s.n_required} to {len(s.args)}"
-        )
-        return input_error(
-            "#VALUE!", f"{s.name} takes {want} arguments ({names}), got {n}"
-        )
 
     def __call__(self, args: tuple[Any, ...]) -> Any:
         try:

@@ -66,16 +66,9 @@ def format_number(x: Any) -> str:
 
 
 def calc(spec: Formula, words: Sequence[str]) -> Any:
-    if not spec.n_required <= len(words) <= len(spec.args):
-        raise CliError(
-            f"{spec.signature_text()} takes "
-            + (
-                f"{len(spec.args)}"
-                if spec.n_required == len(spec.args)
-                else f"{spec.n_required} to {len(spec.args)}"
-            )
-            + f" arguments, got {len(words)}"
-        )
+    err = spec.arity_error(len(words))
+    if err:
+        raise err
     values = [_parse_value(spec, i, w) for i, w in enumerate(words)]
     return spec.api(*values)
 

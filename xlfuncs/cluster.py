@@ -246,4 +246,4 @@ def cluster_cost(gpus, days, price_per_gpu_hour):
     >>> cluster_cost(1024, 30, 2.5)
     1843200.0
     """
-    return gpus * days * HOURS_PER_DAY * price_per_gpu_hour
+    return cluster_gpu_hours.formula.raw(gpus, days) * price_per_gpu_hour

@@ -253,6 +253,20 @@ class Formula:
     def n_required(self) -> int:
         return len(self.args) - len(self.defaults)
 
+    def arity_error(self, n: int) -> InputError | None:
+        """Why ``n`` arguments are the wrong number, or None if they are not."""
+        if self.n_required <= n <= len(self.args):
+            return None
+        want = (
+            str(len(self.args))
+            if self.n_required == len(self.args)
+            else f"{self.n_required} to {len(self.args)}"
+        )
+        names = ", ".join(a.name for a in self.args)
+        return input_error(
+            "#VALUE!", f"{self.name} takes {want} arguments ({names}), got {n}"
+        )
+
     def signature_text(self) -> str:
         """E.g. ``CHINCHILLA_PARAMS(budget_pf_days, [tokens_per_param])``."""
         parts = [
