@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import xlfuncs as xf
-from xlfuncs import udfs
-from xlfuncs.spec import ERROR_CODES, REGISTRY
+from xlfuncs import cells, udfs
+from xlfuncs.spec import ERROR_CODES, FRACTION, POSITIVE, REGISTRY
 
 
 def cell(x):
@@ -177,6 +177,66 @@ def test_numpy_in_numpy_out():
     bad = udfs.FT_EXAMPLES_PER_SEC(np.array([1.0, -1.0, np.inf]), 2500.0, 0.82, 900.0)
     assert bad[0] == pytest.approx(2500 * 0.82 / 900)
     assert [code(b) for b in bad[1:]] == ["#NUM!", "#NUM!"]
+
+
+def _large_inputs(n: int) -> list[np.ndarray]:
+    rng = np.random.default_rng(1)
+    return [
+        rng.integers(1, 65, n).astype(float),
+        rng.uniform(500, 5000, n),
+        rng.uniform(0.3, 1.0, n),
+        rng.uniform(128, 8192, n),
+    ]
+
+
+def test_large_arrays_compute_while_a_second_core_checks():
+    n = cells._OVERLAP_FROM + 12_345  # above the threshold, blocks not whole
+    g, v, e, t = _large_inputs(n)
+    out = udfs.FT_EXAMPLES_PER_SEC(g, v, e, t)
+    assert isinstance(out, np.ndarray) and out.dtype == float
+    np.testing.assert_array_equal(out, g * v * e / t)
+
+
+@pytest.mark.parametrize(
+    ("arg", "at", "value", "want"),
+    [
+        (3, -1, np.inf, "#NUM!"),  # in a divisor: the result there would be 0.0
+        (0, 70_000, 0.0, "#NUM!"),
+        (1, 140_000, np.nan, "#NUM!"),
+        (2, 5, 1.5, "#NUM!"),  # efficiency over 1, only max sees it
+        (3, 100_000, 0.0, "#DIV/0!"),
+        (0, 3, -np.inf, "#NUM!"),
+    ],
+)
+def test_one_bad_value_in_a_large_array_is_found_in_place(arg, at, value, want):
+    n = cells._OVERLAP_FROM + 12_345
+    args = _large_inputs(n)
+    good = args[0] * args[1] * args[2] / args[3]
+    args[arg][at] = value
+    out = udfs.FT_EXAMPLES_PER_SEC(*args)
+    assert out.dtype == object and code(out[at]) == want
+    rest = np.delete(np.arange(n), at if at >= 0 else n + at)
+    np.testing.assert_array_equal(out[rest].astype(float), good[rest])
+
+
+def test_large_result_overflow_is_num_in_place():
+    n = cells._OVERLAP_FROM + 1
+    params = np.full(n, 1e150)
+    params[-1] = 1e300
+    out = udfs.TRAINING_FLOPS(params, 1e10)
+    assert code(out[-1]) == "#NUM!" and out[0] == pytest.approx(6e160)
+
+
+def test_whole_array_domain_check_reads_every_block():
+    x = np.ones(5 * 65_536 + 7)
+    assert POSITIVE.all_inside(x) and FRACTION.all_inside(x)
+    for at, value in ((x.size - 1, np.inf), (3 * 65_536, 0.0), (65_537, np.nan)):
+        y = x.copy()
+        y[at] = value
+        assert not POSITIVE.all_inside(y)
+        assert not POSITIVE.all_inside(y[at % 2 :: 2])  # strided: not by blocks
+    assert not FRACTION.all_inside(np.append(x, 1.0 + 1e-12))
+    assert POSITIVE.all_inside(np.array([]))
 
 
 def test_office_js_returns_bare_codes(monkeypatch):

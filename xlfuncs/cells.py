@@ -9,14 +9,18 @@ numpy arrays, and ranges that do not line up give ``#VALUE!``.
 
 Excel calls a UDF once per cell, so the common call (every argument one valid
 number) takes a fast path in plain Python; anything else takes the general path.
-Numpy arrays in give numpy arrays out, checked with whole-array reductions.
+Numpy arrays in give numpy arrays out, checked with whole-array reductions (a
+min and a max per input) that run on a second core while this one computes.
 """
 
 from __future__ import annotations
 
 import math
 import os
+from collections import deque
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -24,6 +28,10 @@ import numpy as np
 from .spec import ERROR_CODES, Arg, Domain, Formula, InputError, all_finite, input_error
 
 _NEVER = (math.inf, -math.inf)  # fast-path bounds no number satisfies
+# Elements from which checking inputs on a second core, while this one computes,
+# saves more than handing the work over costs (tens of microseconds).
+_OVERLAP_FROM = 1 << 17
+_CORES = os.cpu_count() or 1
 
 
 def office_js() -> bool:
@@ -119,6 +127,10 @@ class _General:
     def _evaluate(self, args: tuple[Any, ...]) -> Any:
         spec = self.spec
         numpy_in = any(isinstance(a, np.ndarray) and a.ndim > 0 for a in args)
+        if numpy_in:
+            result = self._whole_arrays(args)
+            if result is not None:
+                return result
         values: list[Any] = []
         errors: list[Any] = []  # per argument: None, an InputError, or an object array
         for arg, a in zip(spec.args, args):
@@ -169,6 +181,56 @@ class _General:
         err_cells[bad_result] = self.invalid
         return _output(result, err_cells, shape, numpy_in)
 
+    def _whole_arrays(self, args: tuple[Any, ...]) -> np.ndarray | None:
+        """Numeric arrays and numbers all inside their domains: the math's result.
+
+        None sends the call down the per-cell path, which finds and reports what
+        is wrong. Each input is checked by its min and max; on large arrays those
+        reductions run on a second core while this one computes (numpy releases
+        the GIL in both), so the checks cost little more than the math alone.
+        """
+        spec = self.spec
+        values: list[Any] = []
+        todo: list[tuple[Domain, np.ndarray]] = []
+        for arg, a in zip(spec.args, args):
+            if arg.kind != "number":
+                return None
+            if isinstance(a, np.ndarray) and a.dtype.kind in "iuf":
+                a = a.astype(float, copy=False)
+                if arg.domain is not None:
+                    todo.append((arg.domain, a))
+            elif type(a) not in (float, int) or not (
+                arg.domain is None or arg.domain.contains(a)
+            ):
+                return None
+            values.append(a)
+        try:
+            shape = np.broadcast_shapes(*(np.shape(v) for v in values))
+        except ValueError:
+            return None
+
+        checks = _Checks(todo)
+        pending = (
+            _checker().submit(checks.run)
+            if _CORES > 1 and math.prod(shape) >= _OVERLAP_FROM
+            else None
+        )
+        out = None
+        try:
+            with np.errstate(all="ignore"):
+                out = np.asarray(spec.raw(*values), dtype=float)
+            good = out.shape == shape and all_finite(out)  # while it is in cache
+        except Exception:  # noqa: BLE001 - the per-cell path runs it again and says why
+            good = False
+        if not good:
+            checks.ok = False  # the per-cell path will say why; stop checking
+        # Take what the worker has not started, last argument first: the math
+        # read it last, so it is still in cache.
+        checks.run(newest_first=True)
+        if pending is not None:
+            pending.result()
+        return out if checks.ok else None
+
     def _compute(
         self, values: list[Any], shape: tuple[int, ...]
     ) -> tuple[np.ndarray, Any]:
@@ -212,6 +274,31 @@ class _General:
             except InputError as err:
                 errs[mask] = err
         return result, errs
+
+
+class _Checks:
+    """Domain checks of whole arrays, taken one at a time by either thread."""
+
+    def __init__(self, todo: list[tuple[Domain, np.ndarray]]) -> None:
+        self.todo = deque(todo)  # pop and popleft are atomic: no lock needed
+        self.ok = True
+
+    def run(self, newest_first: bool = False) -> None:
+        """Check until none are left; ``newest_first`` takes the last listed."""
+        take = self.todo.pop if newest_first else self.todo.popleft
+        while self.ok:
+            try:
+                domain, x = take()
+            except IndexError:
+                return
+            if not domain.all_inside(x):
+                self.ok = False
+
+
+@cache
+def _checker() -> ThreadPoolExecutor:
+    """The one worker thread that checks large inputs, started on first use."""
+    return ThreadPoolExecutor(max_workers=1, thread_name_prefix="xlfuncs-check")
 
 
 def _is_blank(a: Any) -> bool:
