@@ -6,17 +6,9 @@ functions to Excel through xlwings, and :data:`FUNCTIONS` describes them all.
 
 from __future__ import annotations
 
-from .accelerators import gpu_peak_tflops
-from .cluster import (
-    cluster_cost,
-    cluster_days,
-    cluster_gpu_hours,
-    cluster_pfdays,
-    flops_per_token,
-    mfu,
-    tokens_per_sec_per_gpu,
-    training_days,
-)
+# isort: off
+# Each topic module registers its functions as it is imported: this order is the
+# order of `xlfuncs list`, `xlfuncs examples` and docs/functions.md.
 from .finetune import (
     cost,
     examples_per_min,
@@ -37,6 +29,17 @@ from .scaling import (
     pfdays_to_flops,
     training_flops,
 )
+from .cluster import (
+    cluster_cost,
+    cluster_days,
+    cluster_gpu_hours,
+    cluster_pfdays,
+    flops_per_token,
+    mfu,
+    tokens_per_sec_per_gpu,
+    training_days,
+)
+from .accelerators import gpu_peak_tflops
 from .scaling_laws import (
     chinchilla_fit_params,
     chinchilla_fit_tokens,
@@ -44,6 +47,8 @@ from .scaling_laws import (
     inference_optimal_params,
     inference_optimal_tokens,
 )
+
+# isort: on
 from .spec import REGISTRY as FUNCTIONS
 from .spec import InputError, InvalidTypeError, InvalidValueError
 
