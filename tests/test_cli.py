@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -134,3 +135,18 @@ def test_build_command(tmp_path, capsys):
     assert "--force" in err and "\n" not in err
     assert main(["build", "--out", str(tmp_path), "--force"]) == 0
     assert len(list(tmp_path.iterdir())) == 6
+
+
+def test_output_into_a_closed_pipe_is_quiet():
+    # `xlfuncs examples | head -1`: the reader has gone; no traceback, no message.
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "xlfuncs.cli", "examples"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    proc.stdout.close()
+    err = proc.stderr.read()
+    proc.stderr.close()
+    assert proc.wait() == 1 and err == b""

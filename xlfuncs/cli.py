@@ -230,9 +230,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     ns = parser.parse_args(argv)
     try:
         ns.run(ns)
+        sys.stdout.flush()  # a closed pipe shows here, not at exit
     except (CliError, InputError, FileExistsError) as err:
         print(f"xlfuncs: error: {err}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # `xlfuncs examples | head`: the reader has all it wants
+        # Point stdout at devnull so that the flush at exit does not fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     except OSError as err:  # an unwritable folder, a full disk: one line, no trace
         where = f": {err.filename}" if err.filename else ""
         print(f"xlfuncs: error: {err.strerror or err}{where}", file=sys.stderr)
