@@ -3,6 +3,12 @@
 from __future__ import annotations
 
 import math
+import os
+import subprocess
+import sys
+import textwrap
+from concurrent.futures import Future, ThreadPoolExecutor
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -11,6 +17,7 @@ from hypothesis import strategies as st
 
 import xlfuncs as xf
 from xlfuncs import cells, udfs
+from xlfuncs import spec as xlspec
 from xlfuncs.spec import ERROR_CODES, FRACTION, POSITIVE, REGISTRY
 
 
@@ -179,6 +186,15 @@ def test_numpy_in_numpy_out():
     assert [code(b) for b in bad[1:]] == ["#NUM!", "#NUM!"]
 
 
+# ------------------------------------------------------------ large numpy arrays
+
+
+@pytest.fixture(params=[2, 1], ids=["two cores", "one core"])
+def cores(request, monkeypatch):
+    monkeypatch.setattr(cells, "_CORES", request.param)
+    return request.param
+
+
 def _large_inputs(n: int) -> list[np.ndarray]:
     rng = np.random.default_rng(1)
     return [
@@ -189,12 +205,27 @@ def _large_inputs(n: int) -> list[np.ndarray]:
     ]
 
 
-def test_large_arrays_compute_while_a_second_core_checks():
-    n = cells._OVERLAP_FROM + 12_345  # above the threshold, blocks not whole
+def _per_cell_path(*args):
+    raise AssertionError("the per-cell path ran")
+
+
+def test_large_arrays_take_the_whole_array_path(cores, monkeypatch):
+    submitted = []
+    real = cells._checker()
+    monkeypatch.setattr(
+        cells,
+        "_checker",
+        lambda: SimpleNamespace(
+            submit=lambda fn: submitted.append(fn) or real.submit(fn)
+        ),
+    )
+    monkeypatch.setattr(cells, "_cells", _per_cell_path)  # good input needs none
+    n = cells._OVERLAP_FROM + 12_345
     g, v, e, t = _large_inputs(n)
     out = udfs.FT_EXAMPLES_PER_SEC(g, v, e, t)
     assert isinstance(out, np.ndarray) and out.dtype == float
     np.testing.assert_array_equal(out, g * v * e / t)
+    assert len(submitted) == (1 if cores > 1 else 0)  # the worker, on two cores
 
 
 @pytest.mark.parametrize(
@@ -206,9 +237,10 @@ def test_large_arrays_compute_while_a_second_core_checks():
         (2, 5, 1.5, "#NUM!"),  # efficiency over 1, only max sees it
         (3, 100_000, 0.0, "#DIV/0!"),
         (0, 3, -np.inf, "#NUM!"),
+        (0, 9, -0.0, "#NUM!"),
     ],
 )
-def test_one_bad_value_in_a_large_array_is_found_in_place(arg, at, value, want):
+def test_one_bad_value_in_a_large_array_is_found_in_place(cores, arg, at, value, want):
     n = cells._OVERLAP_FROM + 12_345
     args = _large_inputs(n)
     good = args[0] * args[1] * args[2] / args[3]
@@ -219,7 +251,7 @@ def test_one_bad_value_in_a_large_array_is_found_in_place(arg, at, value, want):
     np.testing.assert_array_equal(out[rest].astype(float), good[rest])
 
 
-def test_large_result_overflow_is_num_in_place():
+def test_large_result_overflow_is_num_in_place(cores):
     n = cells._OVERLAP_FROM + 1
     params = np.full(n, 1e150)
     params[-1] = 1e300
@@ -227,16 +259,158 @@ def test_large_result_overflow_is_num_in_place():
     assert code(out[-1]) == "#NUM!" and out[0] == pytest.approx(6e160)
 
 
+def _finished_future(exc: BaseException) -> Future:
+    f: Future = Future()
+    f.set_exception(exc)
+    return f
+
+
+@pytest.mark.parametrize(
+    "submit",
+    [
+        lambda fn: _finished_future(RuntimeError("a check failed on the worker")),
+        lambda fn: (_ for _ in ()).throw(RuntimeError("interpreter shutdown")),
+    ],
+    ids=["the worker raises", "the worker cannot start"],
+)
+def test_trouble_with_the_worker_still_gives_the_right_answer(monkeypatch, submit):
+    monkeypatch.setattr(cells, "_CORES", 2)
+    monkeypatch.setattr(cells, "_checker", lambda: SimpleNamespace(submit=submit))
+    args = _large_inputs(cells._OVERLAP_FROM)
+    np.testing.assert_array_equal(
+        udfs.FT_EXAMPLES_PER_SEC(*args), args[0] * args[1] * args[2] / args[3]
+    )
+    args[2][7] = 2.0
+    assert code(udfs.FT_EXAMPLES_PER_SEC(*args)[7]) == "#NUM!"
+
+
+def test_calls_from_several_threads_share_the_worker(cores):
+    n = cells._OVERLAP_FROM
+    args = _large_inputs(n)
+    want = args[0] * args[1] * args[2] / args[3]
+    bad = [a.copy() for a in args]
+    bad[3][n // 2] = 0.0
+
+    def call(i: int):
+        return udfs.FT_EXAMPLES_PER_SEC(*(bad if i % 2 else args))
+
+    with ThreadPoolExecutor(8) as pool:
+        outs = list(pool.map(call, range(32)))
+    for i, out in enumerate(outs):
+        if i % 2:
+            assert code(out[n // 2]) == "#DIV/0!" and out[0] == want[0]
+        else:
+            np.testing.assert_array_equal(out, want)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_a_forked_child_makes_its_own_worker():
+    # multiprocessing forks on Linux: the child has the executor, not its thread.
+    script = textwrap.dedent(
+        """
+        import os, signal, threading
+        import numpy as np
+        from xlfuncs import cells, udfs
+        cells._CORES = 2
+        x = np.ones(cells._OVERLAP_FROM)
+        udfs.TRAINING_FLOPS(x, 1e10)  # the parent's worker starts
+        pid = os.fork()
+        if pid == 0:
+            signal.alarm(20)  # a hang ends the child rather than the test run
+            out = udfs.TRAINING_FLOPS(x, 1e10)
+            names = [t.name for t in threading.enumerate()]
+            worker = any(name.startswith("xlfuncs-check") for name in names)
+            ok = worker and isinstance(out, np.ndarray) and out[0] == 6e10
+            os._exit(0 if ok else 3)
+        raise SystemExit(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
+        """
+    )
+    assert subprocess.run([sys.executable, "-c", script], timeout=60).returncode == 0
+
+
+@pytest.mark.filterwarnings("ignore:the matrix subclass:PendingDeprecationWarning")
+def test_array_subclasses_are_checked_as_plain_arrays():
+    n = cells._OVERLAP_FROM + 5
+    g = np.ma.masked_array(np.ones(n), mask=False)
+    g[5] = -3.0
+    g.mask[5] = True  # a mask does not hide a bad value from the checks
+    assert code(udfs.FT_EXAMPLES_PER_SEC(g, 2500.0, 0.5, 900.0)[5]) == "#NUM!"
+    m = udfs.FT_EXAMPLES_PER_SEC(np.matrix([[1.0, 2.0]]), 900.0, 1.0, [[900.0]])
+    np.testing.assert_array_equal(m, [[900.0 / 900.0, 1800.0 / 900.0]])  # elementwise
+
+
 def test_whole_array_domain_check_reads_every_block():
-    x = np.ones(5 * 65_536 + 7)
+    block = xlspec._BLOCK
+    x = np.ones(5 * block + 7)
     assert POSITIVE.all_inside(x) and FRACTION.all_inside(x)
-    for at, value in ((x.size - 1, np.inf), (3 * 65_536, 0.0), (65_537, np.nan)):
+    for at, value in ((x.size - 1, np.inf), (3 * block, 0.0), (block + 1, np.nan)):
         y = x.copy()
         y[at] = value
         assert not POSITIVE.all_inside(y)
         assert not POSITIVE.all_inside(y[at % 2 :: 2])  # strided: not by blocks
     assert not FRACTION.all_inside(np.append(x, 1.0 + 1e-12))
     assert POSITIVE.all_inside(np.array([]))
+
+
+NUMBER_ONLY = sorted(
+    name for name, f in REGISTRY.items() if all(a.kind == "number" for a in f.args)
+)
+ELEMENT = st.one_of(
+    st.floats(1e-3, 1.0),
+    st.floats(1.0, 1e6),
+    st.sampled_from([0.0, -0.0, -1.0, 1.5, 100.0, 101.0, np.nan, np.inf, -np.inf]),
+)
+
+
+@st.composite
+def array_arg(draw):
+    """Scalars, 0-d, empty, rows, columns, strided, int and float32 arrays."""
+    kind = draw(st.sampled_from(["scalar", "0-d", "row", "column", "strided", "empty"]))
+    if kind == "scalar":
+        return draw(ELEMENT)
+    k = draw(st.integers(1, 6))
+    values = np.array(draw(st.lists(ELEMENT, min_size=2 * k, max_size=2 * k)))
+    dtype = draw(st.sampled_from([float, np.float32, "int"]))
+    if dtype == "int":
+        values = np.nan_to_num(values, posinf=9, neginf=-9).astype(np.int64)
+    else:
+        values = values.astype(dtype)
+    return {
+        "0-d": lambda: values[0].reshape(()),
+        "row": lambda: values[:k].reshape(1, k),
+        "column": lambda: values[:k].reshape(k, 1),
+        "strided": lambda: values[::2],
+        "empty": lambda: values[:0],
+    }[kind]()
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return (
+            isinstance(a, np.ndarray)
+            and isinstance(b, np.ndarray)
+            and a.shape == b.shape
+            and a.dtype == b.dtype
+            and all(x == y for x, y in zip(a.ravel().tolist(), b.ravel().tolist()))
+        )
+    return a == b
+
+
+@settings(max_examples=300, deadline=None)
+@given(name=st.sampled_from(NUMBER_ONLY), cores=st.sampled_from([1, 2]), data=st.data())
+def test_whole_array_path_agrees_with_the_per_cell_path(name, cores, data):
+    f = REGISTRY[name]
+    args = [data.draw(array_arg(), label=a.name) for a in f.args]
+    udf = getattr(udfs, name)
+    with pytest.MonkeyPatch.context() as mp:
+        # Thresholds this small send even these arrays through the worker and blocks.
+        mp.setattr(cells, "_CORES", cores)
+        mp.setattr(cells, "_OVERLAP_FROM", 4)
+        mp.setattr(xlspec, "_BLOCK", 3)
+        fast = udf(*args)
+        mp.setattr(cells._General, "_whole_arrays", lambda self, args: None)
+        slow = udf(*args)
+    assert _same(fast, slow), (fast, slow)
 
 
 def test_office_js_returns_bare_codes(monkeypatch):

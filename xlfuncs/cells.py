@@ -10,7 +10,8 @@ numpy arrays, and ranges that do not line up give ``#VALUE!``.
 Excel calls a UDF once per cell, so the common call (every argument one valid
 number) takes a fast path in plain Python; anything else takes the general path.
 Numpy arrays in give numpy arrays out, checked with whole-array reductions (a
-min and a max per input) that run on a second core while this one computes.
+min and a max per input); on large arrays they run on a second core while this
+one computes.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import os
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import suppress
 from functools import cache
 from typing import Any
 
@@ -28,10 +30,15 @@ import numpy as np
 from .spec import ERROR_CODES, Arg, Domain, Formula, InputError, all_finite, input_error
 
 _NEVER = (math.inf, -math.inf)  # fast-path bounds no number satisfies
-# Elements from which checking inputs on a second core, while this one computes,
-# saves more than handing the work over costs (tens of microseconds).
+# Input elements from which checking them on a second core, while this one
+# computes, saves more than handing the work over costs (tens of microseconds).
 _OVERLAP_FROM = 1 << 17
-_CORES = os.cpu_count() or 1
+# The cores this process may run on (a container or taskset may allow fewer).
+_CORES = (
+    len(os.sched_getaffinity(0))
+    if hasattr(os, "sched_getaffinity")
+    else (os.cpu_count() or 1)
+)
 
 
 def office_js() -> bool:
@@ -126,6 +133,14 @@ class _General:
 
     def _evaluate(self, args: tuple[Any, ...]) -> Any:
         spec = self.spec
+        # Plain arrays, as the Python API sees them: a masked array's mask would
+        # hide cells from the checks, and np.matrix makes * a matrix product.
+        args = tuple(
+            np.asarray(a)
+            if isinstance(a, np.ndarray) and type(a) is not np.ndarray
+            else a
+            for a in args
+        )
         numpy_in = any(isinstance(a, np.ndarray) and a.ndim > 0 for a in args)
         if numpy_in:
             result = self._whole_arrays(args)
@@ -185,9 +200,10 @@ class _General:
         """Numeric arrays and numbers all inside their domains: the math's result.
 
         None sends the call down the per-cell path, which finds and reports what
-        is wrong. Each input is checked by its min and max; on large arrays those
-        reductions run on a second core while this one computes (numpy releases
-        the GIL in both), so the checks cost little more than the math alone.
+        is wrong. Each input array is checked by its min and max. From
+        ``_OVERLAP_FROM`` input elements, and with a second core, a worker thread
+        runs those reductions while this thread computes (numpy releases the GIL
+        in both), so the checks add little to the time of the math alone.
         """
         spec = self.spec
         values: list[Any] = []
@@ -210,25 +226,25 @@ class _General:
             return None
 
         checks = _Checks(todo)
-        pending = (
-            _checker().submit(checks.run)
-            if _CORES > 1 and math.prod(shape) >= _OVERLAP_FROM
-            else None
-        )
-        out = None
+        pending = None
+        if _CORES > 1 and sum(x.size for _, x in todo) >= _OVERLAP_FROM:
+            # Refused while the interpreter shuts down: then all is checked here.
+            with suppress(RuntimeError):
+                pending = _checker().submit(checks.run)
         try:
             with np.errstate(all="ignore"):
                 out = np.asarray(spec.raw(*values), dtype=float)
-            good = out.shape == shape and all_finite(out)  # while it is in cache
+            good = out.shape == shape and all_finite(out)
         except Exception:  # noqa: BLE001 - the per-cell path runs it again and says why
             good = False
         if not good:
-            checks.ok = False  # the per-cell path will say why; stop checking
-        # Take what the worker has not started, last argument first: the math
-        # read it last, so it is still in cache.
-        checks.run(newest_first=True)
-        if pending is not None:
-            pending.result()
+            checks.ok = False  # the per-cell path will say why; no new checks
+        checks.run(from_end=True)  # whatever the worker has not taken yet
+        if pending is not None and not pending.cancel():  # cancelled: never ran
+            try:
+                pending.result()
+            except Exception:  # noqa: BLE001 - the per-cell path checks again
+                checks.ok = False
         return out if checks.ok else None
 
     def _compute(
@@ -283,9 +299,14 @@ class _Checks:
         self.todo = deque(todo)  # pop and popleft are atomic: no lock needed
         self.ok = True
 
-    def run(self, newest_first: bool = False) -> None:
-        """Check until none are left; ``newest_first`` takes the last listed."""
-        take = self.todo.pop if newest_first else self.todo.popleft
+    def run(self, from_end: bool = False) -> None:
+        """Check until none are left or one fails; ``from_end``: last argument first.
+
+        The worker takes arguments in order while the math reads them; the
+        calling thread, once the math is done, takes the last ones, which the
+        math read most recently.
+        """
+        take = self.todo.pop if from_end else self.todo.popleft
         while self.ok:
             try:
                 domain, x = take()
@@ -299,6 +320,11 @@ class _Checks:
 def _checker() -> ThreadPoolExecutor:
     """The one worker thread that checks large inputs, started on first use."""
     return ThreadPoolExecutor(max_workers=1, thread_name_prefix="xlfuncs-check")
+
+
+if hasattr(os, "register_at_fork"):
+    # A forked child has the executor but not its thread: it must make its own.
+    os.register_at_fork(after_in_child=_checker.cache_clear)
 
 
 def _is_blank(a: Any) -> bool:

@@ -87,8 +87,8 @@ class Domain:
         """Whole-array check: an interval holds all of ``x`` if it holds its ends.
 
         A NaN anywhere makes ``min`` NaN, which no interval contains. Large
-        arrays go by blocks, so that ``max`` reads what ``min`` just brought into
-        cache and memory is read once.
+        contiguous arrays go by blocks, so that ``max`` reads what ``min`` has
+        just brought into cache and memory is read once.
         """
         if x.size <= _BLOCK or not x.flags.c_contiguous:
             blocks: Any = (x,) if x.size else ()
