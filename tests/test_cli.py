@@ -2,35 +2,64 @@
 
 from __future__ import annotations
 
+import locale
 import os
 import shutil
+import stat
 import subprocess
 import sys
 
 import pytest
 
+import xlfuncs
 from xlfuncs.cli import add_udf_module, main
-from xlfuncs.spec import REGISTRY
+from xlfuncs.registry import REGISTRY
 
 
-def run(*args: str) -> subprocess.CompletedProcess:
+def run(*args: str, **env: str) -> subprocess.CompletedProcess:
     exe = shutil.which("xlfuncs")
     cmd = [exe] if exe else [sys.executable, "-m", "xlfuncs.cli"]
-    return subprocess.run([*cmd, *args], capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [*cmd, *args],
+        capture_output=True,
+        encoding=env.get("PYTHONIOENCODING", "utf-8"),
+        timeout=120,
+        env={**os.environ, **env},
+    )
 
 
-def test_console_script_calc_seed_example():
+def test_console_script_calc_worked_example():
+    # The fine-tuning calculator's worked example: 16,400 / 900 = 18.22 examples/s.
     out = run("calc", "FT_EXAMPLES_PER_SEC", "8", "2500", "0.82", "900")
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip().startswith("18.2222")
+    assert float(out.stdout) == pytest.approx(16_400 / 900, rel=1e-12)
+
+
+def test_numbers_as_people_type_them(capsys):
+    # 2,500 with a thousands separator, 82% as a percentage: as the README writes.
+    assert main(["calc", "FT_EXAMPLES_PER_SEC", "8", "2,500", "82%", "900"]) == 0
+    assert float(capsys.readouterr().out) == pytest.approx(16_400 / 900, rel=1e-12)
+    assert main(["calc", "CHINCHILLA_PARAMS", "6,000"]) == 0
+    assert float(capsys.readouterr().out) == pytest.approx(65_726_706_900.62)
+    assert main(["calc", "TRAINING_FLOPS", "1.75e11", "300,000,000,000"]) == 0
+    assert float(capsys.readouterr().out) == pytest.approx(3.15e23)
 
 
 def test_calc_is_case_insensitive_and_takes_optional_args(capsys):
     assert main(["calc", "chinchilla_params", "6000"]) == 0
     assert float(capsys.readouterr().out) == pytest.approx(6.5726706900e10)
     assert main(["calc", "CHINCHILLA_PARAMS", "6000", "20"]) == 0
-    assert main(["calc", "FT_TOKENS_PER_EXAMPLE", "600,800,900,1000,1200", "90"]) == 0
-    assert capsys.readouterr().out.split()[-1] == "1120"
+    assert float(capsys.readouterr().out) == pytest.approx(6.5726706900e10)
+
+
+def test_percentile_as_in_excel(capsys):
+    # PERCENTILE.INC({600,800,900,1000,1200}, 0.9): rank 0.9 × 4 = 3.6, so
+    # 1000 + 0.6 × (1200 − 1000) = 1120. 90% and 0.9 are the same number.
+    for k in ("90%", "0.9"):
+        assert main(["calc", "FT_TOKENS_PER_EXAMPLE", "600,800,900,1000,1200", k]) == 0
+        assert float(capsys.readouterr().out) == 1120
+    assert main(["calc", "FT_TOKENS_PER_EXAMPLE", "600 800 900 1000 1200"]) == 0
+    assert float(capsys.readouterr().out) == 900
 
 
 @pytest.mark.parametrize(
@@ -46,8 +75,13 @@ def test_calc_is_case_insensitive_and_takes_optional_args(capsys):
         ),
         (["calc", "FT_EXAMPLES_PER_SEC", "8", "2500", "0.82"], "takes 4 arguments"),
         (["calc", "FT_THROUGHPUT", "eight", "2500", "0.82"], "gpus must be a number"),
+        (["calc", "FT_THROUGHPUT", "-1e3", "2500", "0.82"], "gpus must be a positive"),
         (["calc", "NO_SUCH_FN", "1"], "unknown function"),
         (["calc", "TRAINING_FLOPS", "1e200", "1e200"], "out of range"),
+        (["calc", "CLUSTER_DAYS", "6000", "1e-200", "1e-200", "0.5"], "too small"),
+        (["calc", "FT_TOKENS_PER_EXAMPLE", "1,2,3", "90"], "enter 90% or 0.9"),
+        (["calc", "GPU_PEAK_TFLOPS", "H1000"], "did you mean H100?"),
+        (["calc", "FT_TOKENS_PER_EXAMPLE", "1,x,3"], "lengths must be numbers"),
     ],
 )
 def test_bad_input_exits_2_with_one_line(args, words, capsys):
@@ -56,11 +90,48 @@ def test_bad_input_exits_2_with_one_line(args, words, capsys):
     assert words in err and "\n" not in err and "Traceback" not in err
 
 
-def test_list_shows_every_function():
+def test_misspelt_function_gets_a_suggestion(capsys):
+    assert main(["calc", "FT_EXAMPLE_PER_SEC", "1"]) == 2
+    assert "did you mean FT_EXAMPLES_PER_SEC?" in capsys.readouterr().err
+    assert main(["list", "chinchila_params"]) == 2
+    assert "did you mean CHINCHILLA_PARAMS?" in capsys.readouterr().err
+
+
+def test_version():
+    out = run("--version")
+    assert (
+        out.returncode == 0 and out.stdout.strip() == f"xlfuncs {xlfuncs.__version__}"
+    )
+
+
+def test_list_shows_every_function_within_100_columns():
     out = run("list")
     assert out.returncode == 0
     for name in REGISTRY:
-        assert name in out.stdout
+        assert f"{name}(" in out.stdout
+    assert max(len(line) for line in out.stdout.splitlines()) <= 100
+    assert "[tokens_per_param=20]" in out.stdout  # defaults are shown
+
+
+def test_list_one_function_in_full(capsys):
+    assert main(["list", "ft_cost"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("FT_COST(examples, epochs, gpus")
+    for words in ("Returns: currency", "Formula:", "price_per_gpu_hour (", "Source:"):
+        assert words in out
+    # 100,000 examples × 3 epochs × 900 tokens / (2,500 × 0.82) / 3,600 × 2.50
+    assert f"= {100_000 * 3 * 900 / (2500 * 0.82) / 3600 * 2.5!r}" in out
+    assert max(len(line) for line in out.splitlines()) <= 100
+    assert "``" not in out and ":data:" not in out
+
+
+def test_gpus_lists_the_accelerators(capsys):
+    assert main(["gpus"]) == 0
+    out = capsys.readouterr().out
+    assert "H100 SXM" in out and "989.4" in out and "MI300X" in out
+    # Lines fit 100 columns, but a web address is never broken.
+    for line in out.splitlines():
+        assert len(line) <= 100 or line.split()[-1].startswith("http"), line
 
 
 def test_examples_evaluates_every_documented_example():
@@ -68,44 +139,57 @@ def test_examples_evaluates_every_documented_example():
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert len(lines) == len(REGISTRY)
-    seed = next(line for line in lines if line.startswith("FT_EXAMPLES_PER_SEC("))
-    assert "18.2222" in seed and "examples/s" in seed
+    worked = next(line for line in lines if line.startswith("FT_EXAMPLES_PER_SEC("))
+    assert "18.2222" in worked and "examples/s" in worked
     chin = next(line for line in lines if line.startswith("CHINCHILLA_PARAMS("))
+    # LibreOffice computes =SQRT(6000*8.64E+19/(6*20)) as 65726706900.62.
     assert "65726706900.6" in chin and "parameters" in chin
 
 
-def test_excel_setup_keeps_existing_settings(tmp_path, capsys):
-    conf = tmp_path / ".xlwings" / "xlwings.conf"
-    conf.parent.mkdir()
-    conf.write_text(
-        '"INTERPRETER_WIN","C:\\\\Python\\\\python.exe"\n"UDF Modules","mymodule"\n',
-        encoding="utf-8",
+def test_any_terminal_encoding_and_no_traceback():
+    # A Windows console in cp1252 has no η or →: they print as '?', no error.
+    out = run("list", PYTHONIOENCODING="cp1252")
+    assert out.returncode == 0 and "Traceback" not in out.stderr
+    ascii_ = run("examples", PYTHONIOENCODING="ascii")
+    assert ascii_.returncode == 0 and "FT_THROUGHPUT" in ascii_.stdout
+
+
+def test_output_into_a_closed_pipe_is_quiet():
+    # `xlfuncs list | head -1`: the reader has gone; no traceback, no message.
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "xlfuncs.cli", "list"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
     )
-    assert main(["excel-setup", "--config", str(conf)]) == 0
-    text = conf.read_text(encoding="utf-8")
-    assert '"INTERPRETER_WIN","C:\\\\Python\\\\python.exe"' in text
-    assert '"UDF Modules","mymodule;xlfuncs.udfs"' in text
-    assert "Import Functions" in capsys.readouterr().out
-    assert add_udf_module(conf) is False  # idempotent
-    assert conf.read_text(encoding="utf-8") == text
+    proc.stdout.close()
+    err = proc.stderr.read()
+    proc.stderr.close()
+    assert proc.wait() == 1 and err == b""
 
 
-def test_excel_setup_sets_interpreter_only_if_missing(tmp_path):
-    conf = tmp_path / "xlwings.conf"
-    assert add_udf_module(conf, interpreter="C:\\py\\python.exe")
-    assert '"INTERPRETER_WIN","C:\\py\\python.exe"' in conf.read_text(encoding="utf-8")
-    conf.write_text('"INTERPRETER_WIN","D:\\mine.exe"\n', encoding="utf-8")
-    add_udf_module(conf, interpreter="C:\\py\\python.exe")
-    text = conf.read_text(encoding="utf-8")
-    assert "mine.exe" in text and "C:\\py" not in text
-
-
-def test_percent_on_the_command_line(capsys):
-    assert main(["calc", "FT_EXAMPLES_PER_SEC", "8", "2500", "82%", "900"]) == 0
-    assert float(capsys.readouterr().out) == pytest.approx(18.2222222, rel=1e-8)
-    # A percentile is already in percent: 90% is the 90th.
-    assert main(["calc", "FT_TOKENS_PER_EXAMPLE", "100,200,300", "90%"]) == 0
-    assert float(capsys.readouterr().out) == pytest.approx(280)
+def test_closed_stdout_and_full_disk_are_one_line():
+    closed = subprocess.run(
+        [sys.executable, "-m", "xlfuncs.cli", "examples"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=60,
+        preexec_fn=lambda: os.close(1),
+    )
+    assert "Traceback" not in closed.stderr
+    if os.path.exists("/dev/full"):
+        with open("/dev/full", "w") as full:
+            out = subprocess.run(
+                [sys.executable, "-m", "xlfuncs.cli", "list"],
+                stdout=full,
+                stderr=subprocess.PIPE,
+                text=True,
+                timeout=60,
+            )
+        assert out.returncode == 2 and "Traceback" not in out.stderr
+        assert out.stderr.count("\n") == 1
 
 
 def test_unwritable_folder_is_one_line(tmp_path, capsys):
@@ -114,12 +198,6 @@ def test_unwritable_folder_is_one_line(tmp_path, capsys):
     assert main(["build", "--out", str(blocker / "sub")]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("xlfuncs: error:") and "\n" not in err
-
-
-def test_excel_setup_creates_config(tmp_path):
-    conf = tmp_path / "new" / "xlwings.conf"
-    assert add_udf_module(conf)
-    assert conf.read_text(encoding="utf-8") == '"UDF Modules","xlfuncs.udfs"\n'
 
 
 def test_build_command(tmp_path, capsys):
@@ -137,16 +215,86 @@ def test_build_command(tmp_path, capsys):
     assert len(list(tmp_path.iterdir())) == 6
 
 
-def test_output_into_a_closed_pipe_is_quiet():
-    # `xlfuncs examples | head -1`: the reader has gone; no traceback, no message.
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "xlfuncs.cli", "examples"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env=env,
+# ------------------------------------------------------------------ excel-setup
+
+
+def test_excel_setup_keeps_existing_settings(tmp_path, capsys):
+    conf = tmp_path / ".xlwings" / "xlwings.conf"
+    conf.parent.mkdir()
+    conf.write_text(
+        '"INTERPRETER_WIN","C:\\\\Python\\\\python.exe"\n"UDF Modules","mymodule"\n',
+        encoding="utf-8",
     )
-    proc.stdout.close()
-    err = proc.stderr.read()
-    proc.stderr.close()
-    assert proc.wait() == 1 and err == b""
+    assert main(["excel-setup", "--config", str(conf)]) == 0
+    text = conf.read_text(encoding="utf-8")
+    assert '"INTERPRETER_WIN","C:\\\\Python\\\\python.exe"' in text
+    assert '"UDF Modules","mymodule;xlfuncs.udfs"' in text
+    out = capsys.readouterr().out
+    assert "added xlfuncs.udfs to UDF Modules" in out
+    assert "Trust access to the VBA project object model" in out and ".xlsm" in out
+    assert add_udf_module(conf) == []  # idempotent
+    assert conf.read_text(encoding="utf-8") == text
+
+
+def test_excel_setup_sets_interpreter_only_if_missing(tmp_path):
+    conf = tmp_path / "xlwings.conf"
+    changes = add_udf_module(conf, interpreter="C:\\py\\python.exe")
+    assert "set INTERPRETER_WIN to C:\\py\\python.exe" in changes
+    assert '"INTERPRETER_WIN","C:\\py\\python.exe"' in conf.read_text()
+    conf.write_text('"INTERPRETER_WIN","D:\\mine.exe"\n')
+    add_udf_module(conf, interpreter="C:\\py\\python.exe")
+    text = conf.read_text()
+    assert "mine.exe" in text and "C:\\py" not in text
+
+
+def test_excel_setup_creates_config(tmp_path):
+    conf = tmp_path / "new" / "xlwings.conf"
+    assert add_udf_module(conf) == ["added xlfuncs.udfs to UDF Modules"]
+    assert conf.read_text().strip() == '"UDF Modules","xlfuncs.udfs"'
+
+
+def test_excel_setup_reads_a_config_in_the_locale_encoding(tmp_path, monkeypatch):
+    # xlwings reads and writes the file in the locale's encoding: cp1252 on Windows.
+    monkeypatch.setattr(
+        locale, "getpreferredencoding", lambda do_setlocale=True: "cp1252"
+    )
+    conf = tmp_path / "xlwings.conf"
+    original = (
+        '"INTERPRETER_WIN","C:\\Users\\José\\python.exe"\r\n"UDF Modules","mymod"\r\n'
+    )
+    conf.write_bytes(original.encode("cp1252"))
+    add_udf_module(conf)
+    data = conf.read_bytes()
+    assert data == original.replace("mymod", "mymod;xlfuncs.udfs").encode("cp1252")
+
+
+def test_excel_setup_after_a_byte_order_mark(tmp_path):
+    conf = tmp_path / "xlwings.conf"
+    conf.write_bytes('\ufeff"UDF Modules","mymod"\n'.encode("utf-8"))
+    add_udf_module(conf)
+    text = conf.read_bytes().decode("utf-8")
+    assert text == '\ufeff"UDF Modules","mymod;xlfuncs.udfs"\n'
+    assert text.count("UDF Modules") == 1
+
+
+def test_excel_setup_spaces_around_semicolons(tmp_path):
+    # xlwings splits on ";" and would import " xlfuncs.udfs", which fails.
+    conf = tmp_path / "xlwings.conf"
+    conf.write_text('"UDF Modules","mymod; xlfuncs.udfs"\n')
+    changes = add_udf_module(conf)
+    assert conf.read_text() == '"UDF Modules","mymod;xlfuncs.udfs"\n'
+    assert changes == ["removed the spaces around ';' in UDF Modules"]
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symlinks")
+def test_excel_setup_keeps_a_symlink_and_the_file_mode(tmp_path):
+    real = tmp_path / "dotfiles" / "xlwings.conf"
+    real.parent.mkdir()
+    real.write_text('"UDF Modules","mymod"\n')
+    os.chmod(real, 0o600)
+    link = tmp_path / "xlwings.conf"
+    link.symlink_to(real)
+    add_udf_module(link)
+    assert link.is_symlink() and link.resolve() == real.resolve()
+    assert real.read_text() == '"UDF Modules","mymod;xlfuncs.udfs"\n'
+    assert stat.S_IMODE(real.stat().st_mode) == 0o600

@@ -26,10 +26,11 @@ def test_palm_mfu():
     per_chip = 238.3e3 / 6144
     m = xf.mfu(per_chip, 540.35e9, 275, 118, 12288, 2048)
     assert round(m * 100, 1) == 46.2
-    # Without the attention term the MFU is lower (6N only): 45.7 %.
-    assert xf.mfu(per_chip, 540.35e9, 275) == pytest.approx(
-        per_chip * 6 * 540.35e9 / 275e12, rel=1e-12
-    )
+    # Without the attention term the MFU is lower (6N only):
+    # 38.786 × 6 × 540.35e9 / 275e12 = 45.7 %.
+    m6 = xf.mfu(per_chip, 540.35e9, 275)
+    assert round(m6 * 100, 1) == 45.7
+    assert m6 == pytest.approx(per_chip * 6 * 540.35e9 / 275e12, rel=1e-12)
     assert xf.flops_per_token(540.35e9, 118, 12288, 2048) == pytest.approx(
         6 * 540.35e9 + 12 * 118 * 12288 * 2048, rel=1e-12
     )
@@ -54,6 +55,8 @@ def test_cluster_days_inverts_pfdays():
 def test_shape_arguments_come_together():
     with pytest.raises(TypeError, match="together"):
         xf.flops_per_token(7e9, 32)
+    with pytest.raises(TypeError, match="attention_width"):
+        xf.mfu(1000, 7e9, 989.4, 32, seq_len=4096)
     out = udfs.FLOPS_PER_TOKEN([[7e9]], [[32.0]], [[None]], [[None]])
     assert out.startswith("#VALUE!") and "together" in out
     assert udfs.FLOPS_PER_TOKEN(7e9) == 42e9
@@ -89,13 +92,15 @@ def test_gpu_names_and_dtypes():
     out = udfs.GPU_PEAK_TFLOPS([["H100"], ["V100"], ["nope"]])
     assert out[0][0] == 989.4
     assert out[1][0].startswith("#N/A") and "fp16" in out[1][0]  # V100 has no bf16
-    assert out[2][0].startswith("#N/A") and "docs/functions.md" in out[2][0]
+    # A name it does not know: a suggestion, or the names it does know.
+    assert out[2][0].startswith("#N/A") and "H100 SXM" in out[2][0]
+    assert "did you mean H100?" in udfs.GPU_PEAK_TFLOPS("H1000")
     assert udfs.GPU_PEAK_TFLOPS("H100", "fp64").startswith("#N/A")
     assert udfs.GPU_PEAK_TFLOPS(3.0).startswith("#VALUE!")
 
 
 def test_accelerator_table_is_consistent():
-    from xlfuncs.accelerators import ACCELERATORS, find
+    from xlfuncs.data.accelerators import ACCELERATORS, find
 
     for acc in ACCELERATORS:
         assert (

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from xlfuncs.docs import functions_md
-from xlfuncs.spec import REGISTRY
+from xlfuncs.registry import REGISTRY
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 

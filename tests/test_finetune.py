@@ -1,4 +1,4 @@
-"""Fine-tuning functions against the seed's worked example and their relations."""
+"""Fine-tuning functions against the calculator's worked example and their relations."""
 
 from __future__ import annotations
 
@@ -7,10 +7,11 @@ import pytest
 
 import xlfuncs as xf
 
-SEED = dict(gpus=8, tokens_per_sec_per_gpu=2500, efficiency=0.82)  # seed 000
+# The worked example of "Estimador de throughput para fine-tuning".
+SEED = dict(gpus=8, tokens_per_sec_per_gpu=2500, efficiency=0.82)
 
 
-def test_seed_worked_example():
+def test_worked_example():
     assert xf.throughput(**SEED) == pytest.approx(16_400, rel=1e-12)
     assert xf.examples_per_sec(**SEED, tokens_per_example=900) == pytest.approx(
         16_400 / 900, rel=1e-12
@@ -73,11 +74,15 @@ def test_doubling_gpus_halves_hours_keeps_gpu_hours():
 def test_tokens_per_example_mean_and_percentiles_match_excel():
     lengths = [120, 300, 450, 900, 2048, 4096]
     assert xf.tokens_per_example(lengths) == pytest.approx(np.mean(lengths))
-    # Excel: =PERCENTILE.INC({120,300,450,900,2048,4096}, 0.9) = 3072
-    assert xf.tokens_per_example(lengths, 90) == pytest.approx(3072)
+    # PERCENTILE.INC(x, k) interpolates at rank k × (n − 1): for k = 0.9 and n = 6
+    # that is 4.5, halfway between 2048 and 4096: 3072. For k = 0.5, between 450
+    # and 900: 675.
+    assert xf.tokens_per_example(lengths, 0.9) == pytest.approx(3072)
     assert xf.tokens_per_example(lengths, 0) == 120
-    assert xf.tokens_per_example(lengths, 100) == 4096
-    np.testing.assert_allclose(xf.tokens_per_example(lengths, [50, 90]), [675, 3072])
+    assert xf.tokens_per_example(lengths, 1) == 4096
+    np.testing.assert_allclose(
+        xf.tokens_per_example(lengths, [0.5, 0.9]), [675, 3072], rtol=1e-12
+    )
 
 
 def test_broadcasting_like_ufuncs():
@@ -91,22 +96,36 @@ def test_broadcasting_like_ufuncs():
 @pytest.mark.parametrize(
     ("call", "exc", "words"),
     [
-        (lambda: xf.throughput(8, 2500, 82), ValueError, "enter 82% or 0.82"),
+        (lambda: xf.throughput(8, 2500, 82), ValueError, "e.g. 0.82 for 82 %, not 82"),
         (lambda: xf.throughput(0, 2500, 0.8), ValueError, "gpus must be a positive"),
         (lambda: xf.throughput(-1, 2500, 0.8), ValueError, "gpus must be a positive"),
         (lambda: xf.throughput(float("nan"), 2500, 0.8), ValueError, "finite"),
-        (lambda: xf.throughput("8", 2500, 0.8), TypeError, "not text '8'"),
-        (lambda: xf.throughput(True, 2500, 0.8), TypeError, "not TRUE"),
-        (lambda: xf.throughput(None, 2500, 0.8), TypeError, "required"),
+        (lambda: xf.throughput("8", 2500, 0.8), TypeError, "not str '8'"),
+        (lambda: xf.throughput(True, 2500, 0.8), TypeError, "not bool True"),
+        (lambda: xf.throughput(None, 2500, 0.8), TypeError, "required, not None"),
         (
             lambda: xf.examples_per_sec(8, 2500, 0.8, 0),
             ValueError,
             "tokens_per_example",
         ),
         (lambda: xf.throughput([1, -1], 2500, 0.8), ValueError, "gpus"),
-        (lambda: xf.tokens_per_example([100, 200], 101), ValueError, "0 to 100"),
+        (lambda: xf.tokens_per_example([100, 200], 90), ValueError, "0 to 1"),
         (lambda: xf.tokens_per_example([]), ValueError, "no numbers"),
         (lambda: xf.cost(1, 1, 1, 1, 1, 1, -2), ValueError, "price_per_gpu_hour"),
+        # What numpy or Python would otherwise let through or raise themselves:
+        (lambda: xf.throughput([8, True], 2500, 0.8), TypeError, "not bool True"),
+        (lambda: xf.throughput([8, None], 2500, 0.8), TypeError, "not None"),
+        (lambda: xf.throughput([[1, 2], [3]], 1, 1), ValueError, "rows of equal"),
+        (lambda: xf.throughput([[1, [2]]], 1, 1), ValueError, "rows of equal"),
+        (lambda: xf.throughput([1, 2], 1, [1, 1, 1]), ValueError, "do not broadcast"),
+        (lambda: xf.throughput(10**400, 1, 1), ValueError, "too large for a float"),
+        (lambda: xf.throughput([10**400], 1, 1), ValueError, "too large for a float"),
+        (lambda: xf.throughput(np.array(["8"]), 1, 1), TypeError, "hold numbers"),
+        (lambda: xf.throughput(np.array([True]), 1, 1), TypeError, "hold numbers"),
+        (lambda: xf.throughput(1 + 2j, 1, 1), TypeError, "not complex"),
+        (lambda: xf.cluster_days(1, 1e-200, 1e-200, 0.5), ValueError, "too small"),
+        (lambda: xf.training_flops(1e200, 1e200), ValueError, "out of range"),
+        (lambda: xf.gpu_peak_tflops(8), TypeError, "must be a name"),
     ],
 )
 def test_python_api_raises_with_reason(call, exc, words):
@@ -114,6 +133,17 @@ def test_python_api_raises_with_reason(call, exc, words):
         call()
     assert isinstance(info.value, xf.InputError)
     assert info.value.code in ("#NUM!", "#VALUE!", "#DIV/0!")
+    # Python terms, not a spreadsheet's.
+    assert "cell" not in str(info.value) and "enter 82%" not in str(info.value)
+
+
+def test_python_api_accepts_what_python_users_pass():
+    assert xf.throughput(np.int64(8), np.float32(2500), 0.82) == pytest.approx(16_400)
+    assert xf.throughput((8, 16), 2500, 0.82).tolist() == [16_400, 32_800]
+    assert xf.throughput(np.ma.masked_array([8.0]), 2500, 0.82)[0] == 16_400
+    with pytest.raises(ValueError, match="gpus must be a positive"):
+        # A mask must not hide a bad value from the checks.
+        xf.throughput(np.ma.masked_array([8.0, -1.0], mask=[0, 1]), 2500, 0.82)
 
 
 def test_zero_tokens_per_example_is_div0():

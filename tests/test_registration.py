@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from xlfuncs.spec import REGISTRY
+from xlfuncs.registry import REGISTRY
 
 SCRIPT = Path(__file__).with_name("_register_with_xlwings.py")
 
@@ -59,7 +59,8 @@ def test_descriptions_and_argument_docs_fit_excel(registered):
 
 # The signatures the issues ask for, copied from their tables (not from the code).
 SIX = "examples, epochs, gpus, tokens_per_sec_per_gpu, efficiency, tokens_per_example"
-SHAPE = "Optional layers, Optional d_model, Optional seq_len"
+# Issue 9 renamed d_model here to what it is: heads × head size (PaLM: 12,288).
+SHAPE = "Optional layers, Optional attention_width, Optional seq_len"
 ASKED = {
     "FT_THROUGHPUT": "gpus, tokens_per_sec_per_gpu, efficiency",
     "FT_EXAMPLES_PER_SEC": "gpus, tokens_per_sec_per_gpu, efficiency, tokens_per_example",

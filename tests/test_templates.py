@@ -8,10 +8,12 @@ from pathlib import Path
 
 import openpyxl
 import pytest
+from workbook_tools import read_names
 
-from xlfuncs import templates as T
-from xlfuncs.template_defs import CHINCHILLA, FINETUNE, TEMPLATES
-from xlfuncs.xlsx import read_names
+import xlfuncs.templates as T
+from xlfuncs.templates import CHINCHILLA, FINETUNE, TEMPLATES
+from xlfuncs.templates import layout as L
+from xlfuncs.templates.xlsx import save_workbook
 
 ROOT = Path(__file__).resolve().parents[1]
 NAMES = {
@@ -135,7 +137,7 @@ def test_interrupted_build_leaves_old_file(tmp_path, monkeypatch):
     def boom(*a, **k):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("xlfuncs.xlsx._zip_bytes", boom)
+    monkeypatch.setattr("xlfuncs.templates.xlsx._zip_bytes", boom)
     with pytest.raises(KeyboardInterrupt):
         T.build(tmp_path, ["en"], force=True)
     assert target.read_bytes() == before
@@ -296,7 +298,7 @@ def test_spanish_edition_is_translated(built):
 def test_outside_text_is_never_a_formula(tmp_path):
     evil = '=HYPERLINK("http://example.invalid","click")'
     text = {**FINETUNE.text, "sc.length": {"en": evil, "es": evil}}
-    tpl = T.Template(**{**FINETUNE.__dict__, "text": text})
+    tpl = L.Template(**{**FINETUNE.__dict__, "text": text})
     built = T.build_template(tpl, "en")
     cells = [
         c
@@ -306,7 +308,7 @@ def test_outside_text_is_never_a_formula(tmp_path):
     ]
     assert cells and all(c.data_type == "s" for c in cells)
     out = tmp_path / "x.xlsx"
-    T.save_workbook(built.workbook, out, built.cached)
+    save_workbook(built.workbook, out, built.cached)
     ws = openpyxl.load_workbook(out).worksheets[0]
     assert any(
         c.value == evil and c.data_type == "s" for row in ws.iter_rows() for c in row
@@ -315,7 +317,7 @@ def test_outside_text_is_never_a_formula(tmp_path):
 
 def test_template_outputs_reference_matching_library_arguments():
     # _check_references ran at import; a mismatched mapping must be refused.
-    bad = T.Output(
+    bad = L.Output(
         "X",
         "GPUs",
         ("GPUs",),
@@ -323,7 +325,7 @@ def test_template_outputs_reference_matching_library_arguments():
         "FT_THROUGHPUT",
         ("Efficiency", "GPUs", "TokensPerSecPerGPU"),
     )
-    from xlfuncs.template_defs import _check_references
+    from xlfuncs.templates.layout import check_references as _check_references
 
     with pytest.raises(ValueError, match="does not match"):
-        _check_references(T.Template(**{**FINETUNE.__dict__, "outputs": (bad,)}))
+        _check_references(L.Template(**{**FINETUNE.__dict__, "outputs": (bad,)}))

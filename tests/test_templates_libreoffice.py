@@ -13,12 +13,13 @@ import random
 import openpyxl
 import pytest
 from libreoffice import recalculate, require_libreoffice
+from workbook_tools import read_names, set_inputs, strip_cached_values
 
-from xlfuncs import templates as T
-from xlfuncs.accelerators import ACCELERATORS
-from xlfuncs.planner import PLANNER
-from xlfuncs.template_defs import CHINCHILLA, FINETUNE, TEMPLATES
-from xlfuncs.xlsx import read_names, save_workbook, set_inputs, strip_cached_values
+import xlfuncs.templates as T
+from xlfuncs.data.accelerators import ACCELERATORS
+from xlfuncs.templates import CHINCHILLA, FINETUNE, PLANNER, TEMPLATES
+from xlfuncs.templates import layout as L
+from xlfuncs.templates.xlsx import save_workbook
 
 N_RANDOM = 30
 
@@ -97,11 +98,11 @@ def engine(tmp_path_factory):
     # One file built with other defaults: every formula cell, scenarios included,
     # is compared with the library's cached value.
     other = {**FINETUNE.defaults, "GPUs": 64, "Efficiency": 0.55, "Epochs": 1.5}
-    wide = T.Template(
+    wide = L.Template(
         **{
             **FINETUNE.__dict__,
             "inputs": tuple(
-                T.Input(**{**i.__dict__, "default": other[i.name]})
+                L.Input(**{**i.__dict__, "default": other[i.name]})
                 for i in FINETUNE.inputs
             ),
         }
@@ -130,7 +131,7 @@ def test_pasted_text_shows_messages_not_errors(engine):
     got = results["text-GPUs-finetune-throughput.xlsx"]
     assert got["check:GPUs"] == FINETUNE.t("msg.whole", "en")
     for out in FINETUNE.outputs:
-        if "GPUs" in T.leaf_inputs(FINETUNE, out.name):
+        if "GPUs" in L.leaf_inputs(FINETUNE, out.name):
             assert got[out.name] in messages(FINETUNE), out.name
     assert got["check:Efficiency"] == "OK"
 
@@ -179,7 +180,7 @@ def test_blank_and_zero_inputs_give_a_message_not_an_error(engine):
         allowed_zero = name.startswith("zero") and bad == "PricePerGPUHour"
         for out in tpl.outputs:
             value = results[name][out.name]
-            depends = bad in T.leaf_inputs(tpl, out.name)
+            depends = bad in L.leaf_inputs(tpl, out.name)
             if depends and not allowed_zero:
                 assert value in messages(tpl), (name, out.name, value)
             else:

@@ -1,35 +1,26 @@
 """xlfuncs: planning math for LLM training and fine-tuning, for Python and Excel.
 
-The functions below are the Python API; :mod:`xlfuncs.udfs` exposes the same
-functions to Excel through xlwings, and :data:`FUNCTIONS` describes them all.
+The functions below are the Python API; :data:`FUNCTIONS` describes each of them
+(Excel name, arguments, units, example), :mod:`xlfuncs.udfs` gives them to Excel
+through xlwings, and :mod:`xlfuncs.templates` writes workbooks that compute the same
+math in native formulas.
+
+The package is layered, each layer importing only from those above it here:
+
+1. :mod:`xlfuncs.data`: pure data (units, the accelerator table, fit constants);
+2. :mod:`xlfuncs.registry`: argument domains, errors and the ``@formula`` record;
+3. :mod:`xlfuncs.functions`: the math, by topic;
+4. :mod:`xlfuncs.cells` and :mod:`xlfuncs.udfs` (xlwings), and
+   :mod:`xlfuncs.templates` (openpyxl): the two spreadsheet consumers;
+5. :mod:`xlfuncs.cli` and :mod:`xlfuncs.docs`.
+
+``import xlfuncs`` loads neither xlwings nor openpyxl.
 """
 
 from __future__ import annotations
 
-# isort: off
-# Each topic module registers its functions as it is imported: this order is the
-# order of `xlfuncs list`, `xlfuncs examples` and docs/functions.md.
-from .finetune import (
-    cost,
-    examples_per_min,
-    examples_per_sec,
-    gpu_hours,
-    throughput,
-    tokens_per_example,
-    tokens_per_min,
-    training_hours,
-)
-from .scaling import (
-    chinchilla_budget,
-    chinchilla_params,
-    chinchilla_tokens,
-    chinchilla_tokens_for_params,
-    flops_to_pfdays,
-    isoflop_tokens,
-    pfdays_to_flops,
-    training_flops,
-)
-from .cluster import (
+from .data.accelerators import ACCELERATORS
+from .functions.cluster import (
     cluster_cost,
     cluster_days,
     cluster_gpu_hours,
@@ -39,26 +30,52 @@ from .cluster import (
     tokens_per_sec_per_gpu,
     training_days,
 )
-from .accelerators import gpu_peak_tflops
-from .scaling_laws import (
+from .functions.finetune import (
+    cost,
+    examples_per_min,
+    examples_per_sec,
+    gpu_hours,
+    throughput,
+    tokens_per_example,
+    tokens_per_min,
+    training_hours,
+)
+from .functions.hardware import gpu_peak_tflops
+from .functions.scaling import (
+    chinchilla_budget,
+    chinchilla_params,
+    chinchilla_tokens,
+    chinchilla_tokens_for_params,
+    flops_to_pfdays,
+    isoflop_tokens,
+    pfdays_to_flops,
+    training_flops,
+)
+from .functions.scaling_laws import (
     chinchilla_fit_params,
     chinchilla_fit_tokens,
     chinchilla_loss,
     inference_optimal_params,
     inference_optimal_tokens,
 )
+from .registry import (
+    REGISTRY as FUNCTIONS,
+)
+from .registry import (
+    InputError,
+    InvalidTypeError,
+    InvalidValueError,
+)
 
-# isort: on
-from .spec import REGISTRY as FUNCTIONS
-from .spec import InputError, InvalidTypeError, InvalidValueError
-
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
+    "ACCELERATORS",
     "FUNCTIONS",
     "InputError",
     "InvalidTypeError",
     "InvalidValueError",
+    "__version__",
     "chinchilla_budget",
     "chinchilla_fit_params",
     "chinchilla_fit_tokens",
@@ -77,9 +94,9 @@ __all__ = [
     "flops_to_pfdays",
     "gpu_hours",
     "gpu_peak_tflops",
-    "isoflop_tokens",
     "inference_optimal_params",
     "inference_optimal_tokens",
+    "isoflop_tokens",
     "mfu",
     "pfdays_to_flops",
     "throughput",

@@ -1,58 +1,67 @@
 """Evaluate a registered formula the way a spreadsheet cell calls it.
 
 Excel hands a UDF numbers, text, booleans, blanks and error values, one cell or a
-whole range each (xlwings gives ranges as lists of rows because the UDFs declare
-``ndim=2``). :func:`cell_function` turns a :class:`~xlfuncs.spec.Formula` into a
-function that never raises: each bad cell becomes the Excel error code Excel itself
-would use plus a short reason, good cells still compute, ranges broadcast like
-numpy arrays, and ranges that do not line up give ``#VALUE!``.
+whole range each (xlwings gives a range as a list of rows because the UDFs declare
+``ndim=2``, and an error cell as its code because they set ``err_to_str``).
+:func:`cell_function` turns a :class:`~xlfuncs.registry.Formula` into a function
+that never raises: each bad cell becomes the error code Excel itself would use,
+with a short reason; an error a cell receives is passed on with its code; good
+cells still compute; ranges broadcast like numpy arrays; ranges that do not line
+up give ``#VALUE!``.
 
 Excel calls a UDF once per cell, so the common call (every argument one valid
-number) takes a fast path in plain Python; anything else takes the general path.
-Numpy arrays in give numpy arrays out, checked with whole-array reductions (a
-min and a max per input); on large arrays they run on a second core while this
-one computes.
+number) takes a fast path in plain Python. A range whose cells are all numbers is
+converted once and checked with whole-array operations (a min and a max); only a
+range holding text, blanks, booleans or errors is read cell by cell. Numpy arrays
+in give numpy arrays out.
 """
 
 from __future__ import annotations
 
 import math
 import os
-from collections import deque
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from contextlib import suppress
-from functools import cache
+from itertools import chain
 from typing import Any
 
 import numpy as np
 
-from .spec import ERROR_CODES, Arg, Domain, Formula, InputError, all_finite, input_error
+from .registry import Arg, Formula, InputError, InvalidValueError
+from .registry.domains import Domain, all_finite
+from .registry.errors import ERROR_CODES, shorten, shown_error
 
 _NEVER = (math.inf, -math.inf)  # fast-path bounds no number satisfies
-# Input elements from which checking them on a second core, while this one
-# computes, saves more than handing the work over costs (tens of microseconds).
-_OVERLAP_FROM = 1 << 17
-# The cores this process may run on (a container or taskset may allow fewer).
-_CORES = (
-    len(os.sched_getaffinity(0))
-    if hasattr(os, "sched_getaffinity")
-    else (os.cpu_count() or 1)
-)
+_MAX_FLOAT = 1.7976931348623157e308
+_NUMBERS = {float, int}
+
+# Error cells as Windows Excel's COM interface hands them over (CVErr values),
+# for the codes xlwings leaves as ints: the newer ones, e.g. #SPILL!.
+_COM_ERROR_BASE = -2146828288
+_COM_ERRORS = {
+    _COM_ERROR_BASE + n: code
+    for n, code in (
+        (2000, "#NULL!"), (2007, "#DIV/0!"), (2015, "#VALUE!"), (2023, "#REF!"),
+        (2029, "#NAME?"), (2036, "#NUM!"), (2042, "#N/A"), (2043, "#GETTING_DATA"),
+        (2045, "#SPILL!"), (2046, "#CONNECT!"), (2047, "#BLOCKED!"),
+        (2048, "#UNKNOWN!"), (2049, "#FIELD!"), (2050, "#CALC!"),
+    )
+}  # fmt: skip
 
 
 def office_js() -> bool:
     """True when xlwings runs as Office.js custom functions (xlwings Lite).
 
-    There a returned string that is exactly an error code becomes a real error
-    cell, so errors are returned bare; desktop Excel shows text only, so the
-    reason goes with the code.
+    There a returned string that is exactly one of Excel's seven classic error
+    codes becomes a real error cell, so errors are returned bare; desktop Excel
+    shows text only, so the reason goes with the code.
     """
     return os.environ.get("XLWINGS_ON_SERVER") == "true"  # xlwings' own test
 
 
 def cell_text(err: InputError) -> str:
-    return err.code if office_js() else err.cell_text
+    if office_js():
+        return err.code if err.code in ERROR_CODES else "#VALUE!"
+    return err.cell_text
 
 
 def cell_function(spec: Formula) -> Callable[..., Any]:
@@ -69,18 +78,18 @@ def cell_function(spec: Formula) -> Callable[..., Any]:
                 if a.kind == "number" and a.domain
                 else _NEVER
             ),
-            a.lookup if a.kind == "choice" else None,
+            a.key if a.kind == "choice" else None,
             a.name in spec.defaults and spec.defaults[a.name] is None,
         )
         for a in spec.args
     )
-    general = _General(spec)
+    general = _Evaluator(spec)
 
     def call(*args: Any) -> Any:
         n = len(args)
         if n != n_args:
             if not n_required <= n <= n_args:
-                return cell_text(spec.arity_error(n))
+                return cell_text(spec.arity_error(n))  # type: ignore[arg-type]
             args = args + tail[n - n_required :]
         values = []
         for a, (lo, hi, lookup, blank_ok) in zip(args, fast):
@@ -89,7 +98,9 @@ def cell_function(spec: Formula) -> Callable[..., Any]:
                     return general(args)
                 a = a[0][0]
             t = type(a)
-            if t is float or t is int:
+            if t is int and -_MAX_FLOAT < a < _MAX_FLOAT:  # from Python, not Excel
+                a, t = float(a), float
+            if t is float:
                 if lo < a < hi:
                     values.append(a)
                     continue
@@ -108,33 +119,32 @@ def cell_function(spec: Formula) -> Callable[..., Any]:
         except InputError as err:
             return cell_text(err)
         except ArithmeticError:
-            return cell_text(general.invalid)
+            return general(args)  # says which: a divisor of 0, or an overflow
         if result - result == 0:  # finite: inf - inf and nan - nan are nan
             return result
-        return cell_text(general.invalid)
+        return cell_text(spec.invalid)
 
     return call
 
 
-class _General:
-    """The general path: ranges, bad cells, numpy arrays, optional blanks."""
+class _Evaluator:
+    """The general path: ranges, bad cells, errors passed on, numpy arrays."""
 
     def __init__(self, spec: Formula) -> None:
         self.spec = spec
-        self.invalid = input_error("#NUM!", spec.invalid_result)
 
     def __call__(self, args: tuple[Any, ...]) -> Any:
         try:
             return self._evaluate(args)
         except Exception as exc:  # noqa: BLE001 - a cell must never show a traceback
             return cell_text(
-                input_error("#VALUE!", f"internal error, please report: {exc!r}")
+                InvalidValueError("#VALUE!", f"internal error, please report: {exc!r}")
             )
 
     def _evaluate(self, args: tuple[Any, ...]) -> Any:
         spec = self.spec
-        # Plain arrays, as the Python API sees them: a masked array's mask would
-        # hide cells from the checks, and np.matrix makes * a matrix product.
+        # Plain arrays: a masked array's mask would hide cells from the checks,
+        # and np.matrix makes * a matrix product.
         args = tuple(
             np.asarray(a)
             if isinstance(a, np.ndarray) and type(a) is not np.ndarray
@@ -155,10 +165,8 @@ class _General:
                     values.append(None)
                     errors.append(None)
                     continue
-            if arg.kind == "sample":
-                value, err = _sample(arg, a)
-            else:
-                value, err = _cells(arg, a)
+            reader = _sample if arg.kind == "sample" else _cells
+            value, err = reader(arg, a)
             values.append(value)
             errors.append(err)
 
@@ -172,7 +180,9 @@ class _General:
             sizes = ", ".join(
                 f"{arg.name} is {_dims(s)}" for arg, s in zip(spec.args, shapes) if s
             )
-            return cell_text(input_error("#VALUE!", f"ranges do not line up: {sizes}"))
+            return cell_text(
+                InvalidValueError("#VALUE!", f"ranges do not line up: {sizes}")
+            )
 
         if any(isinstance(e, InputError) for e in errors):
             # A whole argument is bad (a blank, a bad sample): nothing to compute.
@@ -185,67 +195,48 @@ class _General:
         for err in (*errors, result_err):  # the first argument's error wins
             if err is None:
                 continue
-            free = np.equal(err_cells, None)
+            free = _none(err_cells)
             if isinstance(err, InputError):
                 err_cells[free] = err
             else:
                 err_b = np.broadcast_to(err, shape)
-                take = free & np.not_equal(err_b, None)
+                take = free & ~_none(err_b)
                 err_cells[take] = err_b[take]
-        bad_result = ~np.isfinite(result) & np.equal(err_cells, None)
-        err_cells[bad_result] = self.invalid
+        bad_result = ~np.isfinite(result) & _none(err_cells)
+        err_cells[bad_result] = spec.invalid
         return _output(result, err_cells, shape, numpy_in)
 
     def _whole_arrays(self, args: tuple[Any, ...]) -> np.ndarray | None:
         """Numeric arrays and numbers all inside their domains: the math's result.
 
         None sends the call down the per-cell path, which finds and reports what
-        is wrong. Each input array is checked by its min and max. From
-        ``_OVERLAP_FROM`` input elements, and with a second core, a worker thread
-        runs those reductions while this thread computes (numpy releases the GIL
-        in both), so the checks add little to the time of the math alone.
+        is wrong. Each input array is checked by its min and max, after the math:
+        a bad input is rare, and the result is thrown away then.
         """
         spec = self.spec
         values: list[Any] = []
-        todo: list[tuple[Domain, np.ndarray]] = []
+        checks: list[tuple[Domain, np.ndarray]] = []
         for arg, a in zip(spec.args, args):
             if arg.kind != "number":
                 return None
             if isinstance(a, np.ndarray) and a.dtype.kind in "iuf":
                 a = a.astype(float, copy=False)
                 if arg.domain is not None:
-                    todo.append((arg.domain, a))
-            elif type(a) not in (float, int) or not (
+                    checks.append((arg.domain, a))
+            elif type(a) not in _NUMBERS or not (
                 arg.domain is None or arg.domain.contains(a)
             ):
                 return None
             values.append(a)
         try:
             shape = np.broadcast_shapes(*(np.shape(v) for v in values))
-        except ValueError:
-            return None
-
-        checks = _Checks(todo)
-        pending = None
-        if _CORES > 1 and sum(x.size for _, x in todo) >= _OVERLAP_FROM:
-            # Refused while the interpreter shuts down: then all is checked here.
-            with suppress(RuntimeError):
-                pending = _checker().submit(checks.run)
-        try:
             with np.errstate(all="ignore"):
                 out = np.asarray(spec.raw(*values), dtype=float)
-            good = out.shape == shape and all_finite(out)
         except Exception:  # noqa: BLE001 - the per-cell path runs it again and says why
-            good = False
-        if not good:
-            checks.ok = False  # the per-cell path will say why; no new checks
-        checks.run(from_end=True)  # whatever the worker has not taken yet
-        if pending is not None and not pending.cancel():  # cancelled: never ran
-            try:
-                pending.result()
-            except Exception:  # noqa: BLE001 - the per-cell path checks again
-                checks.ok = False
-        return out if checks.ok else None
+            return None
+        if out.shape != shape or not all_finite(out):
+            return None
+        return out if all(d.all_inside(x) for d, x in checks) else None
 
     def _compute(
         self, values: list[Any], shape: tuple[int, ...]
@@ -258,18 +249,7 @@ class _General:
             if a.kind == "choice" and isinstance(values[i], np.ndarray)
         ]
         if not choice_at:
-            try:
-                with np.errstate(all="ignore"):
-                    out = spec.raw(*values)
-            except InputError as err:
-                return np.full(shape, np.nan), err
-            except ArithmeticError:
-                return np.full(shape, np.nan), self.invalid
-            out = np.asarray(out, dtype=float)
-            if out.shape != shape:  # an argument the math does not use was a range
-                out = np.broadcast_to(out, shape).copy()
-            return out, None
-
+            return self._run(values, shape)
         result = np.full(shape, np.nan)
         errs = np.full(shape, None, dtype=object)
         keys = [np.broadcast_to(values[i], shape) for i in choice_at]
@@ -281,50 +261,35 @@ class _General:
             vals = list(values)
             for i, c in zip(choice_at, combo):
                 vals[i] = c
-            try:
-                with np.errstate(all="ignore"):
-                    out = np.broadcast_to(
-                        np.asarray(spec.raw(*vals), dtype=float), shape
-                    )
-                result[mask] = out[mask]
-            except InputError as err:
+            out, err = self._run(vals, shape)
+            result[mask] = out[mask]
+            if err is not None:
                 errs[mask] = err
         return result, errs
 
-
-class _Checks:
-    """Domain checks of whole arrays, taken one at a time by either thread."""
-
-    def __init__(self, todo: list[tuple[Domain, np.ndarray]]) -> None:
-        self.todo = deque(todo)  # pop and popleft are atomic: no lock needed
-        self.ok = True
-
-    def run(self, from_end: bool = False) -> None:
-        """Check until none are left or one fails; ``from_end``: last argument first.
-
-        The worker takes arguments in order while the math reads them; the
-        calling thread, once the math is done, takes the last ones, which the
-        math read most recently.
-        """
-        take = self.todo.pop if from_end else self.todo.popleft
-        while self.ok:
-            try:
-                domain, x = take()
-            except IndexError:
-                return
-            if not domain.all_inside(x):
-                self.ok = False
+    def _run(self, values: list[Any], shape: tuple[int, ...]) -> tuple[np.ndarray, Any]:
+        try:
+            with np.errstate(all="ignore"):
+                out = np.asarray(self.spec.raw(*values), dtype=float)
+        except InputError as err:
+            return np.full(shape, np.nan), err
+        except ZeroDivisionError:
+            return np.full(shape, np.nan), _TOO_SMALL
+        except ArithmeticError:
+            return np.full(shape, np.nan), self.spec.invalid
+        if out.shape != shape:  # an argument the math does not use was a range
+            out = np.broadcast_to(out, shape).copy()
+        return out, None
 
 
-@cache
-def _checker() -> ThreadPoolExecutor:
-    """The one worker thread that checks large inputs, started on first use."""
-    return ThreadPoolExecutor(max_workers=1, thread_name_prefix="xlfuncs-check")
+_TOO_SMALL = InvalidValueError(
+    "#DIV/0!", "a divisor rounds to 0: the inputs are too small"
+)
 
 
-if hasattr(os, "register_at_fork"):
-    # A forked child has the executor but not its thread: it must make its own.
-    os.register_at_fork(after_in_child=_checker.cache_clear)
+def _none(a: np.ndarray) -> np.ndarray:
+    """True where an object array holds None (no error in that cell)."""
+    return np.equal(a, None)  # type: ignore[call-overload, no-any-return]
 
 
 def _is_blank(a: Any) -> bool:
@@ -340,71 +305,155 @@ def _safe(domain: Domain | None) -> float:
     return (domain.lo + domain.hi) / 2 if math.isfinite(domain.hi) else domain.lo + 1.0
 
 
+def _passed_on(arg: Arg, x: Any) -> InputError | None:
+    """The error a cell shows, passed on with its code, or None if it shows none."""
+    code = shown_error(x)
+    if code is None:
+        if type(x) is int and x in _COM_ERRORS:
+            code = x = _COM_ERRORS[x]
+        else:
+            return None
+    return InvalidValueError(code, shorten(f"{arg.name} refers to a cell showing {x}"))
+
+
+def _cell_error(arg: Arg, x: Any) -> InputError | None:
+    """Why one cell's value cannot be used for ``arg``, or None."""
+    return _passed_on(arg, x) or arg.scalar_error(x)
+
+
+def _rows(arg: Arg, a: list[Any]) -> tuple[tuple[int, ...], InputError | None]:
+    """The shape of a range, or why it is not one.
+
+    A range is a list of rows of equal length (a 2-D range) or a flat list (1-D).
+    """
+    if not a:
+        return (0,), InvalidValueError("#VALUE!", f"{arg.name} is an empty range")
+    if type(a[0]) is not list:
+        return (len(a),), None
+    width = len(a[0])
+    if width == 0 or any(type(r) is not list or len(r) != width for r in a):
+        return (0,), arg.ragged()
+    return (len(a), width), None
+
+
+def _kinds(a: list[Any], shape: tuple[int, ...]) -> set[type]:
+    """The types of the cells in a range."""
+    return set(map(type, chain.from_iterable(a) if len(shape) == 2 else a))
+
+
+def _too_deep(arg: Arg) -> InvalidValueError:
+    return InvalidValueError(
+        "#VALUE!", f"{arg.name} is nested too deep for a range of cells"
+    )
+
+
 def _cells(arg: Arg, a: Any) -> tuple[Any, Any]:
     """Values and per-cell errors of one broadcast argument."""
-    if arg.kind == "number" and isinstance(a, np.ndarray) and a.dtype.kind in "iuf":
-        x = a.astype(float, copy=False)
-        if arg.domain is None or arg.domain.all_inside(x):
-            return x, None
-        bad = ~arg.domain.mask(x)
-        errs = np.full(x.shape, None, dtype=object)
-        # One error object per kind of fault, not one per cell.
-        for fault in (~np.isfinite(x), x == 0, bad):
-            fault &= bad & np.equal(errs, None)
-            if fault.any():
-                errs[fault] = arg.domain_error(float(x[fault].flat[0]))
-        return np.where(bad, _safe(arg.domain), x), errs
-
-    try:
-        cells = np.array(a, dtype=object)
-    except ValueError:
-        return 1.0, input_error("#VALUE!", f"{arg.name} is not a rectangular range")
-    if cells.ndim == 0:
-        err = arg.scalar_error(a)
+    if isinstance(a, np.ndarray):
+        if arg.kind == "number" and a.dtype.kind in "iuf":
+            return _checked(arg, a.astype(float, copy=False))
+        a = a.item() if a.ndim == 0 else a.tolist()
+    if type(a) is not list:
+        err = _cell_error(arg, a)
         if err:
             return (_safe(arg.domain) if arg.kind == "number" else None), err
-        return (arg.lookup(a) if arg.kind == "choice" else float(a)), None
+        return (arg.key(a) if arg.kind == "choice" else float(a)), None
 
-    errs = np.full(cells.shape, None, dtype=object)
-    any_err = False
+    shape, err = _rows(arg, a)
+    kinds = _kinds(a, shape) if err is None else set()
+    if kinds & {list, tuple}:
+        err = _too_deep(arg)
+    if err is not None:
+        return (_safe(arg.domain) if arg.kind == "number" else None), err
+    if arg.kind == "number" and _all_numbers(a, kinds, shape):
+        try:
+            return _checked(arg, np.array(a, dtype=float))
+        except OverflowError:  # an int too large for a float: say which, below
+            pass
+    cells = list(chain.from_iterable(a)) if len(shape) == 2 else a
+    return _each_cell(arg, cells, shape)
+
+
+def _all_numbers(a: list[Any], kinds: set[type], shape: tuple[int, ...]) -> bool:
+    """True if every cell is a number (Excel's are floats; an int may be an error)."""
+    if not kinds <= _NUMBERS:
+        return False
+    if int not in kinds:
+        return True
+    cells = chain.from_iterable(a) if len(shape) == 2 else a
+    return not any(type(c) is int and c in _COM_ERRORS for c in cells)
+
+
+def _checked(arg: Arg, x: np.ndarray) -> tuple[np.ndarray, Any]:
+    """A numeric array checked as a whole; per-cell errors only where it fails."""
+    if arg.domain is None or arg.domain.all_inside(x):
+        return x, None
+    bad = ~arg.domain.mask(x)
+    errs = np.full(x.shape, None, dtype=object)
+    # One error object per kind of fault, not one per cell.
+    for fault in (~np.isfinite(x), x == 0, bad):
+        fault &= bad & _none(errs)
+        if fault.any():
+            errs[fault] = arg.domain.error(arg.name, float(x[fault].flat[0]))
+    return np.where(bad, _safe(arg.domain), x), errs
+
+
+def _each_cell(arg: Arg, cells: list[Any], shape: tuple[int, ...]) -> tuple[Any, Any]:
+    """The slow path: a range holding text, blanks, booleans or errors."""
+    errs = np.full(len(cells), None, dtype=object)
     if arg.kind == "choice":
-        values = np.full(cells.shape, None, dtype=object)
+        values = np.full(len(cells), None, dtype=object)
+        keys: dict[str, str | None] = {}
     else:
-        values = np.full(cells.shape, _safe(arg.domain))
-    for idx, c in np.ndenumerate(cells):
-        err = arg.scalar_error(c)
+        values = np.full(len(cells), _safe(arg.domain))
+    for i, c in enumerate(cells):
+        err = _cell_error(arg, c)
         if err:
-            errs[idx] = err
-            any_err = True
+            errs[i] = err
+        elif arg.kind == "choice":
+            values[i] = keys[c] if c in keys else keys.setdefault(c, arg.key(c))
         else:
-            values[idx] = arg.lookup(c) if arg.kind == "choice" else float(c)
-    return values, (errs if any_err else None)
+            values[i] = float(c)
+    any_err = any(e is not None for e in errs)
+    return values.reshape(shape), (errs.reshape(shape) if any_err else None)
 
 
 def _sample(arg: Arg, a: Any) -> tuple[Any, Any]:
     """A range reduced to one statistic: one bad cell spoils the whole result."""
-    if isinstance(a, np.ndarray) and a.dtype.kind in "iuf":
-        x = a.astype(float, copy=False).ravel()
-    else:
+    if isinstance(a, np.ndarray):
+        if a.dtype.kind in "iuf":
+            x = a.astype(float, copy=False).ravel()
+            return _sample_checked(arg, x)
+        a = a.tolist() if a.ndim else a.item()
+    if type(a) is not list:
+        a = [a]
+    shape, err = _rows(arg, a)
+    kinds = _kinds(a, shape) if err is None else set()
+    if kinds & {list, tuple}:
+        err = _too_deep(arg)
+    if err is not None:
+        return None, err
+    cells = list(chain.from_iterable(a)) if len(shape) == 2 else a
+    if type(None) in kinds:  # blank cells at the end of a selected column
+        cells = [c for c in cells if c is not None]
+        kinds.discard(type(None))
+    if _all_numbers(cells, kinds, (len(cells),)):
         try:
-            cells = np.array(a, dtype=object).ravel()
-        except ValueError:
-            return None, input_error(
-                "#VALUE!", f"{arg.name} is not a rectangular range"
-            )
-        numbers = []
-        for c in cells:
-            if c is None:  # blank cells at the end of a selected column
-                continue
-            err = arg.scalar_error(c)
-            if err:
-                return None, err
-            numbers.append(float(c))
-        x = np.array(numbers, dtype=float)
+            return _sample_checked(arg, np.array(cells, dtype=float))
+        except OverflowError:
+            pass
+    for c in cells:
+        err = _cell_error(arg, c)
+        if err:
+            return None, err
+    return _sample_checked(arg, np.array([float(c) for c in cells], dtype=float))
+
+
+def _sample_checked(arg: Arg, x: np.ndarray) -> tuple[Any, Any]:
     if x.size == 0:
-        return None, input_error("#DIV/0!", f"{arg.name} holds no numbers")
+        return None, InvalidValueError("#DIV/0!", f"{arg.name} holds no numbers")
     if arg.domain is not None and not arg.domain.all_inside(x):
-        return None, arg.domain_error(float(x[~arg.domain.mask(x)][0]))
+        return None, arg.domain.error(arg.name, float(x[~arg.domain.mask(x)][0]))
     return x, None
 
 
@@ -421,10 +470,9 @@ def _output(
     if errs is None:
         return result if numpy_in else result.tolist()
     out = np.asarray(result, dtype=float).astype(object)
-    where = np.not_equal(errs, None)
-    codes_only = office_js()
-    out[where] = [e.code if codes_only else e.cell_text for e in errs[where]]
+    where = ~_none(errs)
+    out[where] = [cell_text(e) for e in errs[where]]
     return out if numpy_in else out.tolist()
 
 
-__all__ = ["ERROR_CODES", "cell_function", "cell_text", "office_js"]
+__all__ = ["cell_function", "cell_text", "office_js"]

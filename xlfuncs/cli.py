@@ -1,86 +1,157 @@
 """The ``xlfuncs`` command line: list, calculate, check examples, set up Excel.
 
 Every subcommand reads the function registry, so what it prints is what Excel and
-the docs show. Bad input exits with status 2 and one line on stderr.
+the docs show. Bad input exits with status 2 and one line on stderr; nothing the
+user types, no terminal encoding and no closed pipe gives a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import difflib
+import locale
 import os
+import re
 import sys
 import tempfile
-from collections.abc import Sequence
+import textwrap
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import FUNCTIONS
-from .spec import PERCENTILE, Formula, InputError
+from . import FUNCTIONS, __version__
+from .data.accelerators import ACCELERATORS
+from .data.units import DTYPES
+from .registry import Formula, InputError
+from .registry.display import format_number, plain
+
+WIDTH = 100  # columns `xlfuncs list` and `xlfuncs gpus` fit in
 
 
 class CliError(Exception):
     """A one-line message for the user; exit status 2."""
 
 
-def _lookup(name: str) -> Formula:
+def lookup(name: str) -> Formula:
+    """The function called ``name`` (any case), or a CliError with a suggestion."""
     spec = FUNCTIONS.get(name.strip().upper())
-    if spec is None:
-        raise CliError(f"unknown function {name!r}; `xlfuncs list` shows them all")
-    return spec
+    if spec is not None:
+        return spec
+    close = difflib.get_close_matches(name.strip().upper(), FUNCTIONS, n=1)
+    hint = f"did you mean {close[0]}? " if close else ""
+    raise CliError(f"unknown function {name!r}; {hint}`xlfuncs list` shows them all")
 
 
-def _parse_value(spec: Formula, i: int, text: str) -> Any:
-    """A command-line word as the argument's value: a number, a list or a name."""
+_THOUSANDS = re.compile(r"[+-]?\d{1,3}(,\d{3})+(\.\d*)?")
+
+
+def parse_number(text: str) -> float:
+    """A number as people type it: ``2,500``, ``82%`` (0.82), ``-1e3``, ``1_000``."""
+    t = text.strip()
+    scale = 1.0
+    if t.endswith("%"):
+        t, scale = t[:-1].strip(), 0.01
+    if _THOUSANDS.fullmatch(t):
+        t = t.replace(",", "")
+    return float(t) * scale
+
+
+def parse_value(spec: Formula, i: int, text: str) -> Any:
+    """A command-line word as the argument's value: a number, a list or a name.
+
+    A range argument (``lengths``) is a list separated by commas, semicolons or
+    spaces; every other number may use thousands separators (``2,500``).
+    """
     arg = spec.args[i]
     if arg.kind == "choice":
         return text
-    parts = [p.strip() for p in text.replace(";", ",").split(",") if p.strip()]
-    # "82%" is 0.82 as in a spreadsheet cell, except for a percentile (90% is 90).
-    scale = 1.0 if arg.domain is PERCENTILE else 0.01
     try:
-        numbers = [
-            float(p[:-1].replace("_", "")) * scale
-            if p.endswith("%")
-            else float(p.replace("_", ""))
-            for p in parts
-        ]
+        if arg.kind == "sample":
+            return [parse_number(p) for p in re.split(r"[,;\s]+", text) if p]
+        return parse_number(text)
     except ValueError:
-        raise CliError(f"{arg.name} must be a number, not {text!r}") from None
-    if arg.kind == "sample":
-        return numbers
-    if len(numbers) != 1:
-        raise CliError(f"{arg.name} takes one number, not {text!r}")
-    return numbers[0]
-
-
-def format_number(x: Any) -> str:
-    """Full precision, as Python prints a float, without a trailing ``.0``."""
-    if isinstance(x, float) and x.is_integer() and abs(x) < 1e16:
-        return str(int(x))
-    if isinstance(x, float):
-        return repr(x)
-    try:  # a numpy array from a range of percentiles
-        return ", ".join(format_number(float(v)) for v in x)
-    except TypeError:
-        return str(x)
+        what = "numbers" if arg.kind == "sample" else "a number"
+        raise CliError(f"{arg.name} must be {what}, not {text!r}") from None
 
 
 def calc(spec: Formula, words: Sequence[str]) -> Any:
     err = spec.arity_error(len(words))
     if err:
         raise err
-    values = [_parse_value(spec, i, w) for i, w in enumerate(words)]
+    values = [parse_value(spec, i, w) for i, w in enumerate(words)]
     return spec.api(*values)
 
 
-def cmd_list(_: argparse.Namespace) -> None:
-    width = max(len(s.signature_text()) for s in FUNCTIONS.values())
+# ------------------------------------------------------------------ listings
+
+
+def signature(spec: Formula) -> str:
+    """``CHINCHILLA_PARAMS(budget_pf_days, [tokens_per_param=20])``."""
+    parts = [
+        a.name
+        if a.name not in spec.defaults
+        else f"[{a.name}]"
+        if spec.defaults[a.name] is None
+        else f"[{a.name}={_default(spec.defaults[a.name])}]"
+        for a in spec.args
+    ]
+    return f"{spec.name}({', '.join(parts)})"
+
+
+def _default(v: Any) -> str:
+    return format_number(float(v)) if isinstance(v, (int, float)) else str(v)
+
+
+def _wrap(text: str, indent: str, more: str = "") -> str:
+    """``text`` in lines of at most WIDTH columns; ``more`` indents the later ones."""
+    return textwrap.fill(
+        plain(text),
+        WIDTH,
+        initial_indent=indent,
+        subsequent_indent=indent + more,
+        break_on_hyphens=False,
+        break_long_words=False,  # a web address stays whole
+    )
+
+
+def cmd_list(ns: argparse.Namespace) -> None:
+    if ns.name:
+        print(describe(lookup(ns.name)))
+        return
     for spec in FUNCTIONS.values():
-        print(f"{spec.signature_text():<{width}}  [{spec.unit}]  {spec.description}")
+        print(_wrap(f"{signature(spec)} → {spec.unit}", "", "        "))
+        print(_wrap(spec.description, "    "))
+    print("\n`xlfuncs list NAME` shows one function in full.")
+
+
+def describe(spec: Formula) -> str:
+    """One function in full: arguments, formula, source, example."""
+    from .docs import formula_line, references  # read from the same docstring
+
+    lines = [_wrap(signature(spec), "", "    "), "", _wrap(spec.description, "")]
+    lines += ["", f"Returns: {spec.unit}"]
+    if formula_line(spec):
+        lines.append(_wrap(formula_line(spec), "", "    "))
+    lines += ["", "Arguments:"]
+    for a in spec.args:
+        opt = ""
+        if a.name in spec.defaults:
+            default = spec.defaults[a.name]
+            opt = ", optional" + (f", default {_default(default)}" if default else "")
+        lines.append(f"  {a.name} ({a.unit}{opt})")
+        lines.append(_wrap(a.doc, "      "))
+    if references(spec):
+        lines += ["", _wrap("Source: " + references(spec), "")]
+    ex = spec.example
+    result = format_number(spec.api(*ex.args))
+    call = f"{spec.name}({', '.join(_show_input(v) for v in ex.args)})"
+    lines += ["", f"Example: {call} = {result} {spec.unit}"]
+    return "\n".join(lines)
 
 
 def cmd_calc(ns: argparse.Namespace) -> None:
-    spec = _lookup(ns.name)
+    spec = lookup(ns.name)
     print(format_number(calc(spec, ns.args)))
 
 
@@ -101,6 +172,40 @@ def _show_input(v: Any) -> str:
     return format_number(float(v)) if isinstance(v, (int, float)) else repr(v)
 
 
+def cmd_gpus(_: argparse.Namespace) -> None:
+    """The accelerator table: dense peaks per precision."""
+    head = ["accelerator", "vendor", *DTYPES]
+    rows = [
+        [
+            a.name,
+            a.vendor,
+            *(
+                format_number(a.peak_tflops[d]) if d in a.peak_tflops else "–"
+                for d in DTYPES
+            ),
+        ]
+        for a in ACCELERATORS
+    ]
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
+    print("Dense peak TFLOP/s per chip (int8: TOP/s; – no such mode or no figure).")
+    for r in [head, *rows]:
+        cells = [r[0].ljust(widths[0]), r[1].ljust(widths[1])]
+        cells += [c.rjust(w) for c, w in zip(r[2:], widths[2:])]
+        print("  ".join(cells).rstrip())
+    print()
+    note = (
+        "Names ignore case, spaces and hyphens; H100 means the H100 SXM. Tensor-core "
+        "figures are dense: NVIDIA's datasheets print them with sparsity, twice as "
+        "high. Sources, one per accelerator:"
+    )
+    print(_wrap(note, ""))
+    for a in ACCELERATORS:
+        print(_wrap(f"{a.name}: {a.source}", "  ", "    "))
+
+
+# --------------------------------------------------------------- excel-setup
+
+
 def user_config_path() -> Path:
     """Where xlwings reads its user settings (``xlwings.USER_CONFIG_FILE``)."""
     import xlwings
@@ -108,67 +213,127 @@ def user_config_path() -> Path:
     return Path(xlwings.USER_CONFIG_FILE)
 
 
+_BOM = "\ufeff"
+
+
+def _read_config(config: Path) -> tuple[str, str]:
+    """The config's text and the encoding to write it back in.
+
+    xlwings reads the file in the locale's encoding (cp1252 on most Windows
+    machines) and its VBA reads it as ANSI; a UTF-8 file with a byte-order mark,
+    as Notepad saves it, is kept UTF-8.
+    """
+    data = config.read_bytes()
+    if data.startswith(_BOM.encode("utf-8")):
+        return data.decode("utf-8-sig"), "utf-8-sig"
+    for enc in (locale.getpreferredencoding(False), "utf-8", "latin-1"):
+        try:
+            return data.decode(enc), enc
+        except (UnicodeDecodeError, LookupError):
+            continue
+    raise AssertionError("latin-1 decodes any bytes")  # pragma: no cover
+
+
+def _key(line: str) -> str:
+    return line.partition(",")[0].strip().strip(_BOM).strip().strip('"').lower()
+
+
 def add_udf_module(
     config: Path, module: str = "xlfuncs.udfs", interpreter: str | None = None
-) -> bool:
+) -> list[str]:
     """Add ``module`` to "UDF Modules" in an xlwings.conf, keeping the rest.
 
     With ``interpreter``, also set "INTERPRETER_WIN" unless one is set already, so
-    that Excel starts the Python that has xlfuncs. Returns True if the file
-    changed. The file is rewritten atomically.
+    that Excel starts the Python that has xlfuncs. Module names lose the spaces
+    around ``;`` (xlwings would try to import " xlfuncs.udfs"). The file keeps its
+    encoding, line endings, byte-order mark, permissions and, if it is a symbolic
+    link, stays one: the link's target is rewritten, atomically. Returns what
+    changed, one sentence each (empty: nothing to do).
     """
-    lines = config.read_text(encoding="utf-8").splitlines() if config.exists() else []
-    out, found, changed = [], False, False
-    keys = {line.partition(",")[0].strip().strip('"').lower() for line in lines}
-    if interpreter and "interpreter_win" not in keys:
+    target = Path(os.path.realpath(config))
+    text, encoding = (
+        _read_config(target)
+        if target.exists()
+        else ("", locale.getpreferredencoding(False))
+    )
+    newline = "\r\n" if "\r\n" in text else ("\n" if text else os.linesep)
+    lines = text.splitlines()
+    changes: list[str] = []
+    out: list[str] = []
+    found = False
+    if interpreter and "interpreter_win" not in {_key(ln) for ln in lines}:
         out.append(f'"INTERPRETER_WIN","{interpreter}"')
-        changed = True
+        changes.append(f"set INTERPRETER_WIN to {interpreter}")
     for line in lines:
-        key, _, value = line.partition(",")
-        if key.strip().strip('"').lower() == "udf modules":
+        if _key(line) == "udf modules" and not found:
             found = True
-            modules = [m for m in value.strip().strip('"').split(";") if m]
+            lead = line[: len(line) - len(line.lstrip(_BOM))]
+            value = line.partition(",")[2].strip().strip('"')
+            modules = [m.strip() for m in value.split(";") if m.strip()]
+            if [m for m in value.split(";") if m] != modules:
+                changes.append("removed the spaces around ';' in UDF Modules")
             if module not in modules:
                 modules.append(module)
-                changed = True
-            line = f'"UDF Modules","{";".join(modules)}"'
+                changes.append(f"added {module} to UDF Modules")
+            line = f'{lead}"UDF Modules","{";".join(modules)}"'
         out.append(line)
     if not found:
         out.append(f'"UDF Modules","{module}"')
-        changed = True
-    if changed:
-        config.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=config.parent, prefix=".xlwings-", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write("\n".join(out) + "\n")
-            os.replace(tmp, config)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-    return changed
+        changes.append(f"added {module} to UDF Modules")
+    if changes:
+        _write_atomic(target, newline.join(out) + newline, encoding)
+    return changes
+
+
+def _write_atomic(path: Path, text: str, encoding: str) -> None:
+    try:
+        data = text.encode(encoding)
+    except UnicodeEncodeError as err:
+        bad = err.object[err.start : err.end]
+        msg = f"{path} is {encoding}-encoded and cannot hold {bad!r}"
+        raise CliError(msg) from None
+    path.parent.mkdir(parents=True, exist_ok=True)
+    mode = path.stat().st_mode & 0o7777 if path.exists() else None
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".xlwings-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        if mode is not None:
+            os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 EXCEL_STEPS = """\
-Remaining steps in Excel (Windows, desktop Excel with the xlwings add-in):
-  1. Install the add-in once:      xlwings addin install
-  2. Restart Excel, open the xlwings ribbon tab and check that "UDF Modules"
-     reads xlfuncs.udfs (this config sets it for every workbook).
-  3. Click "Import Functions". =FT_EXAMPLES_PER_SEC(8,2500,82%,900) gives 18.22.
-  The functions are in the Insert Function dialog under the category "xlfuncs".
-macOS: xlwings does not run Python UDFs there; use the template workbooks
-(`xlfuncs build`), or xlwings Lite (see docs/excel.md)."""
+Remaining steps (Windows, desktop Excel; docs/excel.md has screenshots-free detail):
+  1. Install the xlwings add-in once:   xlwings addin install
+  2. In Excel: File > Options > Trust Center > Trust Center Settings >
+     Macro Settings: tick "Trust access to the VBA project object model"
+     (Import Functions writes VBA into the workbook and needs it).
+  3. Restart Excel and open or save a macro-enabled workbook (.xlsm).
+  4. On the xlwings ribbon tab check that UDF Modules reads xlfuncs.udfs, then
+     click Import Functions. =FT_EXAMPLES_PER_SEC(8,2500,82%,900) shows 18.22.
+  The functions are in Insert Function (fx) under the category "xlfuncs".
+Mac, Excel on the web, or no Python: use the template workbooks in workbooks/
+(plain formulas, nothing to install), or xlwings Lite (docs/excel.md)."""
 
 
 def cmd_excel_setup(ns: argparse.Namespace) -> None:
     config = Path(ns.config) if ns.config else user_config_path()
     interpreter = sys.executable if os.name == "nt" else None
-    changed = add_udf_module(config, interpreter=interpreter)
-    print(
-        f"{'Updated' if changed else 'Already set:'} {config}: UDF Modules includes "
-        "xlfuncs.udfs"
-    )
+    changes = add_udf_module(config, interpreter=interpreter)
+    if changes:
+        print(f"Updated {config}:")
+        for change in changes:
+            print(f"  - {change}")
+    else:
+        print(f"Nothing to change in {config}: UDF Modules includes xlfuncs.udfs")
     print(EXCEL_STEPS)
+
+
+# -------------------------------------------------------------- build, docs
 
 
 def cmd_build(ns: argparse.Namespace) -> None:
@@ -190,19 +355,29 @@ def build_parser() -> argparse.ArgumentParser:
         prog="xlfuncs",
         description="LLM training and fine-tuning planning functions for Excel.",
     )
+    p.add_argument("--version", action="version", version=f"xlfuncs {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    sub.add_parser("list", help="the function table").set_defaults(run=cmd_list)
+    ls = sub.add_parser(
+        "list", help="the functions, or one in full: xlfuncs list FT_COST"
+    )
+    ls.add_argument("name", nargs="?", help="a function to show in full")
+    ls.set_defaults(run=cmd_list)
     c = sub.add_parser(
         "calc",
         help="evaluate one function",
         description="Evaluate one function, e.g. `xlfuncs calc FT_EXAMPLES_PER_SEC "
-        "8 2500 0.82 900`. A range argument is a comma-separated list.",
+        "8 2,500 82%% 900`. Percentages are fractions (82%% is 0.82); a range "
+        "argument is a list: 600,800,900.",
     )
     c.add_argument("name", help="function name, e.g. CHINCHILLA_PARAMS")
-    c.add_argument("args", nargs="*", help="arguments in order")
+    # REMAINDER: a negative number such as -1e3 is a value, not an option.
+    c.add_argument("args", nargs=argparse.REMAINDER, help="arguments in order")
     c.set_defaults(run=cmd_calc)
     sub.add_parser("examples", help="evaluate every documented example").set_defaults(
         run=cmd_examples
+    )
+    sub.add_parser("gpus", help="the known accelerators and their peaks").set_defaults(
+        run=cmd_gpus
     )
     e = sub.add_parser(
         "excel-setup", help="add xlfuncs.udfs to xlwings' UDF Modules setting"
@@ -225,24 +400,58 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _safe_streams() -> None:
+    """Text any terminal can show: characters its encoding lacks become '?'."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure: Callable[..., None] | None = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="replace")
+
+
+def _say(message: str) -> None:
+    if sys.stderr is not None:
+        with contextlib.suppress(OSError):
+            print(f"xlfuncs: error: {message}", file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    _safe_streams()
     parser = build_parser()
-    ns = parser.parse_args(argv)
     try:
+        ns = parser.parse_args(argv)
         ns.run(ns)
-        sys.stdout.flush()  # a closed pipe shows here, not at exit
-    except (CliError, InputError, FileExistsError) as err:
-        print(f"xlfuncs: error: {err}", file=sys.stderr)
+        if sys.stdout is not None:
+            sys.stdout.flush()  # a closed pipe shows here, not at exit
+    except SystemExit as exit_:  # argparse: --help, --version, usage errors
+        return exit_.code if isinstance(exit_.code, int) else 2
+    except InputError as err:
+        _say(err.cell_reason)  # the CLI reads 82% as a cell does
+        return 2
+    except (CliError, FileExistsError) as err:
+        _say(str(err))
         return 2
     except BrokenPipeError:  # `xlfuncs examples | head`: the reader has all it wants
-        # Point stdout at devnull so that the flush at exit does not fail again.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _quiet_stdout()
         return 1
     except OSError as err:  # an unwritable folder, a full disk: one line, no trace
+        _quiet_stdout()
         where = f": {err.filename}" if err.filename else ""
-        print(f"xlfuncs: error: {err.strerror or err}{where}", file=sys.stderr)
+        _say(f"{err.strerror or err}{where}")
         return 2
+    except KeyboardInterrupt:
+        return 130
+    except Exception as err:  # noqa: BLE001 - one line, never a traceback
+        _say(f"internal error, please report: {err!r}")
+        return 1
     return 0
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at devnull so that the flush at exit does not fail again."""
+    if sys.stdout is None:
+        return
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 if __name__ == "__main__":

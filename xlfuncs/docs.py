@@ -11,15 +11,17 @@ import sys
 from pathlib import Path
 
 from . import FUNCTIONS
-from .cli import format_number
-from .spec import Formula
+from .data.accelerators import ACCELERATORS
+from .data.units import DTYPES
+from .registry import Formula
+from .registry.display import format_number, markdown
 
 TOPICS = {
-    "xlfuncs.finetune": "Fine-tuning throughput, time and cost",
-    "xlfuncs.scaling": "Compute-optimal model size (Chinchilla 20-tokens rule)",
-    "xlfuncs.cluster": "Clusters, utilisation and training time",
-    "xlfuncs.accelerators": "Accelerator peaks",
-    "xlfuncs.scaling_laws": "Fitted scaling laws and inference-aware sizing",
+    "xlfuncs.functions.finetune": "Fine-tuning throughput, time and cost",
+    "xlfuncs.functions.scaling": "Compute-optimal size (Chinchilla 20-tokens rule)",
+    "xlfuncs.functions.cluster": "Clusters, utilisation and training time",
+    "xlfuncs.functions.hardware": "Accelerators",
+    "xlfuncs.functions.scaling_laws": "Fitted scaling laws and inference-aware sizing",
 }
 
 
@@ -37,11 +39,21 @@ def sections(doc: str) -> dict[str, str]:
     return {k: "\n".join(v).strip() for k, v in out.items()}
 
 
-def _formula_line(doc: str) -> str:
-    for para in doc.split("\n\n"):
+def _doc(spec: Formula) -> dict[str, str]:
+    return sections(inspect.cleandoc(spec.api.__doc__ or ""))
+
+
+def formula_line(spec: Formula) -> str:
+    """The docstring's ``Formula:`` paragraph, on one line."""
+    for para in _doc(spec)[""].split("\n\n"):
         if para.startswith("Formula:"):
             return " ".join(para.split())
     return ""
+
+
+def references(spec: Formula) -> str:
+    """The docstring's References section, on one line."""
+    return " ".join(_doc(spec).get("References", "").split())
 
 
 def _excel_literal(v: object) -> str:
@@ -53,7 +65,6 @@ def _excel_literal(v: object) -> str:
 
 
 def function_section(spec: Formula) -> str:
-    doc = sections(inspect.cleandoc(spec.api.__doc__ or ""))
     ex = spec.example
     result = format_number(spec.api(*ex.args))
     excel_args = ", ".join(_excel_literal(v) for v in ex.args)
@@ -64,12 +75,11 @@ def function_section(spec: Formula) -> str:
         "",
         f"- Returns: {spec.unit}",
     ]
-    formula = _formula_line(doc[""])
-    if formula:
-        lines.append(f"- {formula}")
-    lines.append(f"- Python: `{spec.module}.{spec.python_name}`")
-    if doc.get("References"):
-        lines.append(f"- Source: {' '.join(doc['References'].split())}")
+    if formula_line(spec):
+        lines.append(f"- {markdown(formula_line(spec))}")
+    lines.append(f"- Python: `xlfuncs.{spec.python_name}`")
+    if references(spec):
+        lines.append(f"- Source: {markdown(references(spec))}")
     lines += ["", "| argument | unit | description |", "| --- | --- | --- |"]
     for a in spec.args:
         name = f"`{a.name}`"
@@ -86,9 +96,7 @@ def function_section(spec: Formula) -> str:
 
 def accelerator_table() -> list[str]:
     """The names GPU_PEAK_TFLOPS knows, with their dense peaks and sources."""
-    from .accelerators import ACCELERATORS
-
-    dtypes = ("bf16", "fp16", "fp8", "tf32", "fp32", "int8")
+    dtypes = DTYPES
     lines = [
         "Known accelerators (dense TFLOP/s per chip; int8 in TOP/s; – where the "
         "chip has no such mode or no published figure). Names ignore case, spaces "
@@ -136,7 +144,7 @@ def functions_md() -> str:
             continue
         out += [f"## {title}", "", f"Module `{module}`.", ""]
         out += [function_section(s) for s in specs]
-        if module == "xlfuncs.accelerators":
+        if module == "xlfuncs.functions.hardware":
             out += accelerator_table()
     others = [s for s in FUNCTIONS.values() if s.module not in TOPICS]
     if others:

@@ -19,7 +19,7 @@ from typing import Any
 import xlwings as xw
 
 from .cells import cell_function
-from .spec import REGISTRY, Formula
+from .registry import REGISTRY, Formula
 
 CATEGORY = "xlfuncs"
 

@@ -2,27 +2,32 @@
 
 These connect hardware to the compute budget of :mod:`xlfuncs.scaling`: *this
 many GPUs, at this utilisation, for this long, buy this many PF/s-days*, and back.
-Peaks are dense TFLOP/s per accelerator (see :mod:`xlfuncs.accelerators`).
+Peaks are dense TFLOP/s per accelerator (see :mod:`xlfuncs.data.accelerators`).
 
 Model FLOPs per token follow Kaplan et al. 2020 (arXiv 2001.08361): 6·N for a
-dense transformer's forward and backward pass, plus the attention term 12·L·d·T
-that PaLM's MFU definition adds (Chowdhery et al. 2022, arXiv 2204.02311,
-appendix B). MFU counts model FLOPs only: recomputed activations are hardware
-FLOPs (HFU), not model FLOPs. Every function broadcasts like a ufunc.
+dense transformer's forward and backward pass, plus the attention term 12·L·H·Q·T
+(H heads of size Q) that PaLM's MFU definition adds (Chowdhery et al. 2022,
+arXiv 2204.02311, appendix B). MFU counts model FLOPs only: recomputed
+activations are hardware FLOPs (HFU), not model FLOPs. Every function broadcasts
+like a ufunc.
 """
 
 from __future__ import annotations
 
-from .spec import formula, input_error
-
-TFLOPS = 1e12
-SECONDS_PER_DAY = 86_400.0
-HOURS_PER_DAY = 24.0
-PFDAY_PER_TFLOPS_DAY = 1e12 / 1e15  # one TFLOP/s for a day is 1/1000 PF/s-day
+from ..data.units import (
+    FLOPS_PER_PARAM_TOKEN,
+    FLOPS_PER_TFLOPS,
+    HOURS_PER_DAY,
+    PFDAYS_PER_TFLOPS_DAY,
+    SECONDS_PER_DAY,
+)
+from ..registry import Floats, InvalidTypeError, formula
 
 
 @formula("CLUSTER_PFDAYS", unit="PF/s-days")
-def cluster_pfdays(gpus, peak_tflops_per_gpu, mfu, days):
+def cluster_pfdays(
+    gpus: Floats, peak_tflops_per_gpu: Floats, mfu: Floats, days: Floats
+) -> Floats:
     """Compute budget a cluster delivers in PF/s-days: G × peak × MFU × days / 1000.
 
     Formula: ``gpus * peak_tflops * mfu * days / 1000`` (1 PF/s-day is 1,000
@@ -35,8 +40,8 @@ def cluster_pfdays(gpus, peak_tflops_per_gpu, mfu, days):
 
     References
     ----------
-    PF/s-day as defined in the seed "Calculadora de tamaño de modelo de cómputo
-    óptimo" (8.64e19 FLOPs).
+    PF/s-day as defined by the "Calculadora de tamaño de modelo de cómputo
+    óptimo" calculator (8.64e19 FLOPs).
 
     Examples
     --------
@@ -45,11 +50,13 @@ def cluster_pfdays(gpus, peak_tflops_per_gpu, mfu, days):
     >>> round(cluster_pfdays(1024, 989.4, 0.4, 30))
     12158
     """
-    return gpus * peak_tflops_per_gpu * mfu * days * PFDAY_PER_TFLOPS_DAY
+    return gpus * peak_tflops_per_gpu * mfu * days * PFDAYS_PER_TFLOPS_DAY
 
 
 @formula("CLUSTER_DAYS", unit="days")
-def cluster_days(budget_pf_days, gpus, peak_tflops_per_gpu, mfu):
+def cluster_days(
+    budget_pf_days: Floats, gpus: Floats, peak_tflops_per_gpu: Floats, mfu: Floats
+) -> Floats:
     """Days a cluster needs to spend a compute budget: 1000 × C / (G × peak × MFU).
 
     Formula: ``budget * 1000 / (gpus * peak_tflops * mfu)``, the inverse of
@@ -66,18 +73,22 @@ def cluster_days(budget_pf_days, gpus, peak_tflops_per_gpu, mfu):
 
     Examples
     --------
-    The seed's 6,000 PF/s-days on 1,024 H100s at 40 % MFU:
+    The worked example's 6,000 PF/s-days on 1,024 H100s at 40 % MFU:
 
     >>> round(cluster_days(6000, 1024, 989.4, 0.4), 2)
     14.81
     """
-    return budget_pf_days / (gpus * peak_tflops_per_gpu * mfu * PFDAY_PER_TFLOPS_DAY)
+    return budget_pf_days / (gpus * peak_tflops_per_gpu * mfu * PFDAYS_PER_TFLOPS_DAY)
 
 
 @formula("TRAINING_DAYS", unit="days")
 def training_days(
-    params, tokens, gpus, achieved_tflops_per_gpu, flops_per_param_token=6
-):
+    params: Floats,
+    tokens: Floats,
+    gpus: Floats,
+    achieved_tflops_per_gpu: Floats,
+    flops_per_param_token: Floats = FLOPS_PER_PARAM_TOKEN,
+) -> Floats:
     """Days to train N parameters on D tokens: k·N·D / (G × achieved TFLOP/s) / 86,400.
 
     Formula: ``k * N * D / (gpus * achieved_tflops * 1e12) / 86400`` with k = 6,
@@ -100,25 +111,41 @@ def training_days(
     33.9
     """
     flops = flops_per_param_token * params * tokens
-    return flops / (gpus * achieved_tflops_per_gpu * TFLOPS) / SECONDS_PER_DAY
+    return flops / (gpus * achieved_tflops_per_gpu * FLOPS_PER_TFLOPS) / SECONDS_PER_DAY
 
 
-def _shape_term(layers, d_model, seq_len):
-    """PaLM's attention FLOPs per token, 12·L·d·T, or 0 when no shape is given."""
-    given = [x is not None for x in (layers, d_model, seq_len)]
-    if not any(given):
-        return 0.0
-    if not all(given):
-        raise input_error("#VALUE!", "give layers, d_model and seq_len together")
-    return 12 * layers * d_model * seq_len
+def _flops_per_token(
+    params: Floats,
+    layers: Floats | None,
+    attention_width: Floats | None,
+    seq_len: Floats | None,
+) -> Floats:
+    """6·N, plus PaLM's attention FLOPs per token 12·L·(H·Q)·T when all are given."""
+    shape = (layers, attention_width, seq_len)
+    if all(x is None for x in shape):
+        return FLOPS_PER_PARAM_TOKEN * params
+    if layers is None or attention_width is None or seq_len is None:
+        raise InvalidTypeError(
+            "#VALUE!", "give layers, attention_width and seq_len together, or none"
+        )
+    return FLOPS_PER_PARAM_TOKEN * params + 12 * layers * attention_width * seq_len
+
+
+def _cluster_gpu_hours(gpus: Floats, days: Floats) -> Floats:
+    return gpus * days * HOURS_PER_DAY
 
 
 @formula("FLOPS_PER_TOKEN", unit="FLOPs/token")
-def flops_per_token(params, layers=None, d_model=None, seq_len=None):
+def flops_per_token(
+    params: Floats,
+    layers: Floats | None = None,
+    attention_width: Floats | None = None,
+    seq_len: Floats | None = None,
+) -> Floats:
     """Training FLOPs per token: 6·N, plus PaLM's attention term 12·L·d·T if given.
 
-    Formula: ``6 * N + 12 * L * d * T``; the second term only with all of layers,
-    d_model (attention width) and seq_len.
+    Formula: ``6 * N + 12 * L * (H * Q) * T``; the second term only with all of
+    layers, attention_width (H heads × head size Q) and seq_len.
 
     Returns
     -------
@@ -137,21 +164,21 @@ def flops_per_token(params, layers=None, d_model=None, seq_len=None):
     >>> f"{flops_per_token(540.35e9, 118, 12288, 2048):.4e}"
     '3.2777e+12'
     """
-    return 6 * params + _shape_term(layers, d_model, seq_len)
+    return _flops_per_token(params, layers, attention_width, seq_len)
 
 
 @formula("MFU", unit="fraction")
 def mfu(
-    tokens_per_sec_per_gpu,
-    params,
-    peak_tflops_per_gpu,
-    layers=None,
-    d_model=None,
-    seq_len=None,
-):
+    tokens_per_sec_per_gpu: Floats,
+    params: Floats,
+    peak_tflops_per_gpu: Floats,
+    layers: Floats | None = None,
+    attention_width: Floats | None = None,
+    seq_len: Floats | None = None,
+) -> Floats:
     """Model FLOPs utilisation: tokens/s per GPU × FLOPs per token / peak FLOP/s.
 
-    Formula: ``V * (6N + 12·L·d·T) / (peak * 1e12)``.
+    Formula: ``V * (6N + 12·L·(H·Q)·T) / (peak * 1e12)``.
 
     Returns
     -------
@@ -170,18 +197,23 @@ def mfu(
     >>> round(mfu(38.7858, 540.35e9, 275, 118, 12288, 2048), 3)
     0.462
     """
-    per_token = 6 * params + _shape_term(layers, d_model, seq_len)
-    return tokens_per_sec_per_gpu * per_token / (peak_tflops_per_gpu * TFLOPS)
+    per_token = _flops_per_token(params, layers, attention_width, seq_len)
+    return tokens_per_sec_per_gpu * per_token / (peak_tflops_per_gpu * FLOPS_PER_TFLOPS)
 
 
 @formula("TOKENS_PER_SEC_PER_GPU", unit="tokens/s")
 def tokens_per_sec_per_gpu(
-    params, peak_tflops_per_gpu, mfu, layers=None, d_model=None, seq_len=None
-):
+    params: Floats,
+    peak_tflops_per_gpu: Floats,
+    mfu: Floats,
+    layers: Floats | None = None,
+    attention_width: Floats | None = None,
+    seq_len: Floats | None = None,
+) -> Floats:
     """Expected training tokens/s of one GPU: MFU × peak FLOP/s / FLOPs per token.
 
-    Formula: ``mfu * peak * 1e12 / (6N + 12·L·d·T)``: the V of the fine-tuning
-    functions when no benchmark exists.
+    Formula: ``mfu * peak * 1e12 / (6N + 12·L·(H·Q)·T)``: the V of the
+    fine-tuning functions when no benchmark exists.
 
     Returns
     -------
@@ -199,12 +231,12 @@ def tokens_per_sec_per_gpu(
     >>> round(tokens_per_sec_per_gpu(7e9, 989.4, 0.4))
     9423
     """
-    per_token = 6 * params + _shape_term(layers, d_model, seq_len)
-    return mfu * peak_tflops_per_gpu * TFLOPS / per_token
+    per_token = _flops_per_token(params, layers, attention_width, seq_len)
+    return mfu * peak_tflops_per_gpu * FLOPS_PER_TFLOPS / per_token
 
 
 @formula("CLUSTER_GPU_HOURS", unit="GPU-hours")
-def cluster_gpu_hours(gpus, days):
+def cluster_gpu_hours(gpus: Floats, days: Floats) -> Floats:
     """GPU-hours a cluster consumes: GPUs × days × 24.
 
     Formula: ``gpus * days * 24``.
@@ -223,11 +255,11 @@ def cluster_gpu_hours(gpus, days):
     >>> cluster_gpu_hours(1024, 30)
     737280.0
     """
-    return gpus * days * HOURS_PER_DAY
+    return _cluster_gpu_hours(gpus, days)
 
 
 @formula("CLUSTER_COST", unit="currency")
-def cluster_cost(gpus, days, price_per_gpu_hour):
+def cluster_cost(gpus: Floats, days: Floats, price_per_gpu_hour: Floats) -> Floats:
     """Cost of running a cluster: GPUs × days × 24 × price per GPU-hour.
 
     Formula: ``gpus * days * 24 * price``.
@@ -246,4 +278,4 @@ def cluster_cost(gpus, days, price_per_gpu_hour):
     >>> cluster_cost(1024, 30, 2.5)
     1843200.0
     """
-    return cluster_gpu_hours.formula.raw(gpus, days) * price_per_gpu_hour
+    return _cluster_gpu_hours(gpus, days) * price_per_gpu_hour

@@ -10,32 +10,193 @@ validated against it) and the fits' constants.
 
 from __future__ import annotations
 
-import openpyxl
-from openpyxl.styles import Font
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
 
-from .accelerators import ACCELERATORS
-from .finetune import SECONDS_PER_HOUR
-from .scaling import FLOPS_PER_PARAM_TOKEN, FLOPS_PER_PFDAY
-from .scaling_laws import FITS
-from .templates import (
+import openpyxl
+from openpyxl.chart import Reference, ScatterChart, Series
+from openpyxl.chart.data_source import NumFmt
+from openpyxl.chart.shapes import GraphicalProperties
+from openpyxl.styles import Font, Protection
+from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.datavalidation import DataValidation
+
+from ..data.accelerators import ACCELERATORS
+from ..data.fits import FITS
+from ..data.units import (
+    DTYPES,
+    FLOPS_PER_PARAM_TOKEN,
+    FLOPS_PER_PFDAY,
+    SECONDS_PER_HOUR,
+)
+from ..registry import REGISTRY
+from .layout import (
+    BOX,
     COMMON,
     HEADER_FILL,
     HEADER_FONT,
+    INPUT_FILL,
+    INPUT_FONT,
     Input,
-    IsoFlop,
     Lit,
     Output,
     Template,
     _define,
+    _guarded,
     _num,
+    _table_heading,
     _text,
-    fit_constant,
-    loss_formula,
 )
 
-DTYPES = ("bf16", "fp16", "fp8", "tf32", "fp32", "int8")
 PFDAY = _num(FLOPS_PER_PFDAY)
 K = FLOPS_PER_PARAM_TOKEN
+
+
+@dataclass(frozen=True)
+class IsoFlop:
+    """Loss against model size at the fixed budget, with the fits' optima marked.
+
+    Rows are multiples of ``base`` (an output holding a parameter count); for
+    each fit in ``fits`` (key, optimum-params output, optimum-loss output) a loss
+    column, written with the fit's named constants ``Fit<Key><E|A|B|Alpha|Beta>``.
+    """
+
+    key: str
+    budget: str
+    base: str
+    multipliers: tuple[float, ...]
+    fits: tuple[tuple[str, str, str], ...]
+
+    def __call__(
+        self,
+        ws: Any,
+        tpl: Template,
+        lang: str,
+        row: int,
+        cached: dict[Any, Any],
+        values: Mapping[str, Any],
+    ) -> int:
+        return _isoflop(ws, tpl, self, lang, row, cached, values)
+
+
+def fit_constant(fit: str, which: str) -> str:
+    """Defined name of a fit constant on the data sheet, e.g. FitHoffmannAlpha."""
+    return f"Fit{fit.capitalize()}{which}"
+
+
+def loss_formula(fit: str, params: str, tokens: str) -> str:
+    """E + A/N^alpha + B/D^beta with the fit's named constants."""
+    c = lambda w: fit_constant(fit, w)  # noqa: E731
+    return f"{c('E')}+{c('A')}/{params}^{c('Alpha')}+{c('B')}/{tokens}^{c('Beta')}"
+
+
+def _isoflop(
+    ws,
+    tpl: Template,
+    iso: IsoFlop,
+    lang: str,
+    row: int,
+    cached: dict[Any, Any],
+    values: Mapping[str, float],
+) -> int:
+    """The IsoFLOP table and chart: loss against N at the budget, optima marked."""
+    t = lambda key: tpl.t(key, lang)  # noqa: E731
+    msg = t("msg.check_inputs")
+    sheet = ws.title
+    titles = [t(f"{iso.key}.k"), t(f"{iso.key}.params"), t(f"{iso.key}.tokens")] + [
+        t(f"{iso.key}.loss.{fit}") for fit, _, _ in iso.fits
+    ]
+    head = _table_heading(ws, tpl, iso.key, lang, row, titles)
+    base_ok = [f"ISNUMBER({iso.base})", f"ISNUMBER({iso.budget})"]
+    budget = values[iso.budget]
+    first = head + 1
+    multiples = DataValidation(type="decimal", operator="greaterThan", formula1="0")
+    multiples.showInputMessage = multiples.showErrorMessage = True
+    multiples.errorStyle = "stop"
+    multiples.promptTitle = t(f"{iso.key}.k")[:32]
+    multiples.prompt = t(f"{iso.key}.note")[:255]
+    multiples.errorTitle = t("msg.invalid_title")[:32]
+    multiples.error = t("msg.positive")[:255]
+    for k, mult in enumerate(iso.multipliers):
+        r = first + k
+        cell = ws[f"A{r}"]
+        cell.value = mult
+        cell.number_format = "0.00×"
+        cell.fill, cell.font, cell.border = INPUT_FILL, INPUT_FONT, BOX
+        cell.protection = Protection(locked=False)
+        multiples.add(f"A{r}")
+        n_ref, d_ref = f"B{r}", f"C{r}"
+        row_ok = [*base_ok, f"ISNUMBER($A{r})", f"$A{r}>0"]
+        formulas = {
+            "B": (f"$A{r}*{iso.base}", row_ok),
+            "C": (
+                f"{iso.budget}*{_num(FLOPS_PER_PFDAY)}/({FLOPS_PER_PARAM_TOKEN}*{n_ref})",
+                [*row_ok, f"ISNUMBER({n_ref})"],
+            ),
+        }
+        params = mult * values[iso.base]
+        tokens = REGISTRY["ISOFLOP_TOKENS"].api(budget, params)
+        cached[(sheet, f"B{r}")] = params
+        cached[(sheet, f"C{r}")] = tokens
+        for j, (fit, _, _) in enumerate(iso.fits):
+            col = get_column_letter(4 + j)
+            formulas[col] = (
+                loss_formula(fit, n_ref, d_ref),
+                [f"ISNUMBER({n_ref})", f"ISNUMBER({d_ref})"],
+            )
+            cached[(sheet, f"{col}{r}")] = REGISTRY["CHINCHILLA_LOSS"].api(
+                params, tokens, fit
+            )
+        for col, (expr, tests) in formulas.items():
+            c = ws[f"{col}{r}"]
+            c.value = _guarded(expr, tests, msg)
+            c.number_format = {
+                "B": tpl.fmt("fmt.billions", lang),
+                "C": tpl.fmt("fmt.trillions", lang),
+            }.get(col, "0.0000")
+            c.border = BOX
+    last = first + len(iso.multipliers) - 1
+    ws.add_data_validation(multiples)
+
+    chart = ScatterChart()
+    chart.title = t(f"{iso.key}.chart")
+    chart.style = 13
+    chart.height, chart.width = 8, 17
+    chart.x_axis.title = t(f"{iso.key}.params")
+    chart.y_axis.title = t(f"{iso.key}.loss")
+    xs = Reference(ws, min_col=2, min_row=first, max_row=last)
+    for j, (fit, opt_params, opt_loss) in enumerate(iso.fits):
+        ys = Reference(ws, min_col=4 + j, min_row=head, max_row=last)
+        curve = Series(ys, xs, title_from_data=True)
+        curve.marker.symbol = "none"
+        chart.series.append(curve)
+        # The optimum: one point, read from the named result cells.
+        px = _named_ref(ws.parent, opt_params)
+        py = _named_ref(ws.parent, opt_loss)
+        point = Series(py, px, title=t(f"{iso.key}.optimum.{fit}"))
+        point.marker.symbol = "diamond"
+        point.marker.size = 11
+        colour = ("C00000", "1F3864")[j % 2]
+        point.marker.graphicalProperties = GraphicalProperties(solidFill=colour)
+        point.marker.graphicalProperties.line.solidFill = colour
+        point.graphicalProperties.line.noFill = True
+        chart.series.append(point)
+    chart.x_axis.scaling.logBase = 10
+    chart.x_axis.numFmt = NumFmt(formatCode="0E+0", sourceLinked=False)
+    chart.x_axis.delete = chart.y_axis.delete = False
+    chart.legend.position = "b"  # type: ignore[union-attr]
+    ws.add_chart(chart, f"A{last + 2}")
+    return last + 19
+
+
+def _named_ref(wb: openpyxl.Workbook, name: str) -> Reference:
+    title, coord = wb.defined_names[name].attr_text.split("!")
+    col, row = re.match(r"\$?([A-Z]+)\$?(\d+)", coord).groups()  # type: ignore[union-attr]
+    ws = wb[title.strip("'")]
+    col_idx = openpyxl.utils.column_index_from_string(col)
+    return Reference(ws, min_col=col_idx, min_row=int(row))
 
 
 def data_sheet(wb: openpyxl.Workbook, lang: str) -> None:
@@ -289,14 +450,16 @@ PLANNER = Template(
         "sec.finetune",
     ),
     data=data_sheet,
-    isoflop=IsoFlop(
-        "iso",
-        "ComputeBudgetPFDays",
-        "RuleParams",
-        (0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 1.0, 1.25, 1.5, 2.0, 3.0, 5.0),
-        (
-            ("hoffmann", "HoffmannParams", "HoffmannLoss"),
-            ("epoch", "EpochParams", "EpochLoss"),
+    blocks=(
+        IsoFlop(
+            "iso",
+            "ComputeBudgetPFDays",
+            "RuleParams",
+            (0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 1.0, 1.25, 1.5, 2.0, 3.0, 5.0),
+            (
+                ("hoffmann", "HoffmannParams", "HoffmannLoss"),
+                ("epoch", "EpochParams", "EpochLoss"),
+            ),
         ),
     ),
     notes=(

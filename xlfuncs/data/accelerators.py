@@ -1,6 +1,7 @@
 """Dense peak TFLOP/s of common ML accelerators, each cited to its vendor's sheet.
 
-The table backs ``GPU_PEAK_TFLOPS(gpu, [dtype="bf16"])``, defined at the end.
+The table backs ``GPU_PEAK_TFLOPS(gpu, [dtype="bf16"])`` and its siblings in
+:mod:`xlfuncs.functions.hardware`.
 
 Conventions
 -----------
@@ -31,8 +32,6 @@ Conventions
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-
-from .spec import formula, input_error
 
 
 @dataclass(frozen=True)
@@ -611,37 +610,4 @@ def find(name: str) -> Accelerator | None:
     return None
 
 
-_BY_NAME = {a.name: a for a in ACCELERATORS}
-
-
-@formula("GPU_PEAK_TFLOPS", unit="TFLOP/s")
-def gpu_peak_tflops(gpu, dtype="bf16"):
-    """Dense peak TFLOP/s of one accelerator for a dtype, from its datasheet.
-
-    Formula: a table look-up; dense figures only (half of NVIDIA's "with
-    sparsity" rows), per chip. Names: see ``docs/functions.md``.
-
-    Returns
-    -------
-    float
-        Peak TFLOP/s (TOP/s for int8). An accelerator without that dtype gives
-        ``#N/A`` with the dtypes it has.
-
-    References
-    ----------
-    Vendor datasheets, cited per accelerator in :data:`ACCELERATORS`; e.g. the
-    NVIDIA H100 datasheet: BF16 1,979 TFLOPS with sparsity, 989.4 dense.
-
-    Examples
-    --------
-    >>> gpu_peak_tflops("H100", "bf16")
-    989.4
-    >>> gpu_peak_tflops("A100")
-    312.0
-    """
-    acc = _BY_NAME[gpu]
-    value = acc.peak_tflops.get(dtype)
-    if value is None:
-        have = ", ".join(acc.peak_tflops)
-        raise input_error("#N/A", f"{acc.name} has no {dtype} figure; it has {have}")
-    return float(value)
+BY_NAME: dict[str, Accelerator] = {a.name: a for a in ACCELERATORS}

@@ -17,25 +17,28 @@ files in LibreOffice and compare. Input domains come from
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import openpyxl
 from openpyxl.chart import Reference, ScatterChart, Series
 from openpyxl.chart.data_source import NumFmt
-from openpyxl.chart.shapes import GraphicalProperties
 from openpyxl.styles import Alignment, Border, Font, PatternFill, Protection, Side
 from openpyxl.utils import get_column_letter, quote_sheetname
 from openpyxl.workbook.defined_name import DefinedName
 from openpyxl.worksheet.datavalidation import DataValidation
+from openpyxl.worksheet.header_footer import HeaderFooterItem
+from openpyxl.worksheet.header_footer import _HeaderFooterPart as _Text
+from openpyxl.worksheet.properties import PageSetupProperties
 
-from .arguments import ARGS
-from .spec import REGISTRY, InputError
-from .xlsx import save_workbook
+from ..registry import ARGS, REGISTRY, InputError
 
 LANGS = ("en", "es")
+
+#: A table a template adds below its scenarios: it writes from ``row`` on, adds the
+#: cached values of its formula cells, and returns the next free row.
+Block = Callable[..., int]
 
 # ----------------------------------------------------------------- definitions
 
@@ -46,7 +49,7 @@ class Input:
 
     name: str  # workbook-scoped defined name
     arg: str  # the library argument whose domain and unit it shares
-    default: float
+    default: float | str
     fmt: str
     whole: bool = False  # whole numbers only (GPUs, examples), at least 1
     choices: str | None = None  # defined name of the list a text input picks from
@@ -72,7 +75,7 @@ class Output:
     fmt: str
     function: str | None = None
     args: tuple[str, ...] = ()
-    value: Callable[[Mapping[str, float]], float] | None = None
+    value: Callable[[Mapping[str, Any]], float] | None = None
     section: str = "sec.outputs"  # a text key; "sec.calculations" is shaded grey
     positive: bool = False  # the result itself must be > 0 (a table look-up)
     message: str = "msg.check_inputs"  # text key of what it shows when it cannot
@@ -82,6 +85,7 @@ class Output:
         if self.value is not None:
             return float(self.value(values))
         args = (a if isinstance(a, Lit) else values[a] for a in self.args)
+        assert self.function is not None
         return float(REGISTRY[self.function].api(*args))
 
 
@@ -108,7 +112,8 @@ class Template:
     text: Mapping[str, Mapping[str, str]] = field(repr=False)  # key -> lang -> text
     sections: tuple[str, ...] = ("sec.calculations", "sec.outputs")  # output order
     data: Callable[[openpyxl.Workbook, str], None] | None = None  # a reference sheet
-    isoflop: IsoFlop | None = None
+    # Further tables placed after the scenarios, e.g. the planner's IsoFLOP curve.
+    blocks: tuple[Block, ...] = ()
 
     def t(self, key: str, lang: str) -> str:
         return self.text[key][lang]
@@ -124,7 +129,7 @@ class Template:
         return next(o for o in self.outputs if o.name == name)
 
     @property
-    def defaults(self) -> dict[str, float]:
+    def defaults(self) -> dict[str, float | str]:
         return {i.name: i.default for i in self.inputs}
 
     def filename(self, lang: str) -> str:
@@ -149,22 +154,6 @@ class Template:
 
     def is_output(self, name: str) -> bool:
         return any(o.name == name for o in self.outputs)
-
-
-@dataclass(frozen=True)
-class IsoFlop:
-    """Loss against model size at the fixed budget, with the fits' optima marked.
-
-    Rows are multiples of ``base`` (an output holding a parameter count); for
-    each fit in ``fits`` (key, optimum-params output, optimum-loss output) a loss
-    column, written with the fit's named constants ``Fit<Key><E|A|B|Alpha|Beta>``.
-    """
-
-    key: str
-    budget: str
-    base: str
-    multipliers: tuple[float, ...]
-    fits: tuple[tuple[str, str, str], ...]
 
 
 # Shared texts: headers, sections, messages.
@@ -251,6 +240,26 @@ COMMON = {
         "(p. ej. 82 %).",
     },
 }
+
+
+def check_references(tpl: Template) -> Template:
+    """Each output's args must feed its library function's arguments, in order."""
+    args = {i.name: i.arg for i in tpl.inputs}
+    for out in tpl.outputs:
+        if out.function is None:
+            continue
+        spec = REGISTRY[out.function]
+        want = [a.name for a in spec.args]
+        if len(out.args) < spec.n_required or len(out.args) > len(want):
+            raise ValueError(f"{tpl.slug}:{out.name}: {out.args} does not match {want}")
+        for a, w in zip(out.args, want):
+            # Inputs must feed the argument they describe; outputs and literals
+            # (a fit's name) are the template's own business.
+            if a in args and args[a] != w:
+                raise ValueError(f"{tpl.slug}:{out.name}: {a} does not match {w}")
+    for key in ("sheet", "title", "subtitle", "subject", "keywords"):
+        tpl.t(key, "en")
+    return tpl
 
 
 # ------------------------------------------------------------- Excel formulas
@@ -426,7 +435,7 @@ def build_template(tpl: Template, lang: str) -> Built:
         raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(LANGS)}")
     t = lambda key: tpl.t(key, lang)  # noqa: E731
     wb = openpyxl.Workbook()
-    ws = wb.active
+    ws = wb.worksheets[0]
     ws.title = t("sheet")
     sheet = ws.title
     cached: dict[tuple[str, str], Any] = {}
@@ -515,8 +524,8 @@ def build_template(tpl: Template, lang: str) -> Built:
 
     for sc in tpl.scenarios:
         row = _scenario(ws, wb, tpl, sc, lang, row, cached, defaults)
-    if tpl.isoflop:
-        row = _isoflop(ws, tpl, tpl.isoflop, lang, row, cached, values)
+    for block in tpl.blocks:
+        row = block(ws, tpl, lang, row, cached, values)
 
     section("sec.notes")
     for key in tpl.notes:
@@ -535,9 +544,9 @@ def build_template(tpl: Template, lang: str) -> Built:
     ws.page_setup.paperSize = ws.PAPERSIZE_A4
     ws.page_setup.fitToWidth = 1
     ws.page_setup.fitToHeight = 1
-    ws.sheet_properties.pageSetUpPr.fitToPage = True
+    ws.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
     ws.print_options.horizontalCentered = True
-    ws.oddFooter.center.text = t("title") + " — xlfuncs"
+    ws.oddFooter = HeaderFooterItem(center=_Text(t("title") + " — xlfuncs"))
     ws.sheet_view.showGridLines = False
 
     p = wb.properties
@@ -583,8 +592,8 @@ def _scenario(
     sc: Scenario,
     lang: str,
     row: int,
-    cached: dict,
-    defaults: Mapping[str, float],
+    cached: dict[Any, Any],
+    defaults: Mapping[str, Any],
 ) -> int:
     t = lambda key: tpl.t(key, lang)  # noqa: E731
     sheet = ws.title
@@ -623,9 +632,9 @@ def _scenario(
         chart.x_axis.title = titles[0]
         chart.y_axis.title = ", ".join(t(c + ".label") for c in sc.chart)
         xs = Reference(ws, min_col=1, min_row=first, max_row=last)
-        for name in sc.chart:
-            col = 2 + sc.columns.index(name)
-            ys = Reference(ws, min_col=col, min_row=head, max_row=last)
+        for plotted in sc.chart:
+            at = 2 + sc.columns.index(plotted)
+            ys = Reference(ws, min_col=at, min_row=head, max_row=last)
             series = Series(ys, xs, title_from_data=True)
             series.marker.symbol = "circle"
             chart.series.append(series)
@@ -635,166 +644,7 @@ def _scenario(
                 axis.scaling.logBase = 10
                 # Decades read best as powers of ten, whatever the cells' format.
                 axis.numFmt = NumFmt(formatCode="0E+0", sourceLinked=False)
-        chart.legend.position = "b"
+        chart.legend.position = "b"  # type: ignore[union-attr]
         ws.add_chart(chart, f"A{row + 1}")
         row += 17
     return row
-
-
-def fit_constant(fit: str, which: str) -> str:
-    """Defined name of a fit constant on the data sheet, e.g. FitHoffmannAlpha."""
-    return f"Fit{fit.capitalize()}{which}"
-
-
-def loss_formula(fit: str, params: str, tokens: str) -> str:
-    """E + A/N^alpha + B/D^beta with the fit's named constants."""
-    c = lambda w: fit_constant(fit, w)  # noqa: E731
-    return f"{c('E')}+{c('A')}/{params}^{c('Alpha')}+{c('B')}/{tokens}^{c('Beta')}"
-
-
-def _isoflop(
-    ws,
-    tpl: Template,
-    iso: IsoFlop,
-    lang: str,
-    row: int,
-    cached: dict,
-    values: Mapping[str, float],
-) -> int:
-    """The IsoFLOP table and chart: loss against N at the budget, optima marked."""
-    from .scaling import FLOPS_PER_PARAM_TOKEN, FLOPS_PER_PFDAY
-
-    t = lambda key: tpl.t(key, lang)  # noqa: E731
-    msg = t("msg.check_inputs")
-    sheet = ws.title
-    titles = [t(f"{iso.key}.k"), t(f"{iso.key}.params"), t(f"{iso.key}.tokens")] + [
-        t(f"{iso.key}.loss.{fit}") for fit, _, _ in iso.fits
-    ]
-    head = _table_heading(ws, tpl, iso.key, lang, row, titles)
-    base_ok = [f"ISNUMBER({iso.base})", f"ISNUMBER({iso.budget})"]
-    budget = values[iso.budget]
-    first = head + 1
-    multiples = DataValidation(type="decimal", operator="greaterThan", formula1="0")
-    multiples.showInputMessage = multiples.showErrorMessage = True
-    multiples.errorStyle = "stop"
-    multiples.promptTitle = t(f"{iso.key}.k")[:32]
-    multiples.prompt = t(f"{iso.key}.note")[:255]
-    multiples.errorTitle = t("msg.invalid_title")[:32]
-    multiples.error = t("msg.positive")[:255]
-    for k, mult in enumerate(iso.multipliers):
-        r = first + k
-        cell = ws[f"A{r}"]
-        cell.value = mult
-        cell.number_format = "0.00×"
-        cell.fill, cell.font, cell.border = INPUT_FILL, INPUT_FONT, BOX
-        cell.protection = Protection(locked=False)
-        multiples.add(f"A{r}")
-        n_ref, d_ref = f"B{r}", f"C{r}"
-        row_ok = [*base_ok, f"ISNUMBER($A{r})", f"$A{r}>0"]
-        formulas = {
-            "B": (f"$A{r}*{iso.base}", row_ok),
-            "C": (
-                f"{iso.budget}*{_num(FLOPS_PER_PFDAY)}/({FLOPS_PER_PARAM_TOKEN}*{n_ref})",
-                [*row_ok, f"ISNUMBER({n_ref})"],
-            ),
-        }
-        params = mult * values[iso.base]
-        tokens = REGISTRY["ISOFLOP_TOKENS"].api(budget, params)
-        cached[(sheet, f"B{r}")] = params
-        cached[(sheet, f"C{r}")] = tokens
-        for j, (fit, _, _) in enumerate(iso.fits):
-            col = get_column_letter(4 + j)
-            formulas[col] = (
-                loss_formula(fit, n_ref, d_ref),
-                [f"ISNUMBER({n_ref})", f"ISNUMBER({d_ref})"],
-            )
-            cached[(sheet, f"{col}{r}")] = REGISTRY["CHINCHILLA_LOSS"].api(
-                params, tokens, fit
-            )
-        for col, (expr, tests) in formulas.items():
-            c = ws[f"{col}{r}"]
-            c.value = _guarded(expr, tests, msg)
-            c.number_format = {
-                "B": tpl.fmt("fmt.billions", lang),
-                "C": tpl.fmt("fmt.trillions", lang),
-            }.get(col, "0.0000")
-            c.border = BOX
-    last = first + len(iso.multipliers) - 1
-    ws.add_data_validation(multiples)
-
-    chart = ScatterChart()
-    chart.title = t(f"{iso.key}.chart")
-    chart.style = 13
-    chart.height, chart.width = 8, 17
-    chart.x_axis.title = t(f"{iso.key}.params")
-    chart.y_axis.title = t(f"{iso.key}.loss")
-    xs = Reference(ws, min_col=2, min_row=first, max_row=last)
-    for j, (fit, opt_params, opt_loss) in enumerate(iso.fits):
-        ys = Reference(ws, min_col=4 + j, min_row=head, max_row=last)
-        curve = Series(ys, xs, title_from_data=True)
-        curve.marker.symbol = "none"
-        chart.series.append(curve)
-        # The optimum: one point, read from the named result cells.
-        px = _named_ref(ws.parent, opt_params)
-        py = _named_ref(ws.parent, opt_loss)
-        point = Series(py, px, title=t(f"{iso.key}.optimum.{fit}"))
-        point.marker.symbol = "diamond"
-        point.marker.size = 11
-        colour = ("C00000", "1F3864")[j % 2]
-        point.marker.graphicalProperties = GraphicalProperties(solidFill=colour)
-        point.marker.graphicalProperties.line.solidFill = colour
-        point.graphicalProperties.line.noFill = True
-        chart.series.append(point)
-    chart.x_axis.scaling.logBase = 10
-    chart.x_axis.numFmt = NumFmt(formatCode="0E+0", sourceLinked=False)
-    chart.x_axis.delete = chart.y_axis.delete = False
-    chart.legend.position = "b"
-    ws.add_chart(chart, f"A{last + 2}")
-    return last + 19
-
-
-def _named_ref(wb: openpyxl.Workbook, name: str) -> Reference:
-    title, coord = wb.defined_names[name].attr_text.split("!")
-    col, row = re.match(r"\$?([A-Z]+)\$?(\d+)", coord).groups()  # type: ignore[union-attr]
-    ws = wb[title.strip("'")]
-    col_idx = openpyxl.utils.column_index_from_string(col)
-    return Reference(ws, min_col=col_idx, min_row=int(row))
-
-
-# ------------------------------------------------------------------- writing
-
-
-def build(
-    out_dir: str | Path = "workbooks",
-    langs: Iterable[str] = LANGS,
-    *,
-    force: bool = False,
-    templates: Sequence[Template] | None = None,
-) -> list[Path]:
-    """Write every template in every language; nothing is written if any exists.
-
-    Raises FileExistsError (listing the files) unless ``force``; each file is
-    written atomically, so an interrupted build leaves old files intact.
-    """
-    from .template_defs import TEMPLATES
-
-    out = Path(out_dir)
-    langs = tuple(langs)
-    for lang in langs:
-        if lang not in LANGS:
-            raise ValueError(f"unknown language {lang!r}; choose {' or '.join(LANGS)}")
-    jobs = [
-        (tpl, lang, out / tpl.filename(lang))
-        for tpl in (templates or TEMPLATES)
-        for lang in langs
-    ]
-    existing = [str(p) for _, _, p in jobs if p.exists()]
-    if existing and not force:
-        raise FileExistsError(
-            f"{', '.join(existing)} already exist; pass --force to overwrite"
-        )
-    written = []
-    for tpl, lang, path in jobs:
-        built = build_template(tpl, lang)
-        written.append(save_workbook(built.workbook, path, built.cached, force=force))
-    return written

@@ -1,25 +1,34 @@
 """Compute-optimal model size by the Chinchilla 20-tokens rule, and FLOP units.
 
-Source: the seed calculator "Calculadora de tamaño de modelo de cómputo óptimo"
-(``shared/seeds/002_2bb1ed7ee99207de.txt``). Training compute is C = 6·N·D FLOPs
-for N parameters and D tokens (Kaplan et al. 2020, arXiv 2001.08361); Hoffmann et
-al. 2022 (arXiv 2203.15556) found the loss-optimal split keeps about r = 20 tokens
-per parameter. With D = r·N, C = 6·r·N², so N = √(C / (6r)): doubling the budget
-multiplies N by √2. Budgets are in petaFLOP/s-days: 1e15 FLOP/s for 86,400 s, that
-is 8.64e19 FLOPs. Every function takes scalars or numpy arrays and broadcasts.
+Source: the calculator "Calculadora de tamaño de modelo de cómputo óptimo" (a
+published Spanish calculator page, this project's specification). Training compute
+is C = 6·N·D FLOPs for N parameters and D tokens (Kaplan et al. 2020, arXiv
+2001.08361); Hoffmann et al. 2022 (arXiv 2203.15556) found the loss-optimal split
+keeps about r = 20 tokens per parameter. With D = r·N, C = 6·r·N², so
+N = √(C / (6r)): doubling the budget multiplies N by √2. Budgets are in
+petaFLOP/s-days: 1e15 FLOP/s for 86,400 s, that is 8.64e19 FLOPs. Every function
+takes scalars or numpy arrays and broadcasts.
 """
 
 from __future__ import annotations
 
-from .spec import formula
+from ..data.units import (
+    CHINCHILLA_TOKENS_PER_PARAM,
+    FLOPS_PER_PARAM_TOKEN,
+    FLOPS_PER_PFDAY,
+)
+from ..registry import Floats, formula
 
-FLOPS_PER_PFDAY = 1e15 * 86_400  # 8.64e19
-FLOPS_PER_PARAM_TOKEN = 6  # forward (2) + backward (4) per parameter per token
-CHINCHILLA_TOKENS_PER_PARAM = 20
+
+def _chinchilla_params(budget_pf_days: Floats, tokens_per_param: Floats) -> Floats:
+    flops = budget_pf_days * FLOPS_PER_PFDAY
+    return (flops / (FLOPS_PER_PARAM_TOKEN * tokens_per_param)) ** 0.5
 
 
 @formula("CHINCHILLA_PARAMS", unit="parameters")
-def chinchilla_params(budget_pf_days, tokens_per_param=CHINCHILLA_TOKENS_PER_PARAM):
+def chinchilla_params(
+    budget_pf_days: Floats, tokens_per_param: Floats = CHINCHILLA_TOKENS_PER_PARAM
+) -> Floats:
     """Compute-optimal parameter count for a budget in PF/s-days: N = √(C·8.64e19/(6r)).
 
     Formula: ``sqrt(C * 8.64e19 / (6 * r))``, inverting C = 6·N·D with D = r·N.
@@ -31,24 +40,25 @@ def chinchilla_params(budget_pf_days, tokens_per_param=CHINCHILLA_TOKENS_PER_PAR
 
     References
     ----------
-    Seed "Calculadora de tamaño de modelo de cómputo óptimo"; Hoffmann et al.
+    "Calculadora de tamaño de modelo de cómputo óptimo"; Hoffmann et al.
     2022, "Training Compute-Optimal Large Language Models", arXiv 2203.15556.
 
     Examples
     --------
-    6,000 PF/s-days at 20 tokens per parameter, the seed's worked example:
+    6,000 PF/s-days at 20 tokens per parameter, the calculator's worked example:
 
     >>> chinchilla_params(6000)
     65726706900.6...
     >>> f"{chinchilla_params(6000) / 1e9:.1f} B"
     '65.7 B'
     """
-    flops = budget_pf_days * FLOPS_PER_PFDAY
-    return (flops / (FLOPS_PER_PARAM_TOKEN * tokens_per_param)) ** 0.5
+    return _chinchilla_params(budget_pf_days, tokens_per_param)
 
 
 @formula("CHINCHILLA_TOKENS", unit="tokens")
-def chinchilla_tokens(budget_pf_days, tokens_per_param=CHINCHILLA_TOKENS_PER_PARAM):
+def chinchilla_tokens(
+    budget_pf_days: Floats, tokens_per_param: Floats = CHINCHILLA_TOKENS_PER_PARAM
+) -> Floats:
     """Compute-optimal training tokens for a budget in PF/s-days: D = r·N.
 
     Formula: ``r * sqrt(C * 8.64e19 / (6 * r))``.
@@ -60,20 +70,20 @@ def chinchilla_tokens(budget_pf_days, tokens_per_param=CHINCHILLA_TOKENS_PER_PAR
 
     References
     ----------
-    Seed "Calculadora de tamaño de modelo de cómputo óptimo" (D = r·N).
+    "Calculadora de tamaño de modelo de cómputo óptimo" (D = r·N).
 
     Examples
     --------
     >>> f"{chinchilla_tokens(6000) / 1e12:.2f} T"
     '1.31 T'
     """
-    return tokens_per_param * chinchilla_params.formula.raw(
-        budget_pf_days, tokens_per_param
-    )
+    return tokens_per_param * _chinchilla_params(budget_pf_days, tokens_per_param)
 
 
 @formula("CHINCHILLA_TOKENS_FOR_PARAMS", unit="tokens")
-def chinchilla_tokens_for_params(params, tokens_per_param=CHINCHILLA_TOKENS_PER_PARAM):
+def chinchilla_tokens_for_params(
+    params: Floats, tokens_per_param: Floats = CHINCHILLA_TOKENS_PER_PARAM
+) -> Floats:
     """Tokens a model of a given size should see at the compute optimum: D = r·N.
 
     Formula: ``r * N``.
@@ -97,7 +107,9 @@ def chinchilla_tokens_for_params(params, tokens_per_param=CHINCHILLA_TOKENS_PER_
 
 
 @formula("CHINCHILLA_BUDGET", unit="PF/s-days")
-def chinchilla_budget(params, tokens_per_param=CHINCHILLA_TOKENS_PER_PARAM):
+def chinchilla_budget(
+    params: Floats, tokens_per_param: Floats = CHINCHILLA_TOKENS_PER_PARAM
+) -> Floats:
     """PF/s-days a model of N parameters needs at the optimum: 6·r·N² / 8.64e19.
 
     Formula: ``6 * N * (r * N) / 8.64e19``, the inverse of CHINCHILLA_PARAMS.
@@ -109,7 +121,7 @@ def chinchilla_budget(params, tokens_per_param=CHINCHILLA_TOKENS_PER_PARAM):
 
     References
     ----------
-    Seed "Calculadora de tamaño de modelo de cómputo óptimo", read backwards.
+    "Calculadora de tamaño de modelo de cómputo óptimo", read backwards.
 
     Examples
     --------
@@ -121,7 +133,7 @@ def chinchilla_budget(params, tokens_per_param=CHINCHILLA_TOKENS_PER_PARAM):
 
 
 @formula("ISOFLOP_TOKENS", unit="tokens")
-def isoflop_tokens(budget_pf_days, params):
+def isoflop_tokens(budget_pf_days: Floats, params: Floats) -> Floats:
     """Tokens that spend a budget on a model of N parameters: D = C·8.64e19 / (6N).
 
     Formula: ``C * 8.64e19 / (6 * N)``: a point on the budget's IsoFLOP curve.
@@ -137,7 +149,7 @@ def isoflop_tokens(budget_pf_days, params):
 
     Examples
     --------
-    The seed's budget on a 65.7 B model is the seed's 1.31 T tokens:
+    The worked example's budget on a 65.7 B model gives its 1.31 T tokens:
 
     >>> f"{isoflop_tokens(6000, 65.7267069e9) / 1e12:.2f} T"
     '1.31 T'
@@ -146,7 +158,7 @@ def isoflop_tokens(budget_pf_days, params):
 
 
 @formula("TRAINING_FLOPS", unit="FLOPs")
-def training_flops(params, tokens):
+def training_flops(params: Floats, tokens: Floats) -> Floats:
     """Training compute of a dense transformer in FLOPs: 6·N·D.
 
     Formula: ``6 * N * D`` (2 FLOPs per parameter per token forward, 4 backward).
@@ -170,7 +182,7 @@ def training_flops(params, tokens):
 
 
 @formula("PFDAYS_TO_FLOPS", unit="FLOPs")
-def pfdays_to_flops(value):
+def pfdays_to_flops(value: Floats) -> Floats:
     """Convert petaFLOP/s-days to FLOPs: 1 PF/s-day = 1e15 × 86,400 = 8.64e19 FLOPs.
 
     Formula: ``value * 8.64e19``.
@@ -182,7 +194,7 @@ def pfdays_to_flops(value):
 
     References
     ----------
-    Seed "Calculadora de tamaño de modelo de cómputo óptimo": "¿Qué es un
+    "Calculadora de tamaño de modelo de cómputo óptimo": "¿Qué es un
     petaFLOP/s-día?".
 
     Examples
@@ -194,7 +206,7 @@ def pfdays_to_flops(value):
 
 
 @formula("FLOPS_TO_PFDAYS", unit="PF/s-days")
-def flops_to_pfdays(value):
+def flops_to_pfdays(value: Floats) -> Floats:
     """Convert FLOPs to petaFLOP/s-days (8.64e19 FLOPs each).
 
     Formula: ``value / 8.64e19``.

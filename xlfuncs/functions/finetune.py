@@ -1,26 +1,37 @@
 """Fine-tuning throughput, duration and cost.
 
-Source: the seed calculator "Estimador de throughput para fine-tuning"
-(``shared/seeds/000_ab3496be922fbfa6.txt``): effective throughput = G·V·η and
-examples/s = G·V·η / T, with G GPUs, V tokens/s per GPU, η the efficiency against
-ideal scaling and T the mean tokens per example. Its worked example, 8 GPUs at
-2,500 tokens/s and 82 % efficiency with 900-token examples, gives 16,400 tokens/s
-and 18.22 examples/s. Every function takes scalars or numpy arrays and broadcasts
-like a ufunc.
+Source: the calculator "Estimador de throughput para fine-tuning" (a published
+Spanish calculator page, this project's specification): effective throughput =
+G·V·η and examples/s = G·V·η / T, with G GPUs, V tokens/s per GPU, η the efficiency
+against ideal scaling and T the mean tokens per example. Its worked example, 8 GPUs
+at 2,500 tokens/s and 82 % efficiency with 900-token examples, gives 16,400
+tokens/s and 18.22 examples/s. Every function takes numbers or numpy arrays and
+broadcasts like a ufunc.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .spec import formula
+from ..data.units import SECONDS_PER_HOUR, SECONDS_PER_MINUTE
+from ..registry import Floats, formula
 
-SECONDS_PER_MINUTE = 60.0
-SECONDS_PER_HOUR = 3600.0
+
+def _throughput(gpus: Floats, per_gpu: Floats, efficiency: Floats) -> Floats:
+    return gpus * per_gpu * efficiency
+
+
+def _gpu_hours(
+    examples: Floats, epochs: Floats, per_gpu: Floats, efficiency: Floats, t: Floats
+) -> Floats:
+    # The GPU count cancels: twice the GPUs, half the hours.
+    return examples * epochs * t / (per_gpu * efficiency) / SECONDS_PER_HOUR
 
 
 @formula("FT_THROUGHPUT", unit="tokens/s")
-def throughput(gpus, tokens_per_sec_per_gpu, efficiency):
+def throughput(
+    gpus: Floats, tokens_per_sec_per_gpu: Floats, efficiency: Floats
+) -> Floats:
     """Effective cluster throughput G·V·η in tokens/s.
 
     Formula: ``G * V * eta``.
@@ -32,18 +43,23 @@ def throughput(gpus, tokens_per_sec_per_gpu, efficiency):
 
     References
     ----------
-    Seed "Estimador de throughput para fine-tuning": "Throughput efectivo = G·V·η".
+    "Estimador de throughput para fine-tuning": "Throughput efectivo = G·V·η".
 
     Examples
     --------
     >>> throughput(8, 2500, 0.82)
     16400.0
     """
-    return gpus * tokens_per_sec_per_gpu * efficiency
+    return _throughput(gpus, tokens_per_sec_per_gpu, efficiency)
 
 
 @formula("FT_EXAMPLES_PER_SEC", unit="examples/s")
-def examples_per_sec(gpus, tokens_per_sec_per_gpu, efficiency, tokens_per_example):
+def examples_per_sec(
+    gpus: Floats,
+    tokens_per_sec_per_gpu: Floats,
+    efficiency: Floats,
+    tokens_per_example: Floats,
+) -> Floats:
     """Examples the cluster processes per second: G·V·η / T.
 
     Formula: ``G * V * eta / T``. Longer examples lower it even when the token
@@ -56,7 +72,7 @@ def examples_per_sec(gpus, tokens_per_sec_per_gpu, efficiency, tokens_per_exampl
 
     References
     ----------
-    Seed "Estimador de throughput para fine-tuning": "Ejemplos/s = Throughput
+    "Estimador de throughput para fine-tuning": "Ejemplos/s = Throughput
     efectivo / T"; worked example 16,400 / 900 = 18.22.
 
     Examples
@@ -66,11 +82,16 @@ def examples_per_sec(gpus, tokens_per_sec_per_gpu, efficiency, tokens_per_exampl
     >>> round(examples_per_sec(8, 2500, 0.82, 900), 2)
     18.22
     """
-    return gpus * tokens_per_sec_per_gpu * efficiency / tokens_per_example
+    return _throughput(gpus, tokens_per_sec_per_gpu, efficiency) / tokens_per_example
 
 
 @formula("FT_EXAMPLES_PER_MIN", unit="examples/min")
-def examples_per_min(gpus, tokens_per_sec_per_gpu, efficiency, tokens_per_example):
+def examples_per_min(
+    gpus: Floats,
+    tokens_per_sec_per_gpu: Floats,
+    efficiency: Floats,
+    tokens_per_example: Floats,
+) -> Floats:
     """Examples the cluster processes per minute: 60·G·V·η / T.
 
     Formula: ``G * V * eta / T * 60``.
@@ -82,20 +103,21 @@ def examples_per_min(gpus, tokens_per_sec_per_gpu, efficiency, tokens_per_exampl
 
     References
     ----------
-    Seed "Estimador de throughput para fine-tuning": "1.093,33 ejemplos/min".
+    "Estimador de throughput para fine-tuning": "1.093,33 ejemplos/min".
 
     Examples
     --------
     >>> round(examples_per_min(8, 2500, 0.82, 900), 2)
     1093.33
     """
-    return (
-        gpus * tokens_per_sec_per_gpu * efficiency / tokens_per_example
-    ) * SECONDS_PER_MINUTE
+    per_sec = _throughput(gpus, tokens_per_sec_per_gpu, efficiency) / tokens_per_example
+    return per_sec * SECONDS_PER_MINUTE
 
 
 @formula("FT_TOKENS_PER_MIN", unit="tokens/min")
-def tokens_per_min(gpus, tokens_per_sec_per_gpu, efficiency):
+def tokens_per_min(
+    gpus: Floats, tokens_per_sec_per_gpu: Floats, efficiency: Floats
+) -> Floats:
     """Effective cluster throughput in tokens per minute: 60·G·V·η.
 
     Formula: ``G * V * eta * 60``.
@@ -107,20 +129,25 @@ def tokens_per_min(gpus, tokens_per_sec_per_gpu, efficiency):
 
     References
     ----------
-    Seed "Estimador de throughput para fine-tuning": "Tokens por minuto".
+    "Estimador de throughput para fine-tuning": "Tokens por minuto".
 
     Examples
     --------
     >>> tokens_per_min(8, 2500, 0.82)
     984000.0
     """
-    return gpus * tokens_per_sec_per_gpu * efficiency * SECONDS_PER_MINUTE
+    return _throughput(gpus, tokens_per_sec_per_gpu, efficiency) * SECONDS_PER_MINUTE
 
 
 @formula("FT_TRAINING_HOURS", unit="hours")
 def training_hours(
-    examples, epochs, gpus, tokens_per_sec_per_gpu, efficiency, tokens_per_example
-):
+    examples: Floats,
+    epochs: Floats,
+    gpus: Floats,
+    tokens_per_sec_per_gpu: Floats,
+    efficiency: Floats,
+    tokens_per_example: Floats,
+) -> Floats:
     """Wall-clock hours to train on examples × epochs at the cluster's throughput.
 
     Formula: ``examples * epochs * T / (G * V * eta) / 3600``.
@@ -144,16 +171,20 @@ def training_hours(
     >>> round(training_hours(100_000, 3, 8, 2500, 0.82, 900), 3)
     4.573
     """
-    tokens_total = examples * epochs * tokens_per_example
-    return (
-        tokens_total / (gpus * tokens_per_sec_per_gpu * efficiency) / SECONDS_PER_HOUR
-    )
+    tokens = examples * epochs * tokens_per_example
+    cluster = _throughput(gpus, tokens_per_sec_per_gpu, efficiency)
+    return tokens / cluster / SECONDS_PER_HOUR
 
 
 @formula("FT_GPU_HOURS", unit="GPU-hours")
 def gpu_hours(
-    examples, epochs, gpus, tokens_per_sec_per_gpu, efficiency, tokens_per_example
-):
+    examples: Floats,
+    epochs: Floats,
+    gpus: Floats,
+    tokens_per_sec_per_gpu: Floats,
+    efficiency: Floats,
+    tokens_per_example: Floats,
+) -> Floats:
     """GPU-hours the training run consumes: wall-clock hours × GPUs.
 
     Formula: ``examples * epochs * T / (V * eta) / 3600``.
@@ -172,20 +203,21 @@ def gpu_hours(
     >>> round(gpu_hours(100_000, 3, 8, 2500, 0.82, 900), 2)
     36.59
     """
-    tokens_total = examples * epochs * tokens_per_example
-    return tokens_total / (tokens_per_sec_per_gpu * efficiency) / SECONDS_PER_HOUR
+    return _gpu_hours(
+        examples, epochs, tokens_per_sec_per_gpu, efficiency, tokens_per_example
+    )
 
 
 @formula("FT_COST", unit="currency")
 def cost(
-    examples,
-    epochs,
-    gpus,
-    tokens_per_sec_per_gpu,
-    efficiency,
-    tokens_per_example,
-    price_per_gpu_hour,
-):
+    examples: Floats,
+    epochs: Floats,
+    gpus: Floats,
+    tokens_per_sec_per_gpu: Floats,
+    efficiency: Floats,
+    tokens_per_example: Floats,
+    price_per_gpu_hour: Floats,
+) -> Floats:
     """Cost of the training run: GPU-hours × price per GPU-hour.
 
     Formula: ``examples * epochs * T / (V * eta) / 3600 * price``.
@@ -206,45 +238,39 @@ def cost(
     >>> round(cost(100_000, 3, 8, 2500, 0.82, 900, 2.5), 2)
     91.46
     """
-    return (
-        gpu_hours.formula.raw(
-            examples,
-            epochs,
-            gpus,
-            tokens_per_sec_per_gpu,
-            efficiency,
-            tokens_per_example,
-        )
-        * price_per_gpu_hour
+    hours = _gpu_hours(
+        examples, epochs, tokens_per_sec_per_gpu, efficiency, tokens_per_example
     )
+    return hours * price_per_gpu_hour
 
 
 @formula("FT_TOKENS_PER_EXAMPLE", unit="tokens")
-def tokens_per_example(lengths, percentile=None):
-    """Mean tokens per example of a range of lengths, or the given percentile (0-100).
+def tokens_per_example(lengths: Floats, percentile: Floats | None = None) -> Floats:
+    """Mean tokens per example of a range of lengths, or a percentile (0 to 1).
 
-    Formula: the arithmetic mean of ``lengths``; with ``percentile`` p, the p-th
-    percentile with linear interpolation (Excel's ``PERCENTILE.INC(lengths, p/100)``).
+    Formula: the arithmetic mean of ``lengths``; with ``percentile`` k, Excel's
+    ``PERCENTILE.INC(lengths, k)`` (linear interpolation, k from 0 to 1, so 90%
+    or 0.9 is the 90th percentile).
 
     Returns
     -------
     float or ndarray
-        Tokens per example, to use as T. ``percentile`` may be a range (e.g. 50, 90,
-        99) and gives one value for each.
+        Tokens per example, to use as T. ``percentile`` may be a range (e.g. 50%,
+        90%, 99%) and gives one value for each.
 
     References
     ----------
-    Seed "Estimador de throughput para fine-tuning": for heterogeneous datasets,
+    "Estimador de throughput para fine-tuning": for heterogeneous datasets,
     compare scenarios or use percentiles.
 
     Examples
     --------
     >>> tokens_per_example([600, 800, 900, 1000, 1200])
     900.0
-    >>> tokens_per_example([600, 800, 900, 1000, 1200], 90)
+    >>> tokens_per_example([600, 800, 900, 1000, 1200], 0.9)
     1120.0
     """
     if percentile is None:
         return float(np.mean(lengths))
-    result = np.percentile(lengths, percentile)
+    result = np.quantile(lengths, percentile)
     return float(result) if np.ndim(result) == 0 else result

@@ -5,13 +5,9 @@ transformer with N parameters trained on D tokens as
 
     L(N, D) = E + A / N^α + B / D^β.
 
-Two fits are built in (``fit`` argument):
-
-- ``"hoffmann"``: the paper's equation 10, E = 1.69, A = 406.4, B = 410.7,
-  α = 0.34, β = 0.28 (rounded as published);
-- ``"epoch"``: Besiroglu et al. 2024, "Chinchilla Scaling: A replication attempt"
-  (arXiv 2404.10102), refitted on the paper's own data: E = 1.8172, A = 482.01,
-  B = 2085.43, α = 0.3478, β = 0.3658.
+Two fits are built in (``fit`` argument), with their constants in
+:mod:`xlfuncs.data.fits`: ``"hoffmann"`` (the paper's equation 10) and ``"epoch"``
+(Besiroglu et al. 2024's replication, arXiv 2404.10102).
 
 Minimising L at fixed compute C = 6·N·D gives N = G·(C/6)^a and D = C/(6N), with
 a = β/(α+β) and G = (αA/(βB))^(1/(α+β)). Sardana et al. 2024 (arXiv 2401.00448)
@@ -22,62 +18,32 @@ add inference: the model that reaches a target loss with the least total FLOPs
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import numpy as np
 
-from .scaling import FLOPS_PER_PARAM_TOKEN, FLOPS_PER_PFDAY
-from .spec import formula
-
-INFERENCE_FLOPS_PER_PARAM_TOKEN = 2  # a forward pass only
-
-
-@dataclass(frozen=True)
-class Fit:
-    """Constants of L(N, D) = E + A/N^α + B/D^β."""
-
-    E: float
-    A: float
-    B: float
-    alpha: float
-    beta: float
-    source: str
-
-    @property
-    def a(self) -> float:
-        """Exponent of the compute-optimal N ∝ C^a: β / (α + β)."""
-        return self.beta / (self.alpha + self.beta)
-
-    @property
-    def G(self) -> float:
-        """Scale of the compute-optimal N = G·(C/6)^a: (αA / (βB))^(1/(α+β))."""
-        return (self.alpha * self.A / (self.beta * self.B)) ** (
-            1 / (self.alpha + self.beta)
-        )
-
-
-FITS: dict[str, Fit] = {
-    "hoffmann": Fit(
-        1.69, 406.4, 410.7, 0.34, 0.28,
-        "Hoffmann et al. 2022, arXiv 2203.15556, eq. 10",
-    ),
-    "epoch": Fit(
-        1.8172, 482.01, 2085.43, 0.3478, 0.3658,
-        "Besiroglu et al. 2024, arXiv 2404.10102, eq. 4",
-    ),
-}  # fmt: skip
+from ..data.fits import FITS, Fit
+from ..data.units import (
+    FLOPS_PER_PARAM_TOKEN,
+    FLOPS_PER_PFDAY,
+    INFERENCE_FLOPS_PER_PARAM_TOKEN,
+)
+from ..registry import Floats, formula
 
 _BELOW_E = "target_loss must be above the fit's irreducible loss E: " + ", ".join(
     f"{f.E} ({k})" for k, f in FITS.items()
 )
 
 
-def _loss(fit: Fit, params, tokens):
+def _loss(fit: Fit, params: Floats, tokens: Floats) -> Floats:
     return fit.E + fit.A / params**fit.alpha + fit.B / tokens**fit.beta
 
 
+def _fit_params(budget_pf_days: Floats, fit: Fit) -> Floats:
+    return fit.G * (budget_pf_days * FLOPS_PER_PFDAY / FLOPS_PER_PARAM_TOKEN) ** fit.a
+
+
 @formula("CHINCHILLA_LOSS", unit="nats/token")
-def chinchilla_loss(params, tokens, fit="hoffmann"):
+def chinchilla_loss(params: Floats, tokens: Floats, fit: str = "hoffmann") -> Floats:
     """Predicted final training loss of N parameters on D tokens: E + A/N^α + B/D^β.
 
     Formula: ``E + A / N**alpha + B / D**beta`` with the chosen fit's constants.
@@ -104,7 +70,7 @@ def chinchilla_loss(params, tokens, fit="hoffmann"):
 
 
 @formula("CHINCHILLA_FIT_PARAMS", unit="parameters")
-def chinchilla_fit_params(budget_pf_days, fit="hoffmann"):
+def chinchilla_fit_params(budget_pf_days: Floats, fit: str = "hoffmann") -> Floats:
     """Compute-optimal parameters by the fitted law: N = G·(C/6)^a, a = β/(α+β).
 
     Formula: ``G * (C / 6) ** a`` with C = budget × 8.64e19 FLOPs,
@@ -127,12 +93,11 @@ def chinchilla_fit_params(budget_pf_days, fit="hoffmann"):
     >>> f"{chinchilla_fit_params(3640) / 1e9:.1f} B"
     '24.5 B'
     """
-    f = FITS[fit]
-    return f.G * (budget_pf_days * FLOPS_PER_PFDAY / FLOPS_PER_PARAM_TOKEN) ** f.a
+    return _fit_params(budget_pf_days, FITS[fit])
 
 
 @formula("CHINCHILLA_FIT_TOKENS", unit="tokens")
-def chinchilla_fit_tokens(budget_pf_days, fit="hoffmann"):
+def chinchilla_fit_tokens(budget_pf_days: Floats, fit: str = "hoffmann") -> Floats:
     """Compute-optimal training tokens by the fitted law: D = C / (6N).
 
     Formula: ``C / (6 * N)`` with N from CHINCHILLA_FIT_PARAMS.
@@ -152,12 +117,12 @@ def chinchilla_fit_tokens(budget_pf_days, fit="hoffmann"):
     '2.14 T'
     """
     flops = budget_pf_days * FLOPS_PER_PFDAY
-    return flops / (
-        FLOPS_PER_PARAM_TOKEN * chinchilla_fit_params.formula.raw(budget_pf_days, fit)
-    )
+    return flops / (FLOPS_PER_PARAM_TOKEN * _fit_params(budget_pf_days, FITS[fit]))
 
 
-def inference_optimal(target_loss, inference_tokens, fit="hoffmann"):
+def inference_optimal(
+    target_loss: Floats, inference_tokens: Floats, fit: str = "hoffmann"
+) -> tuple[Floats, Floats]:
     """N and D reaching ``target_loss`` with the least 6·N·D + 2·N·D_inference.
 
     With u = A/N^α and v = B/D^β on the constraint u + v = L − E, the optimum
@@ -174,11 +139,15 @@ def inference_optimal(target_loss, inference_tokens, fit="hoffmann"):
     gap = np.where(ok, gap, 1.0)
     log_gap = np.log(gap)
 
-    def excess(log_v):
+    ratio = INFERENCE_FLOPS_PER_PARAM_TOKEN / FLOPS_PER_PARAM_TOKEN  # 1/3
+
+    def excess(log_v: np.ndarray) -> np.ndarray:
         # α u / (β v) - 1 - D_inf / (3 D), decreasing in v.
         v = np.exp(log_v)
         tokens = np.exp((math.log(f.B) - log_v) / f.beta)
-        return f.alpha * (gap - v) / (f.beta * v) - 1 - d_inf / (3 * tokens)
+        return np.asarray(
+            f.alpha * (gap - v) / (f.beta * v) - 1 - ratio * d_inf / tokens
+        )
 
     shape = np.broadcast(gap, d_inf).shape
     lo = np.broadcast_to(log_gap - 700.0, shape).copy()
@@ -199,7 +168,9 @@ def inference_optimal(target_loss, inference_tokens, fit="hoffmann"):
 
 
 @formula("INFERENCE_OPTIMAL_PARAMS", unit="parameters", invalid_result=_BELOW_E)
-def inference_optimal_params(target_loss, inference_tokens, fit="hoffmann"):
+def inference_optimal_params(
+    target_loss: Floats, inference_tokens: Floats, fit: str = "hoffmann"
+) -> Floats:
     """Parameters that reach a loss with the least training plus inference FLOPs.
 
     Formula: minimise ``6·N·D + 2·N·D_inf`` subject to ``L(N, D) = target``; with
@@ -227,7 +198,9 @@ def inference_optimal_params(target_loss, inference_tokens, fit="hoffmann"):
 
 
 @formula("INFERENCE_OPTIMAL_TOKENS", unit="tokens", invalid_result=_BELOW_E)
-def inference_optimal_tokens(target_loss, inference_tokens, fit="hoffmann"):
+def inference_optimal_tokens(
+    target_loss: Floats, inference_tokens: Floats, fit: str = "hoffmann"
+) -> Floats:
     """Training tokens of the model that reaches a loss with the least total FLOPs.
 
     Formula: as INFERENCE_OPTIMAL_PARAMS; D = (B / (L − E − A/N^α))^(1/β).

@@ -1,0 +1,143 @@
+"""Test helpers for built workbooks: set inputs, drop cached values, read names.
+
+These edit and read files the way a test needs; the package only writes them
+(:func:`xlfuncs.templates.xlsx.save_workbook`).
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import re
+import xml.etree.ElementTree as ET
+import zipfile
+from collections.abc import Mapping
+
+import openpyxl
+
+from xlfuncs.templates.xlsx import (
+    _FORMULA_RE,
+    _TYPE_ATTR_RE,
+    _VALUE_RE,
+    _atomic_write,
+    _edit_cells,
+    _iter_cells,
+    _sheet_parts,
+    _zip_bytes,
+    save_workbook,
+)
+
+# A defined name that is exactly one cell: Sheet1!$B$1 or 'My sheet'!B1.
+_SINGLE_CELL_NAME_RE = re.compile(
+    r"(?:'(?P<quoted>(?:[^']|'')+)'|(?P<plain>[^'!\s]+))!"
+    r"\$?(?P<col>[A-Za-z]{1,3})\$?(?P<row>[1-9][0-9]*)"
+)
+
+
+def strip_cached_values(
+    src: str | os.PathLike[str], dst: str | os.PathLike[str]
+) -> None:
+    """Copy `src` to `dst` without the cached value of any formula cell.
+
+    Every ``<v>`` of a cell that has an ``<f>`` is removed, with the cell's
+    ``t`` attribute that described it, so a recalculating reader must compute
+    the value itself.  `dst` is overwritten (atomically); it may equal `src`.
+    """
+    with zipfile.ZipFile(src) as zf:
+        parts = {info.filename: zf.read(info) for info in zf.infolist()}
+    for name in set(_sheet_parts(parts).values()):
+        parts[name] = _strip_sheet(parts[name])
+    _atomic_write(pathlib.Path(dst), _zip_bytes(parts))
+
+
+def set_inputs(
+    src: str | os.PathLike[str],
+    dst: str | os.PathLike[str],
+    values: Mapping[str, float | str | None],
+) -> None:
+    """Set the cells behind workbook-scoped defined names and save to `dst`.
+
+    Parameters
+    ----------
+    src, dst
+        Source and target workbooks; `dst` is overwritten (atomically).
+        Saving through openpyxl drops every cached formula value.
+    values
+        ``{defined name: value}``; each name must refer to a single cell.
+        ``None`` empties the cell.
+
+    Raises
+    ------
+    KeyError
+        If a name is not a workbook-scoped defined name of `src`.
+    ValueError
+        If a name does not refer to exactly one cell.
+    """
+    wb = openpyxl.load_workbook(src)
+    for name, value in values.items():
+        title, coord = _name_cell(wb, name)
+        cell = wb[title][coord]
+        cell.value = value
+        # An input is data: a string that starts with "=" must not turn
+        # into a formula, which openpyxl would infer from the value.
+        if isinstance(value, str) and cell.data_type == "f":
+            cell.data_type = "s"
+    save_workbook(wb, dst, {}, force=True)
+
+
+def read_names(path: str | os.PathLike[str]) -> dict[str, object]:
+    """Read the value behind every single-cell workbook-scoped defined name.
+
+    The workbook is loaded with ``data_only=True``, so formula cells give
+    their cached value (``None`` if there is none).  Names that are not a
+    reference to exactly one cell (ranges, constants, formulas) are skipped.
+    """
+    wb = openpyxl.load_workbook(path, data_only=True)
+    result: dict[str, object] = {}
+    for name, dn in wb.defined_names.items():
+        ref = _single_cell(dn.attr_text)
+        if ref is None:
+            continue
+        title, coord = ref
+        if title not in wb.sheetnames:
+            raise ValueError(f"defined name {name!r} refers to missing sheet {title!r}")
+        result[name] = wb[title][coord].value
+    return result
+
+
+def _strip_sheet(xml_bytes: bytes) -> bytes:
+    xml = xml_bytes.decode("utf-8")
+    edits: dict[tuple[int, int], str] = {}
+    for cell, _coord in _iter_cells(xml):
+        body = cell.group("body") or ""
+        if _FORMULA_RE.search(body) is None:
+            continue
+        tag = cell.group("tag")
+        attrs = _TYPE_ATTR_RE.sub("", cell.group("attrs") or "")
+        edits[cell.span()] = f"<{tag}{attrs}>{_VALUE_RE.sub('', body)}</{tag}>"
+    out = _edit_cells(xml, edits)
+    ET.fromstring(out)
+    return out.encode("utf-8")
+
+
+def _single_cell(attr_text: str | None) -> tuple[str, str] | None:
+    """Return (sheet title, "B1") if `attr_text` is one cell reference."""
+    m = _SINGLE_CELL_NAME_RE.fullmatch((attr_text or "").strip().lstrip("="))
+    if m is None:
+        return None
+    title = m.group("plain") or m.group("quoted").replace("''", "'")
+    return title, m.group("col").upper() + m.group("row")
+
+
+def _name_cell(wb: openpyxl.Workbook, name: str) -> tuple[str, str]:
+    dn = wb.defined_names.get(name)
+    if dn is None:
+        # Excel names are case-insensitive.
+        matches = [v for k, v in wb.defined_names.items() if k.lower() == name.lower()]
+        dn = matches[0] if len(matches) == 1 else None
+    if dn is None:
+        raise KeyError(f"no workbook-scoped defined name {name!r}")
+    ref = _single_cell(dn.attr_text)
+    if ref is None or ref[0] not in wb.sheetnames:
+        raise ValueError(f"defined name {name!r} = {dn.attr_text!r} is not one cell")
+    return ref

@@ -1,0 +1,5 @@
+"""Pure data: unit constants, the accelerator table, the fitted-law constants.
+
+The bottom layer of xlfuncs: these modules import nothing from the rest of the
+package, so every other layer may read them.
+"""

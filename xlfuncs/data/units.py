@@ -1,0 +1,52 @@
+"""Unit constants and the list of precisions, each written once.
+
+Every layer reads its conversions from here, so a template formula, a LAMBDA and
+the Python math multiply by the same 8.64e19.
+"""
+
+from __future__ import annotations
+
+SECONDS_PER_MINUTE = 60.0
+SECONDS_PER_HOUR = 3_600.0
+SECONDS_PER_DAY = 86_400.0
+HOURS_PER_DAY = 24.0
+
+#: FLOP/s in one TFLOP/s.
+FLOPS_PER_TFLOPS = 1e12
+#: One petaFLOP/s sustained for a day: 1e15 × 86,400 = 8.64e19 FLOPs.
+FLOPS_PER_PFDAY = 1e15 * SECONDS_PER_DAY
+#: One TFLOP/s for a day is a thousandth of a PF/s-day.
+PFDAYS_PER_TFLOPS_DAY = 1e-3
+
+#: Training FLOPs per parameter per token: forward 2 + backward 4 (Kaplan et al.).
+FLOPS_PER_PARAM_TOKEN = 6
+#: Inference FLOPs per parameter per token: a forward pass only.
+INFERENCE_FLOPS_PER_PARAM_TOKEN = 2
+#: Chinchilla's compute-optimal ratio of training tokens to parameters.
+CHINCHILLA_TOKENS_PER_PARAM = 20
+
+#: Bytes in a GB as ZeRO and the vendors' datasheets count them (10^9).
+BYTES_PER_GB = 1e9
+
+#: Columns of the accelerator table: tensor-core precisions, then plain fp32.
+#: ``int8`` is an integer rate (TOP/s), for inference, not a training precision.
+DTYPES = ("bf16", "fp16", "fp8", "tf32", "fp32", "int8")
+#: The precisions a model trains in.
+TRAINING_DTYPES = ("bf16", "fp16", "fp8", "tf32", "fp32")
+#: Other spellings people type for each precision (case, "-" and "_" ignored).
+DTYPE_ALIASES = {
+    "bfloat16": "bf16",
+    "float16": "fp16",
+    "half": "fp16",
+    "float8": "fp8",
+    "tensorfloat32": "tf32",
+    "float32": "fp32",
+    "float": "fp32",
+}
+
+
+def find_dtype(name: str) -> str | None:
+    """The table's key for a precision name, or None: ``"BF-16"`` is ``"bf16"``."""
+    key = name.lower().replace("-", "").replace("_", "").replace(" ", "")
+    key = DTYPE_ALIASES.get(key, key)
+    return key if key in DTYPES else None

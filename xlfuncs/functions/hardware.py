@@ -1,0 +1,42 @@
+"""Accelerator figures from the cited table in :mod:`xlfuncs.data.accelerators`."""
+
+from __future__ import annotations
+
+from ..data.accelerators import BY_NAME
+from ..registry import InvalidValueError, formula
+
+
+@formula("GPU_PEAK_TFLOPS", unit="TFLOP/s")
+def gpu_peak_tflops(gpu: str, dtype: str = "bf16") -> float:
+    """Dense peak TFLOP/s of one accelerator for a dtype, from its datasheet.
+
+    Formula: a table look-up; dense figures only (half of NVIDIA's "with
+    sparsity" rows), per chip. ``xlfuncs gpus`` lists the accelerators.
+
+    Returns
+    -------
+    float
+        Peak TFLOP/s (TOP/s for int8). An accelerator without that dtype gives
+        ``#N/A`` with the dtypes it has.
+
+    References
+    ----------
+    Vendor datasheets, cited per accelerator in
+    :data:`xlfuncs.data.accelerators.ACCELERATORS`; e.g. the NVIDIA H100
+    datasheet: BF16 1,979 TFLOPS with sparsity, 989.4 dense.
+
+    Examples
+    --------
+    >>> gpu_peak_tflops("H100", "bf16")
+    989.4
+    >>> gpu_peak_tflops("A100")
+    312.0
+    """
+    acc = BY_NAME[gpu]
+    value = acc.peak_tflops.get(dtype)
+    if value is None:
+        have = ", ".join(acc.peak_tflops)
+        raise InvalidValueError(
+            "#N/A", f"{acc.name} has no {dtype} figure; it has {have}"
+        )
+    return float(value)

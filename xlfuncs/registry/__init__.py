@@ -1,0 +1,29 @@
+"""The registry: argument domains, error types and the ``@formula`` record.
+
+Above the pure data (:mod:`xlfuncs.data`) and below the math
+(:mod:`xlfuncs.functions`), which registers each function here.
+"""
+
+from .arguments import ARGS, Arg
+from .domains import Domain
+from .errors import (
+    ERROR_CODES,
+    InputError,
+    InvalidTypeError,
+    InvalidValueError,
+)
+from .formula import REGISTRY, Floats, Formula, formula
+
+__all__ = [
+    "ARGS",
+    "ERROR_CODES",
+    "REGISTRY",
+    "Arg",
+    "Domain",
+    "Floats",
+    "Formula",
+    "InputError",
+    "InvalidTypeError",
+    "InvalidValueError",
+    "formula",
+]

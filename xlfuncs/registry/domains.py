@@ -1,0 +1,96 @@
+"""The intervals numeric arguments live in, and what to say outside them."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from .errors import InvalidValueError
+
+
+@dataclass(frozen=True)
+class Domain:
+    """An interval of valid values, with the reason given for the others.
+
+    ``rule`` completes "<name> must …" in Python terms; ``cell_rule`` says the
+    same to someone typing into a cell. Excel answers x/0 with ``#DIV/0!``, so a
+    divisor's ``zero_code`` says so.
+    """
+
+    lo: float
+    hi: float
+    lo_closed: bool
+    hi_closed: bool
+    rule: str
+    cell_rule: str = ""
+    zero_code: str = "#NUM!"
+
+    def contains(self, x: float) -> bool:
+        return (self.lo < x or (self.lo_closed and x == self.lo)) and (
+            x < self.hi or (self.hi_closed and x == self.hi)
+        )
+
+    def mask(self, x: np.ndarray) -> np.ndarray:
+        """True where ``x`` is inside the domain (NaN never is)."""
+        low = x >= self.lo if self.lo_closed else x > self.lo
+        high = x <= self.hi if self.hi_closed else x < self.hi
+        return low & high
+
+    def all_inside(self, x: np.ndarray) -> bool:
+        """Whole-array check: an interval holds all of ``x`` if it holds its ends.
+
+        A NaN anywhere makes ``min`` NaN, which no interval contains. Large
+        contiguous arrays go by blocks, so that ``max`` reads what ``min`` has
+        just brought into cache and memory is read once.
+        """
+        if x.size <= BLOCK or not x.flags.c_contiguous:
+            blocks: tuple[np.ndarray, ...] | list[np.ndarray] = (x,) if x.size else ()
+        else:
+            flat = x.reshape(-1)
+            blocks = [flat[i : i + BLOCK] for i in range(0, flat.size, BLOCK)]
+        return all(
+            self.contains(float(b.min())) and self.contains(float(b.max()))
+            for b in blocks
+        )
+
+    def error(self, name: str, x: float) -> InvalidValueError | None:
+        """Why ``x`` is not a valid ``name``, or None if it is."""
+        if self.contains(x):
+            return None
+        if math.isnan(x) or math.isinf(x):
+            return InvalidValueError(
+                "#NUM!", f"{name} must be a finite number, not {x}",
+                f"{name} must be a finite number",
+            )  # fmt: skip
+        code = self.zero_code if x == 0 else "#NUM!"
+        return InvalidValueError(
+            code,
+            f"{name} must {self.rule}, not {x:g}",
+            f"{name} must {self.cell_rule or self.rule}",
+        )
+
+
+BLOCK = 1 << 16  # elements: 512 KiB of float64, inside a core's L2 cache
+
+INF = math.inf
+POSITIVE = Domain(0.0, INF, False, False, "be a positive number")
+DIVISOR = Domain(0.0, INF, False, False, "be a positive number", zero_code="#DIV/0!")
+NONNEGATIVE = Domain(0.0, INF, True, False, "be zero or a positive number")
+FRACTION = Domain(
+    0.0, 1.0, False, True,
+    "be a fraction in (0, 1], e.g. 0.82 for 82 %",
+    "be a fraction in (0, 1]: enter 82% or 0.82",
+)  # fmt: skip
+# Excel's PERCENTILE.INC convention: k from 0 to 1, so a cell showing 90% holds 0.9.
+PERCENTILE = Domain(
+    0.0, 1.0, True, True,
+    "be from 0 to 1, e.g. 0.9 for the 90th percentile",
+    "be from 0 to 1: enter 90% or 0.9 for the 90th percentile",
+)  # fmt: skip
+
+
+def all_finite(x: np.ndarray) -> bool:
+    """True if no element is NaN or infinite: ``min`` and ``max`` propagate NaN."""
+    return x.size == 0 or bool(np.isfinite(x.min()) and np.isfinite(x.max()))

@@ -1,0 +1,74 @@
+"""The library's errors, and the Excel error codes they carry.
+
+Every bad input raises an :class:`InputError`: an :class:`InvalidTypeError`
+(a ``TypeError``) for a value of the wrong kind, an :class:`InvalidValueError`
+(a ``ValueError``) for a value outside its domain. Each carries the error code an
+Excel cell would show and two wordings of the reason: one in Python terms for the
+API and the CLI (``None``, ``str``, ``0.82``), one in spreadsheet terms for a cell
+(a blank cell, text, ``82%``).
+"""
+
+from __future__ import annotations
+
+import re
+
+#: Excel's own error codes, in the order Excel numbers them (ERROR.TYPE 1-7).
+ERROR_CODES = ("#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A")
+#: Codes newer versions of Excel show (dynamic arrays, linked data types).
+NEWER_ERROR_CODES = (
+    "#GETTING_DATA",
+    "#SPILL!",
+    "#CONNECT!",
+    "#BLOCKED!",
+    "#UNKNOWN!",
+    "#FIELD!",
+    "#CALC!",
+)
+#: The longest text an xlwings UDF may return: longer strings show #VALUE!.
+MAX_CELL_TEXT = 255
+
+# A cell that shows an error: the bare code, or an xlfuncs error text after it.
+_SHOWS_ERROR = re.compile(
+    "(" + "|".join(re.escape(c) for c in ERROR_CODES + NEWER_ERROR_CODES) + ")(?: |$)"
+)
+
+
+class InputError(Exception):
+    """Bad input, with the Excel error code a cell would show for it."""
+
+    def __init__(self, code: str, reason: str, cell_reason: str | None = None) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+        self.cell_reason = reason if cell_reason is None else cell_reason
+
+    @property
+    def cell_text(self) -> str:
+        """What a desktop Excel cell shows, e.g. ``#NUM! gpus must be …``."""
+        return shorten(f"{self.code} {self.cell_reason}")
+
+
+class InvalidValueError(InputError, ValueError):
+    """A value outside its domain, an unknown name, shapes that do not fit."""
+
+
+class InvalidTypeError(InputError, TypeError):
+    """A value of the wrong kind: text, a boolean or None where a number is needed."""
+
+
+# Users meet these as xlfuncs.InputError & co.: say so in tracebacks.
+for _cls in (InputError, InvalidValueError, InvalidTypeError):
+    _cls.__module__ = "xlfuncs"
+
+
+def shorten(text: str, limit: int = MAX_CELL_TEXT) -> str:
+    """``text`` cut to ``limit`` characters, with an ellipsis where it was cut."""
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def shown_error(value: object) -> str | None:
+    """The error code a cell value shows (``"#N/A"``, ``"#NUM! gpus …"``), or None."""
+    if type(value) is not str:
+        return None
+    m = _SHOWS_ERROR.match(value)
+    return m.group(1) if m else None

@@ -1,0 +1,227 @@
+"""The function registry: the one place each function is described.
+
+A planning function is written once, as plain math in a topic module of
+:mod:`xlfuncs.functions`, and marked with :func:`formula`. The decorator records a
+:class:`Formula`: its Excel name, its arguments (taken from the signature and
+described once in :mod:`xlfuncs.registry.arguments`), the unit of its result, its
+one-line description (the docstring's summary line) and its worked example (the
+docstring's first doctest). The UDFs, the CLI, the docs and the templates all read
+that record.
+
+The decorated function is the Python API: it checks its arguments and raises an
+:class:`~xlfuncs.registry.errors.InvalidValueError` (a ``ValueError``) or an
+:class:`~xlfuncs.registry.errors.InvalidTypeError` (a ``TypeError``) with a reason
+in Python terms.
+"""
+
+from __future__ import annotations
+
+import ast
+import doctest
+import functools
+import inspect
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ParamSpec, TypeAlias, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from .arguments import ARGS, Arg
+from .domains import all_finite
+from .errors import InputError, InvalidTypeError, InvalidValueError
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+#: What the math takes and returns: a number, or a numpy array of them.
+Floats: TypeAlias = "float | npt.NDArray[np.float64]"
+
+
+@dataclass(frozen=True)
+class Example:
+    """A worked example taken from the docstring's first doctest."""
+
+    args: tuple[Any, ...]
+    source: str  # the doctest call, e.g. "examples_per_sec(8, 2500, 0.82, 900)"
+
+
+@dataclass(frozen=True)
+class Formula:
+    """Everything the UDF, the CLI, the docs and the templates need to know."""
+
+    name: str  # Excel name, e.g. FT_EXAMPLES_PER_SEC
+    python_name: str
+    module: str
+    description: str  # the docstring's summary line; Excel's function-wizard help
+    unit: str  # unit of the result
+    args: tuple[Arg, ...]
+    defaults: Mapping[str, Any]  # optional arguments and their defaults
+    raw: Callable[..., Any] = field(repr=False)  # unchecked math
+    api: Callable[..., Any] = field(repr=False)  # checked Python API
+    example: Example
+    invalid_result: str  # reason shown when the math has no finite answer
+
+    @property
+    def n_required(self) -> int:
+        return len(self.args) - len(self.defaults)
+
+    def arity_error(self, n: int) -> InputError | None:
+        """Why ``n`` arguments are the wrong number, or None if they are not."""
+        if self.n_required <= n <= len(self.args):
+            return None
+        want = (
+            str(len(self.args))
+            if self.n_required == len(self.args)
+            else f"{self.n_required} to {len(self.args)}"
+        )
+        names = ", ".join(a.name for a in self.args)
+        return InvalidTypeError(
+            "#VALUE!", f"{self.name} takes {want} arguments ({names}), got {n}"
+        )
+
+    def signature_text(self) -> str:
+        """E.g. ``CHINCHILLA_PARAMS(budget_pf_days, [tokens_per_param])``."""
+        parts = [
+            f"[{a.name}]" if a.name in self.defaults else a.name for a in self.args
+        ]
+        return f"{self.name}({', '.join(parts)})"
+
+    @property
+    def invalid(self) -> InvalidValueError:
+        """The error for a result with no finite value."""
+        return InvalidValueError("#NUM!", self.invalid_result)
+
+
+REGISTRY: dict[str, Formula] = {}
+
+TOO_SMALL = InvalidValueError(
+    "#DIV/0!", "a divisor rounds to 0: the inputs are too small for a float"
+)
+
+
+def formula(
+    name: str,
+    *,
+    unit: str,
+    invalid_result: str = "the result is out of range",
+) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """Register plain math as the function ``name`` (its Excel name).
+
+    Argument descriptions come from :data:`~xlfuncs.registry.arguments.ARGS` by
+    parameter name and are added to the docstring as its numpydoc *Parameters*
+    section.
+    """
+
+    def decorate(raw: Callable[P, R]) -> Callable[P, R]:
+        math_: Callable[..., R] = raw  # called with the checked values, in order
+        sig = inspect.signature(raw)
+        args = tuple(ARGS[p] for p in sig.parameters)
+        defaults = {
+            p.name: p.default
+            for p in sig.parameters.values()
+            if p.default is not inspect.Parameter.empty
+        }
+        doc = inspect.cleandoc(raw.__doc__ or "")
+        summary = doc.split("\n\n")[0].replace("\n", " ").strip()
+        if not summary or len(summary) > 255:
+            raise ValueError(f"{name}: the summary line must be 1-255 characters")
+
+        @functools.wraps(raw)
+        def api(*a: P.args, **kw: P.kwargs) -> R:
+            bound = sig.bind(*a, **kw)
+            bound.apply_defaults()
+            values = []
+            for arg, v in zip(args, bound.arguments.values()):
+                optional = arg.name in defaults
+                if v is None and optional:
+                    v = defaults[arg.name]  # None for an optional argument: its default
+                values.append(None if v is None and optional else arg.check(v))
+            _check_shapes(args, values)
+            with np.errstate(all="ignore"):
+                try:
+                    result = math_(*values)
+                except ZeroDivisionError:
+                    raise TOO_SMALL from None
+                except OverflowError:
+                    raise spec.invalid from None
+            if not all_finite(np.asarray(result, dtype=float)):
+                raise spec.invalid
+            return result
+
+        api.__doc__ = _with_parameters(doc, args, defaults)
+        spec = Formula(
+            name=name,
+            python_name=raw.__name__,
+            module=raw.__module__,
+            description=summary,
+            unit=unit,
+            args=args,
+            defaults=defaults,
+            raw=raw,
+            api=api,
+            example=_first_example(doc, raw.__name__, name),
+            invalid_result=invalid_result,
+        )
+        known = REGISTRY.get(name)
+        if known and (known.module, known.python_name) != (
+            spec.module,
+            spec.python_name,
+        ):
+            raise ValueError(f"{name} is registered twice")  # (a reload is fine)
+        REGISTRY[name] = spec
+        api.formula = spec  # type: ignore[attr-defined]
+        return api
+
+    return decorate
+
+
+def _check_shapes(args: tuple[Arg, ...], values: list[Any]) -> None:
+    """Arrays that numpy cannot broadcast together: say which, in Python terms."""
+    shapes = [
+        (a.name, np.shape(v))
+        for a, v in zip(args, values)
+        if a.kind == "number" and isinstance(v, np.ndarray)
+    ]
+    try:
+        np.broadcast_shapes(*(s for _, s in shapes))
+    except ValueError:
+        listed = ", ".join(f"{n} {s}" for n, s in shapes)
+        raise InvalidValueError(
+            "#VALUE!", f"array shapes do not broadcast together: {listed}"
+        ) from None
+
+
+def _with_parameters(
+    doc: str, args: tuple[Arg, ...], defaults: Mapping[str, Any]
+) -> str:
+    """Insert a numpydoc Parameters section, written from the argument table."""
+    lines = ["Parameters", "----------"]
+    for a in args:
+        opt = f", optional (default {defaults[a.name]!r})" if a.name in defaults else ""
+        lines += [f"{a.name} : {a.unit}{opt}", f"    {a.doc}"]
+    head, sep, rest = doc.partition("\nReturns\n")
+    return f"{head.rstrip()}\n\n" + "\n".join(lines) + f"\n\n{sep.strip()}\n{rest}"
+
+
+def _first_example(doc: str, python_name: str, name: str) -> Example:
+    """The first doctest that calls the function with literal arguments.
+
+    The call may sit inside another expression (``round(f(8, 900), 2)``).
+    """
+    for ex in doctest.DocTestParser().get_examples(doc):
+        for node in ast.walk(ast.parse(ex.source.strip(), mode="eval")):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == python_name
+                and not node.keywords
+            ):
+                try:
+                    values = tuple(ast.literal_eval(a) for a in node.args)
+                except ValueError:
+                    continue
+                return Example(args=values, source=ast.unparse(node))
+    raise ValueError(
+        f"{name}: the docstring needs a doctest calling {python_name}(...)"
+    )
