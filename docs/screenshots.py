@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from libreoffice import make_profile  # noqa: E402
 
-from xlfuncs.template_defs import TEMPLATES  # noqa: E402
+from xlfuncs.templates import TEMPLATES  # noqa: E402
 
 
 def main() -> None:

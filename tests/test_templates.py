@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import hashlib
+import math
 import re
 from pathlib import Path
 
 import openpyxl
 import pytest
-from workbook_tools import read_names
+from workbook_tools import read_names, summary
 
 import xlfuncs.templates as T
 from xlfuncs.templates import CHINCHILLA, FINETUNE, TEMPLATES
@@ -95,27 +95,24 @@ def built(tmp_path_factory) -> Path:
     return out
 
 
-def digest(p: Path) -> str:
-    return hashlib.sha256(p.read_bytes()).hexdigest()
-
-
 def test_committed_workbooks_are_what_build_produces(built):
+    # By content (names, formulas, cached values, styles, validation, print
+    # set-up, charts), not bytes: another openpyxl release may order XML anew.
     for tpl, lang in FILES:
         name = tpl.filename(lang)
         assert (ROOT / "workbooks" / name).exists(), (
             f"run `xlfuncs build --force`: {name}"
         )
-        assert digest(ROOT / "workbooks" / name) == digest(built / name), (
+        assert summary(ROOT / "workbooks" / name) == summary(built / name), (
             f"workbooks/{name} is stale: run `xlfuncs build --force`"
         )
 
 
-def test_build_is_deterministic(built, tmp_path):
+def test_two_builds_give_the_same_bytes(built, tmp_path):
     T.build(tmp_path)
     for tpl, lang in FILES:
-        assert digest(tmp_path / tpl.filename(lang)) == digest(
-            built / tpl.filename(lang)
-        )
+        name = tpl.filename(lang)
+        assert (tmp_path / name).read_bytes() == (built / name).read_bytes(), name
 
 
 def test_never_overwrites_without_force(tmp_path):
@@ -162,35 +159,37 @@ def test_defined_names_exactly(built, tpl, lang):
         )
 
 
-@pytest.mark.parametrize(("tpl", "lang"), FILES, ids=IDS)
-def test_cached_values_are_the_library_values(built, tpl, lang):
-    values = read_names(built / tpl.filename(lang))
-    ref = tpl.reference(tpl.defaults)
-    for name, want in ref.items():
-        assert want is not None and values[name] == pytest.approx(want, rel=1e-12), name
-
-
 def test_planner_chain_in_cached_values(built):
-    import xlfuncs as xf
-
+    # Hand arithmetic from the defaults: 1,024 H100 SXM (989.4 TFLOP/s dense bf16,
+    # the datasheet's 1,979 with sparsity halved) at 40 % MFU for 30 days.
     v = read_names(built / "llm-training-planner.xlsx")
-    assert v["PeakTFLOPS"] == xf.gpu_peak_tflops("H100 SXM")
-    budget = xf.cluster_pfdays(1024, 989.4, 0.4, 30)
-    assert v["ComputeBudgetPFDays"] == pytest.approx(budget)
-    assert v["RuleParams"] == pytest.approx(xf.chinchilla_params(budget))
-    assert v["HoffmannParams"] == pytest.approx(xf.chinchilla_fit_params(budget))
-    assert v["EpochParams"] == pytest.approx(xf.chinchilla_fit_params(budget, "epoch"))
+    assert v["PeakTFLOPS"] == 989.4
+    budget = 1024 * 989.4 * 0.4 * 30 / 1000  # TFLOP/s-days to PF/s-days
+    assert v["ComputeBudgetPFDays"] == pytest.approx(budget, rel=1e-12)
+    assert v["TrainingFLOPs"] == pytest.approx(budget * 8.64e19, rel=1e-12)
+    assert v["GPUHours"] == pytest.approx(1024 * 30 * 24, rel=1e-12)
+    n = math.sqrt(budget * 8.64e19 / (6 * 20))
+    assert v["RuleParams"] == pytest.approx(n, rel=1e-12)
+    assert v["RuleTokens"] == pytest.approx(20 * n, rel=1e-12)
+    # Hoffmann's eq. 10: N = G (C/6)^a with a = 0.28 / 0.62, G = (αA/βB)^(1/0.62).
+    g = (0.34 * 406.4 / (0.28 * 410.7)) ** (1 / 0.62)
+    n_h = g * (budget * 8.64e19 / 6) ** (0.28 / 0.62)
+    assert v["HoffmannParams"] == pytest.approx(n_h, rel=1e-12)
+    d_h = budget * 8.64e19 / (6 * n_h)
+    loss_h = 1.69 + 406.4 / n_h**0.34 + 410.7 / d_h**0.28
+    assert v["HoffmannLoss"] == pytest.approx(loss_h, rel=1e-12)
     assert v["HoffmannLoss"] < v["RuleLoss"]  # the fit's own optimum is lower
+    # The 20-tokens model on the same cluster: V = MFU × peak / (6N).
     assert v["FTTokensPerSecPerGPU"] == pytest.approx(
-        xf.tokens_per_sec_per_gpu(v["RuleParams"], 989.4, 0.4)
+        0.4 * 989.4e12 / (6 * n), rel=1e-12
     )
     # The budget is spent: 6 N D equals the FLOPs for every sizing.
-    for n, d in (
+    for p, d in (
         ("RuleParams", "RuleTokens"),
         ("HoffmannParams", "HoffmannTokens"),
         ("EpochParams", "EpochTokens"),
     ):
-        assert 6 * v[n] * v[d] == pytest.approx(v["TrainingFLOPs"], rel=1e-12)
+        assert 6 * v[p] * v[d] == pytest.approx(v["TrainingFLOPs"], rel=1e-12)
 
 
 def test_worked_examples_in_cached_values(built):

@@ -11,8 +11,7 @@ from hypothesis import strategies as st
 
 import xlfuncs as xf
 from xlfuncs import cells, udfs
-from xlfuncs.registry import ERROR_CODES, REGISTRY
-from xlfuncs.registry import domains
+from xlfuncs.registry import ERROR_CODES, REGISTRY, domains
 from xlfuncs.registry.domains import FRACTION, POSITIVE
 from xlfuncs.registry.errors import NEWER_ERROR_CODES
 

@@ -141,3 +141,121 @@ def _name_cell(wb: openpyxl.Workbook, name: str) -> tuple[str, str]:
     if ref is None or ref[0] not in wb.sheetnames:
         raise ValueError(f"defined name {name!r} = {dn.attr_text!r} is not one cell")
     return ref
+
+
+def _style(cell) -> tuple:
+    f, a, p = cell.font, cell.alignment, cell.protection
+    return (
+        cell.number_format,
+        (f.name, f.sz, f.b, f.i, f.color.rgb if f.color is not None else None),
+        cell.fill.fgColor.rgb if cell.fill.fill_type else None,
+        (a.horizontal, a.vertical, a.wrap_text, a.indent),
+        (p.locked, p.hidden),
+        tuple(
+            getattr(cell.border, side).style
+            for side in ("left", "right", "top", "bottom")
+        ),
+    )
+
+
+def _chart(chart) -> tuple:
+    def title(t) -> str | None:
+        if t is None or t.tx is None or t.tx.rich is None:
+            return None
+        return "".join(
+            run.t for p in t.tx.rich.p for run in (p.r or []) if run.t is not None
+        )
+
+    series = []
+    for s in chart.series:
+        refs = (
+            s.xVal.numRef.f if s.xVal is not None and s.xVal.numRef else None,
+            s.yVal.numRef.f if s.yVal is not None and s.yVal.numRef else None,
+        )
+        series.append(refs)
+    axes = tuple(
+        (title(ax.title), ax.scaling.logBase, ax.scaling.min, ax.scaling.max,
+         ax.numFmt.formatCode if ax.numFmt is not None else None)
+        for ax in (chart.x_axis, chart.y_axis)
+    )  # fmt: skip
+    return (type(chart).__name__, title(chart.title), tuple(series), axes)
+
+
+def summary(path: str | os.PathLike[str]) -> dict[str, object]:
+    """What matters in a workbook, for comparing two files by content not bytes.
+
+    Names, every cell's value or formula and style, cached values, merged cells,
+    sizes, validation, protection, print set-up, charts and document properties.
+    """
+    wb = openpyxl.load_workbook(path)
+    cached = openpyxl.load_workbook(path, data_only=True)
+    out: dict[str, object] = {
+        "sheets": wb.sheetnames,
+        "names": {k: v.attr_text for k, v in wb.defined_names.items()},
+        "properties": {
+            k: getattr(wb.properties, k)
+            for k in (
+                "title",
+                "subject",
+                "creator",
+                "keywords",
+                "description",
+                "language",
+                "version",
+                "created",
+                "modified",
+            )
+        },  # fmt: skip
+    }
+    for ws in wb.worksheets:
+        cells = {}
+        for row in ws.iter_rows():
+            for c in row:
+                if c.value is None and not c.has_style:
+                    continue
+                cells[c.coordinate] = (
+                    c.value,
+                    cached[ws.title][c.coordinate].value,
+                    _style(c),
+                )
+        ps = ws.page_setup
+        out[ws.title] = {
+            "cells": cells,
+            "merged": sorted(str(r) for r in ws.merged_cells.ranges),
+            "widths": {k: d.width for k, d in ws.column_dimensions.items()},
+            "heights": {k: d.height for k, d in ws.row_dimensions.items()},
+            "validation": sorted(
+                (
+                    str(dv.sqref),
+                    dv.type,
+                    dv.operator,
+                    dv.formula1,
+                    dv.formula2,
+                    dv.prompt,
+                    dv.error,
+                    dv.promptTitle,
+                    dv.errorTitle,
+                )
+                for dv in ws.data_validations.dataValidation
+            ),  # fmt: skip
+            "protection": (ws.protection.sheet, ws.protection.password),
+            "freeze": ws.freeze_panes,
+            "print": (
+                ws.print_area,
+                ws.print_title_rows,
+                ps.orientation,
+                ps.paperSize,
+                ps.fitToWidth,
+                ps.fitToHeight,
+                ps.scale,
+                ws.sheet_properties.pageSetUpPr.fitToPage
+                if ws.sheet_properties.pageSetUpPr
+                else None,
+                ws.oddFooter.left.text,
+                ws.oddFooter.center.text,
+                ws.oddFooter.right.text,
+                str(ws.row_breaks.brk),
+            ),  # fmt: skip
+            "charts": [_chart(ch) for ch in ws._charts],
+        }
+    return out
