@@ -22,9 +22,14 @@ from ..data.units import (
     SECONDS_PER_DAY,
 )
 from ..registry import Floats, InvalidTypeError, formula
+from ..registry.excel import xl
 
 
-@formula("CLUSTER_PFDAYS", unit="PF/s-days")
+@formula(
+    "CLUSTER_PFDAYS",
+    unit="PF/s-days",
+    excel=f"gpus*peak_tflops_per_gpu*mfu*days*{xl(PFDAYS_PER_TFLOPS_DAY)}",
+)
 def cluster_pfdays(
     gpus: Floats, peak_tflops_per_gpu: Floats, mfu: Floats, days: Floats
 ) -> Floats:
@@ -53,7 +58,11 @@ def cluster_pfdays(
     return gpus * peak_tflops_per_gpu * mfu * days * PFDAYS_PER_TFLOPS_DAY
 
 
-@formula("CLUSTER_DAYS", unit="days")
+@formula(
+    "CLUSTER_DAYS",
+    unit="days",
+    excel=f"budget_pf_days/(gpus*peak_tflops_per_gpu*mfu*{xl(PFDAYS_PER_TFLOPS_DAY)})",
+)
 def cluster_days(
     budget_pf_days: Floats, gpus: Floats, peak_tflops_per_gpu: Floats, mfu: Floats
 ) -> Floats:
@@ -81,7 +90,12 @@ def cluster_days(
     return budget_pf_days / (gpus * peak_tflops_per_gpu * mfu * PFDAYS_PER_TFLOPS_DAY)
 
 
-@formula("TRAINING_DAYS", unit="days")
+@formula(
+    "TRAINING_DAYS",
+    unit="days",
+    excel="flops_per_param_token*params*tokens"
+    f"/(gpus*achieved_tflops_per_gpu*{xl(FLOPS_PER_TFLOPS)})/{xl(SECONDS_PER_DAY)}",
+)
 def training_days(
     params: Floats,
     tokens: Floats,
@@ -135,7 +149,14 @@ def _cluster_gpu_hours(gpus: Floats, days: Floats) -> Floats:
     return gpus * days * HOURS_PER_DAY
 
 
-@formula("FLOPS_PER_TOKEN", unit="FLOPs/token")
+@formula(
+    "FLOPS_PER_TOKEN",
+    unit="FLOPs/token",
+    excel="IF(AND(OMITTED(layers),OMITTED(attention_width),OMITTED(seq_len)),"
+    f"{xl(FLOPS_PER_PARAM_TOKEN)}*params,IF(OR(OMITTED(layers),"
+    "OMITTED(attention_width),OMITTED(seq_len)),#VALUE!,"
+    f"{xl(FLOPS_PER_PARAM_TOKEN)}*params+12*layers*attention_width*seq_len))",
+)
 def flops_per_token(
     params: Floats,
     layers: Floats | None = None,
@@ -167,7 +188,12 @@ def flops_per_token(
     return _flops_per_token(params, layers, attention_width, seq_len)
 
 
-@formula("MFU", unit="fraction")
+@formula(
+    "MFU",
+    unit="fraction",
+    excel=f"tokens_per_sec_per_gpu*FLOPS_PER_TOKEN(params,layers,attention_width,seq_len)"
+    f"/(peak_tflops_per_gpu*{xl(FLOPS_PER_TFLOPS)})",
+)
 def mfu(
     tokens_per_sec_per_gpu: Floats,
     params: Floats,
@@ -201,7 +227,12 @@ def mfu(
     return tokens_per_sec_per_gpu * per_token / (peak_tflops_per_gpu * FLOPS_PER_TFLOPS)
 
 
-@formula("TOKENS_PER_SEC_PER_GPU", unit="tokens/s")
+@formula(
+    "TOKENS_PER_SEC_PER_GPU",
+    unit="tokens/s",
+    excel=f"mfu*peak_tflops_per_gpu*{xl(FLOPS_PER_TFLOPS)}"
+    f"/FLOPS_PER_TOKEN(params,layers,attention_width,seq_len)",
+)
 def tokens_per_sec_per_gpu(
     params: Floats,
     peak_tflops_per_gpu: Floats,
@@ -235,7 +266,11 @@ def tokens_per_sec_per_gpu(
     return mfu * peak_tflops_per_gpu * FLOPS_PER_TFLOPS / per_token
 
 
-@formula("CLUSTER_GPU_HOURS", unit="GPU-hours")
+@formula(
+    "CLUSTER_GPU_HOURS",
+    unit="GPU-hours",
+    excel=f"gpus*days*{xl(HOURS_PER_DAY)}",
+)
 def cluster_gpu_hours(gpus: Floats, days: Floats) -> Floats:
     """GPU-hours a cluster consumes: GPUs × days × 24.
 
@@ -258,7 +293,11 @@ def cluster_gpu_hours(gpus: Floats, days: Floats) -> Floats:
     return _cluster_gpu_hours(gpus, days)
 
 
-@formula("CLUSTER_COST", unit="currency")
+@formula(
+    "CLUSTER_COST",
+    unit="currency",
+    excel="CLUSTER_GPU_HOURS(gpus,days)*price_per_gpu_hour",
+)
 def cluster_cost(gpus: Floats, days: Floats, price_per_gpu_hour: Floats) -> Floats:
     """Cost of running a cluster: GPUs × days × 24 × price per GPU-hour.
 

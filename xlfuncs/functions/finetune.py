@@ -15,6 +15,7 @@ import numpy as np
 
 from ..data.units import SECONDS_PER_HOUR, SECONDS_PER_MINUTE
 from ..registry import Floats, formula
+from ..registry.excel import xl
 
 
 def _throughput(gpus: Floats, per_gpu: Floats, efficiency: Floats) -> Floats:
@@ -28,7 +29,11 @@ def _gpu_hours(
     return examples * epochs * t / (per_gpu * efficiency) / SECONDS_PER_HOUR
 
 
-@formula("FT_THROUGHPUT", unit="tokens/s")
+@formula(
+    "FT_THROUGHPUT",
+    unit="tokens/s",
+    excel="gpus*tokens_per_sec_per_gpu*efficiency",
+)
 def throughput(
     gpus: Floats, tokens_per_sec_per_gpu: Floats, efficiency: Floats
 ) -> Floats:
@@ -53,7 +58,11 @@ def throughput(
     return _throughput(gpus, tokens_per_sec_per_gpu, efficiency)
 
 
-@formula("FT_EXAMPLES_PER_SEC", unit="examples/s")
+@formula(
+    "FT_EXAMPLES_PER_SEC",
+    unit="examples/s",
+    excel="FT_THROUGHPUT(gpus,tokens_per_sec_per_gpu,efficiency)/tokens_per_example",
+)
 def examples_per_sec(
     gpus: Floats,
     tokens_per_sec_per_gpu: Floats,
@@ -85,7 +94,11 @@ def examples_per_sec(
     return _throughput(gpus, tokens_per_sec_per_gpu, efficiency) / tokens_per_example
 
 
-@formula("FT_EXAMPLES_PER_MIN", unit="examples/min")
+@formula(
+    "FT_EXAMPLES_PER_MIN",
+    unit="examples/min",
+    excel=f"FT_EXAMPLES_PER_SEC(gpus,tokens_per_sec_per_gpu,efficiency,tokens_per_example)*{xl(SECONDS_PER_MINUTE)}",
+)
 def examples_per_min(
     gpus: Floats,
     tokens_per_sec_per_gpu: Floats,
@@ -114,7 +127,11 @@ def examples_per_min(
     return per_sec * SECONDS_PER_MINUTE
 
 
-@formula("FT_TOKENS_PER_MIN", unit="tokens/min")
+@formula(
+    "FT_TOKENS_PER_MIN",
+    unit="tokens/min",
+    excel=f"FT_THROUGHPUT(gpus,tokens_per_sec_per_gpu,efficiency)*{xl(SECONDS_PER_MINUTE)}",
+)
 def tokens_per_min(
     gpus: Floats, tokens_per_sec_per_gpu: Floats, efficiency: Floats
 ) -> Floats:
@@ -139,7 +156,12 @@ def tokens_per_min(
     return _throughput(gpus, tokens_per_sec_per_gpu, efficiency) * SECONDS_PER_MINUTE
 
 
-@formula("FT_TRAINING_HOURS", unit="hours")
+@formula(
+    "FT_TRAINING_HOURS",
+    unit="hours",
+    excel="examples*epochs*tokens_per_example"
+    f"/FT_THROUGHPUT(gpus,tokens_per_sec_per_gpu,efficiency)/{xl(SECONDS_PER_HOUR)}",
+)
 def training_hours(
     examples: Floats,
     epochs: Floats,
@@ -176,7 +198,11 @@ def training_hours(
     return tokens / cluster / SECONDS_PER_HOUR
 
 
-@formula("FT_GPU_HOURS", unit="GPU-hours")
+@formula(
+    "FT_GPU_HOURS",
+    unit="GPU-hours",
+    excel="FT_TRAINING_HOURS(examples,epochs,gpus,tokens_per_sec_per_gpu,efficiency,tokens_per_example)*gpus",
+)
 def gpu_hours(
     examples: Floats,
     epochs: Floats,
@@ -208,7 +234,11 @@ def gpu_hours(
     )
 
 
-@formula("FT_COST", unit="currency")
+@formula(
+    "FT_COST",
+    unit="currency",
+    excel="FT_GPU_HOURS(examples,epochs,gpus,tokens_per_sec_per_gpu,efficiency,tokens_per_example)*price_per_gpu_hour",
+)
 def cost(
     examples: Floats,
     epochs: Floats,
@@ -244,7 +274,12 @@ def cost(
     return hours * price_per_gpu_hour
 
 
-@formula("FT_TOKENS_PER_EXAMPLE", unit="tokens")
+@formula(
+    "FT_TOKENS_PER_EXAMPLE",
+    unit="tokens",
+    excel="IF(OMITTED(percentile),AVERAGE(lengths),"
+    "_xlfn.PERCENTILE.INC(lengths,percentile))",
+)
 def tokens_per_example(lengths: Floats, percentile: Floats | None = None) -> Floats:
     """Mean tokens per example of a range of lengths, or a percentile (0 to 1).
 

@@ -4,9 +4,25 @@ from __future__ import annotations
 
 from ..data.accelerators import BY_NAME
 from ..registry import InvalidValueError, formula
+from ..registry.excel import (
+    ACCELERATOR_KEYS,
+    ACCELERATOR_PEAKS,
+    ACCELERATOR_ROW,
+    DTYPE_COLUMN,
+    DTYPE_KEYS,
+    key,
+)
+
+_ROW = f"INDEX({ACCELERATOR_ROW},MATCH({key('gpu')},{ACCELERATOR_KEYS},0))"
+_COLUMN = f"INDEX({DTYPE_COLUMN},MATCH({key('dtype')},{DTYPE_KEYS},0))"
 
 
-@formula("GPU_PEAK_TFLOPS", unit="TFLOP/s")
+@formula(
+    "GPU_PEAK_TFLOPS",
+    unit="TFLOP/s",
+    # A figure the table lacks is shown as text: +0 turns it into an error.
+    excel=f"IFERROR(INDEX({ACCELERATOR_PEAKS},{_ROW},{_COLUMN})+0,NA())",
+)
 def gpu_peak_tflops(gpu: str, dtype: str = "bf16") -> float:
     """Dense peak TFLOP/s of one accelerator for a dtype, from its datasheet.
 

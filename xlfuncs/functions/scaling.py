@@ -18,6 +18,7 @@ from ..data.units import (
     FLOPS_PER_PFDAY,
 )
 from ..registry import Floats, formula
+from ..registry.excel import xl
 
 
 def _chinchilla_params(budget_pf_days: Floats, tokens_per_param: Floats) -> Floats:
@@ -25,7 +26,11 @@ def _chinchilla_params(budget_pf_days: Floats, tokens_per_param: Floats) -> Floa
     return (flops / (FLOPS_PER_PARAM_TOKEN * tokens_per_param)) ** 0.5
 
 
-@formula("CHINCHILLA_PARAMS", unit="parameters")
+@formula(
+    "CHINCHILLA_PARAMS",
+    unit="parameters",
+    excel=f"SQRT(budget_pf_days*{xl(FLOPS_PER_PFDAY)}/({xl(FLOPS_PER_PARAM_TOKEN)}*tokens_per_param))",
+)
 def chinchilla_params(
     budget_pf_days: Floats, tokens_per_param: Floats = CHINCHILLA_TOKENS_PER_PARAM
 ) -> Floats:
@@ -55,7 +60,11 @@ def chinchilla_params(
     return _chinchilla_params(budget_pf_days, tokens_per_param)
 
 
-@formula("CHINCHILLA_TOKENS", unit="tokens")
+@formula(
+    "CHINCHILLA_TOKENS",
+    unit="tokens",
+    excel="tokens_per_param*CHINCHILLA_PARAMS(budget_pf_days,tokens_per_param)",
+)
 def chinchilla_tokens(
     budget_pf_days: Floats, tokens_per_param: Floats = CHINCHILLA_TOKENS_PER_PARAM
 ) -> Floats:
@@ -80,7 +89,11 @@ def chinchilla_tokens(
     return tokens_per_param * _chinchilla_params(budget_pf_days, tokens_per_param)
 
 
-@formula("CHINCHILLA_TOKENS_FOR_PARAMS", unit="tokens")
+@formula(
+    "CHINCHILLA_TOKENS_FOR_PARAMS",
+    unit="tokens",
+    excel="tokens_per_param*params",
+)
 def chinchilla_tokens_for_params(
     params: Floats, tokens_per_param: Floats = CHINCHILLA_TOKENS_PER_PARAM
 ) -> Floats:
@@ -106,7 +119,11 @@ def chinchilla_tokens_for_params(
     return tokens_per_param * params
 
 
-@formula("CHINCHILLA_BUDGET", unit="PF/s-days")
+@formula(
+    "CHINCHILLA_BUDGET",
+    unit="PF/s-days",
+    excel=f"{xl(FLOPS_PER_PARAM_TOKEN)}*params*(tokens_per_param*params)/{xl(FLOPS_PER_PFDAY)}",
+)
 def chinchilla_budget(
     params: Floats, tokens_per_param: Floats = CHINCHILLA_TOKENS_PER_PARAM
 ) -> Floats:
@@ -132,7 +149,11 @@ def chinchilla_budget(
     return FLOPS_PER_PARAM_TOKEN * params * tokens / FLOPS_PER_PFDAY
 
 
-@formula("ISOFLOP_TOKENS", unit="tokens")
+@formula(
+    "ISOFLOP_TOKENS",
+    unit="tokens",
+    excel=f"budget_pf_days*{xl(FLOPS_PER_PFDAY)}/({xl(FLOPS_PER_PARAM_TOKEN)}*params)",
+)
 def isoflop_tokens(budget_pf_days: Floats, params: Floats) -> Floats:
     """Tokens that spend a budget on a model of N parameters: D = C·8.64e19 / (6N).
 
@@ -157,7 +178,11 @@ def isoflop_tokens(budget_pf_days: Floats, params: Floats) -> Floats:
     return budget_pf_days * FLOPS_PER_PFDAY / (FLOPS_PER_PARAM_TOKEN * params)
 
 
-@formula("TRAINING_FLOPS", unit="FLOPs")
+@formula(
+    "TRAINING_FLOPS",
+    unit="FLOPs",
+    excel=f"{xl(FLOPS_PER_PARAM_TOKEN)}*params*tokens",
+)
 def training_flops(params: Floats, tokens: Floats) -> Floats:
     """Training compute of a dense transformer in FLOPs: 6·N·D.
 
@@ -181,7 +206,11 @@ def training_flops(params: Floats, tokens: Floats) -> Floats:
     return FLOPS_PER_PARAM_TOKEN * params * tokens
 
 
-@formula("PFDAYS_TO_FLOPS", unit="FLOPs")
+@formula(
+    "PFDAYS_TO_FLOPS",
+    unit="FLOPs",
+    excel=f"value*{xl(FLOPS_PER_PFDAY)}",
+)
 def pfdays_to_flops(value: Floats) -> Floats:
     """Convert petaFLOP/s-days to FLOPs: 1 PF/s-day = 1e15 × 86,400 = 8.64e19 FLOPs.
 
@@ -205,7 +234,11 @@ def pfdays_to_flops(value: Floats) -> Floats:
     return value * FLOPS_PER_PFDAY
 
 
-@formula("FLOPS_TO_PFDAYS", unit="PF/s-days")
+@formula(
+    "FLOPS_TO_PFDAYS",
+    unit="PF/s-days",
+    excel=f"value/{xl(FLOPS_PER_PFDAY)}",
+)
 def flops_to_pfdays(value: Floats) -> Floats:
     """Convert FLOPs to petaFLOP/s-days (8.64e19 FLOPs each).
 

@@ -28,6 +28,21 @@ from ..data.units import (
     INFERENCE_FLOPS_PER_PARAM_TOKEN,
 )
 from ..registry import Floats, formula
+from ..registry.excel import FIT, FIT_NAMES, xl
+
+_F = f"MATCH(TRIM(fit),{FIT_NAMES},0)"  # the fit's row in the fits' table
+
+
+def _c(which: str) -> str:
+    """A fit constant in Excel: INDEX(FitAlpha, <the fit's row>)."""
+    return f"INDEX({FIT[which]},{_F})"
+
+
+_NO_EXCEL = (
+    "it needs a solver: 120 bisection steps, which an Excel formula could take "
+    "with REDUCE and SEQUENCE, but the formulas package that proves the LAMBDA "
+    "library here cannot evaluate them"
+)
 
 _BELOW_E = "target_loss must be above the fit's irreducible loss E: " + ", ".join(
     f"{f.E} ({k})" for k, f in FITS.items()
@@ -42,7 +57,12 @@ def _fit_params(budget_pf_days: Floats, fit: Fit) -> Floats:
     return fit.G * (budget_pf_days * FLOPS_PER_PFDAY / FLOPS_PER_PARAM_TOKEN) ** fit.a
 
 
-@formula("CHINCHILLA_LOSS", unit="nats/token")
+@formula(
+    "CHINCHILLA_LOSS",
+    unit="nats/token",
+    excel=f"{_c('E')}+{_c('A')}/POWER(params,{_c('Alpha')})"
+    f"+{_c('B')}/POWER(tokens,{_c('Beta')})",
+)
 def chinchilla_loss(params: Floats, tokens: Floats, fit: str = "hoffmann") -> Floats:
     """Predicted final training loss of N parameters on D tokens: E + A/N^α + B/D^β.
 
@@ -69,7 +89,11 @@ def chinchilla_loss(params: Floats, tokens: Floats, fit: str = "hoffmann") -> Fl
     return _loss(FITS[fit], params, tokens)
 
 
-@formula("CHINCHILLA_FIT_PARAMS", unit="parameters")
+@formula(
+    "CHINCHILLA_FIT_PARAMS",
+    unit="parameters",
+    excel=f"{_c('G')}*POWER(budget_pf_days*{xl(FLOPS_PER_PFDAY)}/{xl(FLOPS_PER_PARAM_TOKEN)},{_c('Exponent')})",
+)
 def chinchilla_fit_params(budget_pf_days: Floats, fit: str = "hoffmann") -> Floats:
     """Compute-optimal parameters by the fitted law: N = G·(C/6)^a, a = β/(α+β).
 
@@ -96,7 +120,11 @@ def chinchilla_fit_params(budget_pf_days: Floats, fit: str = "hoffmann") -> Floa
     return _fit_params(budget_pf_days, FITS[fit])
 
 
-@formula("CHINCHILLA_FIT_TOKENS", unit="tokens")
+@formula(
+    "CHINCHILLA_FIT_TOKENS",
+    unit="tokens",
+    excel=f"budget_pf_days*{xl(FLOPS_PER_PFDAY)}/({xl(FLOPS_PER_PARAM_TOKEN)}*CHINCHILLA_FIT_PARAMS(budget_pf_days,fit))",
+)
 def chinchilla_fit_tokens(budget_pf_days: Floats, fit: str = "hoffmann") -> Floats:
     """Compute-optimal training tokens by the fitted law: D = C / (6N).
 
@@ -167,7 +195,13 @@ def inference_optimal(
     return params, tokens
 
 
-@formula("INFERENCE_OPTIMAL_PARAMS", unit="parameters", invalid_result=_BELOW_E)
+@formula(
+    "INFERENCE_OPTIMAL_PARAMS",
+    unit="parameters",
+    invalid_result=_BELOW_E,
+    excel=None,
+    excel_note=_NO_EXCEL,
+)
 def inference_optimal_params(
     target_loss: Floats, inference_tokens: Floats, fit: str = "hoffmann"
 ) -> Floats:
@@ -197,7 +231,13 @@ def inference_optimal_params(
     return inference_optimal(target_loss, inference_tokens, fit)[0]
 
 
-@formula("INFERENCE_OPTIMAL_TOKENS", unit="tokens", invalid_result=_BELOW_E)
+@formula(
+    "INFERENCE_OPTIMAL_TOKENS",
+    unit="tokens",
+    invalid_result=_BELOW_E,
+    excel=None,
+    excel_note=_NO_EXCEL,
+)
 def inference_optimal_tokens(
     target_loss: Floats, inference_tokens: Floats, fit: str = "hoffmann"
 ) -> Floats:

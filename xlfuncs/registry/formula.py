@@ -61,6 +61,10 @@ class Formula:
     api: Callable[..., Any] = field(repr=False)  # checked Python API
     example: Example
     invalid_result: str  # reason shown when the math has no finite answer
+    # The result as an Excel expression over the argument names (see
+    # xlfuncs.registry.excel), or None with ``excel_note`` saying why there is none.
+    excel: str | None = None
+    excel_note: str = ""
 
     @property
     def n_required(self) -> int:
@@ -104,14 +108,19 @@ def formula(
     name: str,
     *,
     unit: str,
+    excel: str | None,
+    excel_note: str = "",
     invalid_result: str = "the result is out of range",
 ) -> Callable[[Callable[P, R]], Callable[P, R]]:
     """Register plain math as the function ``name`` (its Excel name).
 
     Argument descriptions come from :data:`~xlfuncs.registry.arguments.ARGS` by
     parameter name and are added to the docstring as its numpydoc *Parameters*
-    section.
+    section. ``excel`` is the same math as an Excel expression (None, with
+    ``excel_note`` saying why, where Excel formulas cannot compute it).
     """
+    if excel is None and not excel_note:
+        raise ValueError(f"{name}: say in excel_note why it has no Excel expression")
 
     def decorate(raw: Callable[P, R]) -> Callable[P, R]:
         math_: Callable[..., R] = raw  # called with the checked values, in order
@@ -162,6 +171,8 @@ def formula(
             api=api,
             example=_first_example(doc, raw.__name__, name),
             invalid_result=invalid_result,
+            excel=excel,
+            excel_note=excel_note,
         )
         known = REGISTRY.get(name)
         if known and (known.module, known.python_name) != (
@@ -225,3 +236,15 @@ def _first_example(doc: str, python_name: str, name: str) -> Example:
     raise ValueError(
         f"{name}: the docstring needs a doctest calling {python_name}(...)"
     )
+
+
+def excel_functions() -> dict[str, tuple[tuple[str, ...], Mapping[str, Any], str]]:
+    """Every function with an Excel expression: {name: (params, defaults, expr)}.
+
+    The form :func:`xlfuncs.registry.excel.expand` takes.
+    """
+    return {
+        f.name: (tuple(a.name for a in f.args), f.defaults, f.excel)
+        for f in REGISTRY.values()
+        if f.excel is not None
+    }

@@ -1,0 +1,197 @@
+"""Each function's Excel expression, computed by an Excel engine, equals its Python.
+
+The expression is written once (``@formula(excel=...)``) and used by the template
+workbooks and the LAMBDA library alike; here each is written out with literal
+arguments into a cell, beside the reference data sheet, and computed by the
+``formulas`` package on random valid inputs.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+import openpyxl
+import pytest
+from formulas_engine import calculate, is_error, number
+
+from xlfuncs.data.accelerators import ACCELERATORS
+from xlfuncs.data.fits import FITS
+from xlfuncs.data.units import DTYPE_ALIASES
+from xlfuncs.registry import REGISTRY, Formula
+from xlfuncs.registry.domains import FRACTION, NONNEGATIVE, PERCENTILE
+from xlfuncs.registry.excel import Bound, calls_in, expand, names_in, xl
+from xlfuncs.registry.formula import excel_functions
+from xlfuncs.templates.data_sheet import add_data_sheet
+
+N_CASES = 12  # random calls per function
+WITH_EXCEL = [f for f in REGISTRY.values() if f.excel is not None]
+# Magnitudes people plan with, so that products stay inside a float.
+SCALE = {
+    "params": (1e6, 2e12),
+    "tokens": (1e8, 1e14),
+    "examples": (1, 1e8),
+    "budget_pf_days": (1e-2, 1e7),
+    "value": (1e-2, 1e24),
+    "layers": (1, 200),
+    "attention_width": (64, 65_536),
+    "seq_len": (128, 1e6),
+}
+
+
+def spelling(name: str, rng: random.Random) -> str:
+    """A way people type a name: other case, spaces, hyphens."""
+    text = rng.choice([name, name.lower(), name.upper(), name.replace(" ", "-")])
+    return rng.choice(["", " "]) + text + rng.choice(["", "  "])
+
+
+def value_for(spec: Formula, name: str, rng: random.Random, chosen: dict) -> object:
+    arg = next(a for a in spec.args if a.name == name)
+    if name == "gpu":
+        acc = chosen["acc"] = rng.choice(ACCELERATORS)
+        return spelling(rng.choice((acc.name, *acc.aliases)), rng)
+    if name == "dtype":
+        acc = chosen.get("acc")
+        keys = sorted(acc.peak_tflops) if acc else ["bf16"]
+        d = rng.choice(keys)
+        aliases = [a for a, k in DTYPE_ALIASES.items() if k == d]
+        return spelling(rng.choice([d, *aliases]), rng)
+    if name == "fit":
+        return spelling(rng.choice(sorted(FITS)).capitalize(), rng)
+    if name == "lengths":
+        return [rng.randint(1, 8192) for _ in range(rng.randint(1, 8))]
+    d = arg.domain
+    if d is FRACTION:
+        return rng.uniform(0.01, 1.0)
+    if d is PERCENTILE:
+        return rng.choice([0.0, 1.0, rng.uniform(0, 1)])
+    if d is NONNEGATIVE and rng.random() < 0.2:
+        return 0.0
+    lo, hi = SCALE.get(name, (1e-1, 1e5))
+    return math.exp(rng.uniform(math.log(lo), math.log(hi)))
+
+
+def case(spec: Formula, rng: random.Random) -> tuple[object, ...]:
+    chosen: dict = {}
+    n = len(spec.args)
+    if spec.defaults:
+        n = rng.randint(spec.n_required, len(spec.args))
+    if spec.name in ("FLOPS_PER_TOKEN", "MFU", "TOKENS_PER_SEC_PER_GPU"):
+        n = rng.choice([spec.n_required, len(spec.args)])  # the shape: all or none
+    return tuple(value_for(spec, a.name, rng, chosen) for a in spec.args[:n])
+
+
+def literal(v: object) -> str:
+    if isinstance(v, str):
+        return '"' + v.replace('"', '""') + '"'
+    return xl(float(v))  # type: ignore[arg-type]
+
+
+@pytest.fixture(scope="module")
+def computed(tmp_path_factory):
+    rng = random.Random(12)
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "T"
+    add_data_sheet(wb, lambda key: key.split(".")[-1].capitalize())
+    functions = excel_functions()
+    plan = []
+    row = 0
+    for spec in WITH_EXCEL:
+        for _ in range(N_CASES):
+            row += 1
+            args = case(spec, rng)
+            bindings = {}
+            for k, a in enumerate(spec.args):
+                if k >= len(args):
+                    continue  # left out: OMITTED, or the default
+                if a.kind == "sample":
+                    for j, x in enumerate(args[k]):
+                        ws.cell(row, 3 + j, x)
+                    last = openpyxl.utils.get_column_letter(2 + len(args[k]))
+                    bindings[a.name] = Bound(f"C{row}:{last}{row}")
+                else:
+                    bindings[a.name] = Bound(literal(args[k]))
+            for a in spec.args[len(args) :]:
+                d = spec.defaults[a.name]
+                bindings[a.name] = (
+                    Bound(literal(d), "TRUE") if d is not None else (Bound("0", "TRUE"))
+                )
+            assert spec.excel is not None
+            ws.cell(row, 1, "=" + expand(spec.excel, bindings, functions))
+            plan.append((spec, args, row))
+    path = tmp_path_factory.mktemp("expr") / "expressions.xlsx"
+    wb.save(path)
+    return plan, calculate(path)
+
+
+def test_every_expression_equals_the_python_library(computed):
+    plan, values = computed
+    for spec, args, row in plan:
+        want = spec.api(*args)
+        got = number(values[("T", f"A{row}")])
+        assert got is not None, (spec.name, args, values[("T", f"A{row}")])
+        assert got == pytest.approx(want, rel=1e-9), (spec.name, args)
+    assert len(plan) == N_CASES * len(WITH_EXCEL)
+
+
+def test_expressions_read_only_their_arguments_and_the_tables():
+    functions = excel_functions()
+    tables = {
+        "AcceleratorKeys",
+        "AcceleratorRow",
+        "AcceleratorPeaks",
+        "DtypeKeys",
+        "DtypeColumn",
+        "FitNames",
+        *(f"Fit{c}" for c in ("E", "A", "B", "Alpha", "Beta", "G", "Exponent")),
+    }
+    for spec in WITH_EXCEL:
+        assert spec.excel is not None
+        params = {a.name for a in spec.args}
+        assert names_in(spec.excel) <= params | tables | {"TRUE", "FALSE"}, spec.name
+        for called in calls_in(spec.excel) & set(REGISTRY):
+            # A sibling is registered first, so the written-out form exists.
+            assert list(REGISTRY).index(called) < list(REGISTRY).index(spec.name)
+        assert spec.name not in calls_in(spec.excel)
+        expand(spec.excel, {p: Bound(p) for p in params}, functions)
+
+
+def test_functions_without_an_expression_say_why():
+    for spec in REGISTRY.values():
+        if spec.excel is None:
+            assert len(spec.excel_note) > 40, spec.name
+
+
+def test_unknown_names_give_na(tmp_path):
+    wb = openpyxl.Workbook()
+    wb.active.title = "T"
+    add_data_sheet(wb, lambda key: key)
+    functions = excel_functions()
+    gpu = REGISTRY["GPU_PEAK_TFLOPS"].excel
+    loss = REGISTRY["CHINCHILLA_LOSS"].excel
+    assert gpu is not None and loss is not None
+    cells = {
+        "A1": expand(
+            gpu, {"gpu": Bound('"H1000"'), "dtype": Bound('"bf16"')}, functions
+        ),
+        # The V100 has no bf16 figure: the table shows a dash there.
+        "A2": expand(
+            gpu, {"gpu": Bound('"V100"'), "dtype": Bound('"bf16"')}, functions
+        ),
+        "A3": expand(
+            loss,
+            {
+                "params": Bound("7E+10"),
+                "tokens": Bound("1.4E+12"),
+                "fit": Bound('"kaplan"'),
+            },
+            functions,
+        ),
+    }
+    for coord, expr in cells.items():
+        wb.active[coord] = "=" + expr
+    wb.save(tmp_path / "t.xlsx")
+    values = calculate(tmp_path / "t.xlsx")
+    for coord in cells:
+        assert is_error(values[("T", coord)], "#N/A"), coord
