@@ -59,6 +59,8 @@ class Arg:
     domain: Domain | None = POSITIVE
     kind: str = "number"
     choice: Choice | None = field(default=None, repr=False)
+    # Where real plans usually lie: outside it a template warns (still computes).
+    typical: tuple[float, float] | None = None
 
     # ------------------------------------------------------------ one value
 
@@ -236,12 +238,15 @@ FIT = Choice("fit", find_fit, lambda: FITS, "")
 
 _ARGS = (
     # Fine-tuning throughput (the "Estimador de throughput para fine-tuning" page)
-    Arg("gpus", "Number of GPUs training in parallel (G).", "GPUs"),
+    Arg(
+        "gpus", "Number of GPUs training in parallel (G).", "GPUs", typical=(1, 100_000)
+    ),
     Arg(
         "tokens_per_sec_per_gpu",
         "Measured throughput of one GPU (V) in tokens/s, with a representative "
         "batch size and sequence length.",
         "tokens/s",
+        typical=(10, 100_000),
     ),
     Arg(
         "efficiency",
@@ -249,6 +254,7 @@ _ARGS = (
         "82% or 0.82. Covers communication, synchronisation, I/O and evaluation.",
         "fraction",
         FRACTION,
+        typical=(0.3, 1),
     ),
     Arg(
         "tokens_per_example",
@@ -256,15 +262,22 @@ _ARGS = (
         "where it costs compute.",
         "tokens",
         DIVISOR,
+        typical=(16, 131_072),
     ),
-    Arg("examples", "Examples in the dataset.", "examples"),
-    Arg("epochs", "Passes over the dataset (epochs); fractions allowed.", "epochs"),
+    Arg("examples", "Examples in the dataset.", "examples", typical=(100, 1e9)),
+    Arg(
+        "epochs",
+        "Passes over the dataset (epochs); fractions allowed.",
+        "epochs",
+        typical=(0.1, 20),
+    ),
     Arg(
         "price_per_gpu_hour",
         "Price of one GPU for one hour in your currency (currency/GPU-hour); 0 "
         "or more.",
         "currency/GPU-hour",
         NONNEGATIVE,
+        typical=(0, 20),
     ),
     Arg(
         "lengths",
@@ -285,17 +298,20 @@ _ARGS = (
         "Training compute budget in petaFLOP/s-days (PF/s-days; 1 PF/s-day = "
         "8.64e19 FLOPs).",
         "PF/s-days",
+        typical=(1e-3, 1e8),
     ),
     Arg(
         "tokens_per_param",
         "Training tokens per parameter (r, tokens/parameter); Chinchilla's "
         "optimum is about 20.",
         "tokens/parameter",
+        typical=(1, 1000),
     ),
     Arg(
         "params",
         "Model parameters (N), a plain count: 70 billion is 7E+10.",
         "parameters",
+        typical=(1e6, 1e13),
     ),
     Arg(
         "tokens",
@@ -322,8 +338,9 @@ _ARGS = (
         "FLOPs over peak, excluding recomputation.",
         "fraction",
         FRACTION,
+        typical=(0.1, 0.7),
     ),
-    Arg("days", "Wall-clock days of training.", "days"),
+    Arg("days", "Wall-clock days of training.", "days", typical=(0.01, 1000)),
     Arg(
         "achieved_tflops_per_gpu",
         "Model TFLOP/s each accelerator sustains (peak × utilisation), e.g. 140 "

@@ -1,10 +1,12 @@
 """Template workbooks: planning models in plain Excel formulas, no Python needed.
 
-:mod:`~xlfuncs.templates.layout` lays a template out (inputs, results, scenarios,
-validation, print set-up); :mod:`~xlfuncs.templates.finetune`,
-:mod:`~xlfuncs.templates.model_size` and :mod:`~xlfuncs.templates.planner` say
-what each template holds; :mod:`~xlfuncs.templates.xlsx` writes the files with
-cached values, deterministically and atomically.
+:mod:`~xlfuncs.templates.finetune`, :mod:`~xlfuncs.templates.model_size` and
+:mod:`~xlfuncs.templates.planner` say what each template holds, block by block
+(:mod:`~xlfuncs.templates.blocks`), with each row's texts beside it;
+:mod:`~xlfuncs.templates.layout` places the blocks on the sheet (checks from
+:mod:`~xlfuncs.templates.checks`, the cover, the data sheet, charts);
+:mod:`~xlfuncs.templates.xlsx` writes the files with cached values,
+deterministically and atomically.
 """
 
 from __future__ import annotations
@@ -12,15 +14,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from .blocks import Template
 from .finetune import FINETUNE
-from .layout import LANGS, Template, build_template, check_references
+from .layout import LANGS, build_template
 from .model_size import CHINCHILLA
 from .planner import PLANNER
 from .xlsx import save_workbook
 
-TEMPLATES: tuple[Template, ...] = tuple(
-    check_references(t) for t in (FINETUNE, CHINCHILLA, PLANNER)
-)
+TEMPLATES: tuple[Template, ...] = (FINETUNE, CHINCHILLA, PLANNER)
 
 
 def build(

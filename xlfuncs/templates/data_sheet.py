@@ -22,7 +22,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from ..data.accelerators import ACCELERATORS, find
 from ..data.fits import FITS
-from ..data.units import DTYPE_ALIASES, DTYPES, find_dtype
+from ..data.units import DTYPE_ALIASES, DTYPES, TRAINING_DTYPES, find_dtype
 from ..registry.excel import (
     ACCELERATOR_KEYS,
     ACCELERATOR_PEAKS,
@@ -42,6 +42,18 @@ VENDOR_WORDS = {
     "Intel": ("intel", "habana"),
 }
 MISSING = "–"  # a figure the vendor does not publish
+SOURCE_WIDTH = 70  # characters: the sources wrap in a column this wide
+
+
+def _lines(text: str, width: float) -> int:
+    per_line, lines, used = width * 1.1, 1, 0.0
+    for word in text.split():
+        if used and used + 1 + len(word) > per_line:
+            lines, used = lines + 1, len(word)
+        else:
+            used += (1 if used else 0) + len(word)
+    return lines
+
 
 #: (cell, value): the cached value of each formula cell the sheet writes.
 Cached = dict[tuple[str, str], Any]
@@ -114,11 +126,17 @@ def add_data_sheet(wb: Workbook, t: Callable[[str], str]) -> tuple[Worksheet, Ca
             c = ws.cell(r, 3 + j, value if value is not None else MISSING)
             c.number_format = "#,##0.0"
             c.alignment = Alignment(horizontal="right")
-        ws.cell(r, 3 + len(DTYPES), acc.source).data_type = "s"
+        src = ws.cell(r, 3 + len(DTYPES), acc.source)
+        src.data_type = "s"
+        src.alignment = Alignment(wrap_text=True, vertical="top")
+        ws.row_dimensions[r].height = 13 * _lines(acc.source, SOURCE_WIDTH) + 2
     last = 1 + len(ACCELERATORS)
     _name(wb, "AcceleratorNames", title, _range(1, 2, 1, last))
     _name(wb, ACCELERATOR_PEAKS, title, _range(3, 2, 2 + len(DTYPES), last))
     _name(wb, "DtypeNames", title, _range(3, 1, 2 + len(DTYPES), 1))
+    # The precisions a model trains in come first in DTYPES; int8 is last.
+    assert DTYPES[: len(TRAINING_DTYPES)] == TRAINING_DTYPES
+    _name(wb, "TrainingDtypeNames", title, _range(3, 1, 2 + len(TRAINING_DTYPES), 1))
 
     # Fits: the constants, and G and a worked out from them by formula.
     r = last + 2
@@ -136,38 +154,57 @@ def add_data_sheet(wb: Workbook, t: Callable[[str], str]) -> tuple[Worksheet, Ca
         ):
             ws.cell(r, col, value)
         # G = (αA/(βB))^(1/(α+β)) and a = β/(α+β), Hoffmann et al. 2022, eq. 4.
-        ws.cell(r, 7, f"=POWER(E{r}*C{r}/(F{r}*D{r}),1/(E{r}+F{r}))")
-        ws.cell(r, 8, f"=F{r}/(E{r}+F{r})")
+        ws.cell(
+            r, 7, f"=POWER(E{r}*C{r}/(F{r}*D{r}),1/(E{r}+F{r}))"
+        ).number_format = "0.0000"
+        ws.cell(r, 8, f"=F{r}/(E{r}+F{r})").number_format = "0.0000"
         cached[(title, f"G{r}")] = fit.G
         cached[(title, f"H{r}")] = fit.a
-        ws.cell(r, 9, fit.source).data_type = "s"
+        src = ws.cell(r, 9, fit.source)
+        src.data_type = "s"
+        src.alignment = Alignment(wrap_text=True, vertical="top")
     _name(wb, FIT_NAMES, title, _range(1, first, 1, r))
     for col, which in enumerate(("E", "A", "B", "Alpha", "Beta", "G", "Exponent"), 2):
         _name(wb, FIT[which], title, _range(col, first, col, r))
 
-    # Keys: every spelling a formula accepts, beside the row or column it means.
-    r += 2
-    ws.cell(r, 1, t("data.keys")).font = Font(name="Calibri", sz=10, bold=True)
-    r += 1
-    _header(ws, r, [t("data.key"), t("data.row"), t("data.key"), t("data.column")])
-    top = r + 1
+    ws.print_area = f"A1:{get_column_letter(3 + len(DTYPES))}{r}"
+    ws.print_title_rows = "1:1"
+
+    # Keys, on a hidden sheet: every spelling a formula accepts, beside the row
+    # or column it means.
+    keys = wb.create_sheet(t("data.keys"))
+    keys.sheet_state = "hidden"
+    _header(keys, 1, [t("data.key"), t("data.row"), t("data.key"), t("data.column")])
+    top = 2
     akeys, dkeys = list(accelerator_keys()), list(dtype_keys())
     for k, (text, row) in enumerate(akeys):
-        ws.cell(top + k, 1, text).data_type = "s"
-        ws.cell(top + k, 2, row)
+        keys.cell(top + k, 1, text).data_type = "s"
+        keys.cell(top + k, 2, row)
     for k, (text, col) in enumerate(dkeys):
-        ws.cell(top + k, 3, text).data_type = "s"
-        ws.cell(top + k, 4, col)
-    _name(wb, ACCELERATOR_KEYS, title, _range(1, top, 1, top + len(akeys) - 1))
-    _name(wb, ACCELERATOR_ROW, title, _range(2, top, 2, top + len(akeys) - 1))
-    _name(wb, DTYPE_KEYS, title, _range(3, top, 3, top + len(dkeys) - 1))
-    _name(wb, DTYPE_COLUMN, title, _range(4, top, 4, top + len(dkeys) - 1))
+        keys.cell(top + k, 3, text).data_type = "s"
+        keys.cell(top + k, 4, col)
+    kt = keys.title
+    _name(wb, ACCELERATOR_KEYS, kt, _range(1, top, 1, top + len(akeys) - 1))
+    _name(wb, ACCELERATOR_ROW, kt, _range(2, top, 2, top + len(akeys) - 1))
+    _name(wb, DTYPE_KEYS, kt, _range(3, top, 3, top + len(dkeys) - 1))
+    _name(wb, DTYPE_COLUMN, kt, _range(4, top, 4, top + len(dkeys) - 1))
+    keys.protection.sheet = True
 
-    for row in ws.iter_rows():
-        for c in row:
-            if c.font is None or not c.font.b:
-                c.font = BODY_FONT
-    ws.column_dimensions["A"].width = 16
+    for sheet in (ws, keys):
+        for row in sheet.iter_rows():
+            for c in row:
+                if not c.font.b:
+                    c.font = BODY_FONT
+                if c.alignment.vertical is None:
+                    c.alignment = Alignment(
+                        vertical="top", horizontal=c.alignment.horizontal
+                    )
+    ws.column_dimensions["A"].width = 12
+    ws.column_dimensions["B"].width = 9
+    for j in range(len(DTYPES)):
+        ws.column_dimensions[get_column_letter(3 + j)].width = 8.5
+    ws.column_dimensions[get_column_letter(3 + len(DTYPES))].width = SOURCE_WIDTH
+    ws.row_dimensions[1].height = 28
     ws.freeze_panes = "B2"
     ws.protection.sheet = True
     return ws, cached

@@ -1,650 +1,891 @@
-"""Template workbooks: planning models in plain Excel formulas, no Python needed.
+"""Lay a template out in a workbook: the sheet a finance team reads and prints.
 
-Each template is data: its inputs (a defined name, the library argument it feeds,
-a default, a number format), its outputs (a defined name, an Excel formula written
-with the names, and the library function that is its reference), scenario tables
-and charts. :func:`build_template` lays it out the way a finance team expects:
-inputs, calculations and outputs in separate sections, input cells styled and
-unlocked, validation on every input, a units column, each formula explained
-beside it, protected sheets, print set-up and notes.
+:func:`build_template` writes a cover sheet, the model sheet (a title, the model
+check, then the template's blocks top to bottom) and, where formulas read
+reference tables, the data sheet. Every formula is native Excel, written from the
+library's Excel expressions; every formula cell carries its value as computed by
+the Python library (:func:`compute`), so previews show numbers and the tests can
+compare the workbook, recalculated by LibreOffice, with the library.
 
-The Python library is the reference: every formula cell gets its cached value
-from the library (so previews show the numbers) and the tests recalculate the
-files in LibreOffice and compare. Input domains come from
-:mod:`xlfuncs.arguments`, so a template accepts what the function accepts.
+Layout conventions: columns A label, B value, C unit, D check, E explanation;
+yellow unlocked cells with blue figures are inputs, everything else is protected;
+one typeface; text wraps and rows are tall enough for their longest text; print
+scaling keeps 10-pt text at 8 pt on A4 and Letter, page breaks fall between
+blocks, the title row repeats, and the footer names the file, the page and the
+version.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from datetime import date, datetime, timezone
+from typing import Any, cast
 
-import openpyxl
-from openpyxl.chart import Reference, ScatterChart, Series
-from openpyxl.chart.data_source import NumFmt
-from openpyxl.styles import Alignment, Border, Font, PatternFill, Protection, Side
+from openpyxl import Workbook
+from openpyxl.cell.cell import Cell
+from openpyxl.styles import Alignment, Font, PatternFill, Protection
 from openpyxl.utils import get_column_letter, quote_sheetname
 from openpyxl.workbook.defined_name import DefinedName
-from openpyxl.worksheet.datavalidation import DataValidation
-from openpyxl.worksheet.header_footer import HeaderFooterItem
-from openpyxl.worksheet.header_footer import _HeaderFooterPart as _Text
+from openpyxl.worksheet.pagebreak import Break
 from openpyxl.worksheet.properties import PageSetupProperties
+from openpyxl.worksheet.worksheet import Worksheet
 
-from ..registry import ARGS, REGISTRY, InputError
+from .. import __version__
+from ..data.accelerators import ACCELERATORS
+from ..data.units import DTYPES, TRAINING_DTYPES
+from ..registry import REGISTRY, InputError
+from ..registry.excel import OMITTED, Bound, expand, paren, xl
+from ..registry.formula import excel_functions
+from . import charts, checks
+from . import styles as st
+from . import texts as tx
+from .blocks import (
+    Call,
+    Custom,
+    Expr,
+    Fallback,
+    Grid,
+    Input,
+    Inputs,
+    Lit,
+    Notes,
+    Result,
+    Results,
+    Scenarios,
+    Sweep,
+    Template,
+)
+from .cover import add_cover
+from .data_sheet import add_data_sheet
+from .page import LINE, PAGE, SCALE, lines, setup_print
+from .texts import LANGS, Text
 
-LANGS = ("en", "es")
+#: Release date of this version: builds are dated by it unless SOURCE_DATE_EPOCH says.
+RELEASE_DATE = date(2026, 12, 2)
 
-#: A table a template adds below its scenarios: it writes from ``row`` on, adds the
-#: cached values of its formula cells, and returns the next free row.
-Block = Callable[..., int]
+COLUMNS = {"A": 26, "B": 14, "C": 14, "D": 14, "E": 14, "F": 36}
+CHART_ROWS = 18  # rows a chart takes below its table
 
-# ----------------------------------------------------------------- definitions
-
-
-@dataclass(frozen=True)
-class Input:
-    """An input cell: a defined name feeding one library argument."""
-
-    name: str  # workbook-scoped defined name
-    arg: str  # the library argument whose domain and unit it shares
-    default: float | str
-    fmt: str
-    whole: bool = False  # whole numbers only (GPUs, examples), at least 1
-    choices: str | None = None  # defined name of the list a text input picks from
-
-
-class Lit(str):
-    """A literal argument of an output's reference function, e.g. Lit("hoffmann")."""
-
-
-@dataclass(frozen=True)
-class Output:
-    """A formula cell with a defined name, and its reference in the library.
-
-    ``formula`` is the Excel expression, written with defined names only;
-    ``needs`` are the names it reads. The reference value is
-    ``REGISTRY[function].api(*(inputs[a] for a in args))``, or ``value(inputs)``
-    for compositions of library functions.
-    """
-
-    name: str
-    formula: str
-    needs: tuple[str, ...]
-    fmt: str
-    function: str | None = None
-    args: tuple[str, ...] = ()
-    value: Callable[[Mapping[str, Any]], float] | None = None
-    section: str = "sec.outputs"  # a text key; "sec.calculations" is shaded grey
-    positive: bool = False  # the result itself must be > 0 (a table look-up)
-    message: str = "msg.check_inputs"  # text key of what it shows when it cannot
-
-    def reference(self, values: Mapping[str, Any]) -> float:
-        """The library's value, given the inputs and the outputs before this one."""
-        if self.value is not None:
-            return float(self.value(values))
-        args = (a if isinstance(a, Lit) else values[a] for a in self.args)
-        assert self.function is not None
-        return float(REGISTRY[self.function].api(*args))
-
-
-@dataclass(frozen=True)
-class Scenario:
-    """A table: one input varied down the rows, chosen outputs across."""
-
-    key: str  # text key of its title
-    vary: str  # the input varied
-    values: tuple[float, ...]
-    columns: tuple[str, ...]  # output names
-    chart: tuple[str, ...] = ()  # outputs plotted against the varied input
-    log_x: bool = False
-    log_y: bool = False
-
-
-@dataclass(frozen=True)
-class Template:
-    slug: str  # file name stem
-    inputs: tuple[Input, ...]
-    outputs: tuple[Output, ...]
-    scenarios: tuple[Scenario, ...]
-    notes: tuple[str, ...]  # text keys
-    text: Mapping[str, Mapping[str, str]] = field(repr=False)  # key -> lang -> text
-    sections: tuple[str, ...] = ("sec.calculations", "sec.outputs")  # output order
-    data: Callable[[openpyxl.Workbook, str], None] | None = None  # a reference sheet
-    # Further tables placed after the scenarios, e.g. the planner's IsoFLOP curve.
-    blocks: tuple[Block, ...] = ()
-
-    def t(self, key: str, lang: str) -> str:
-        return self.text[key][lang]
-
-    def fmt(self, fmt: str, lang: str) -> str:
-        """A number format, or a text key naming one per language."""
-        return self.text[fmt][lang] if fmt in self.text else fmt
-
-    def input(self, name: str) -> Input:
-        return next(i for i in self.inputs if i.name == name)
-
-    def output(self, name: str) -> Output:
-        return next(o for o in self.outputs if o.name == name)
-
-    @property
-    def defaults(self) -> dict[str, float | str]:
-        return {i.name: i.default for i in self.inputs}
-
-    def filename(self, lang: str) -> str:
-        return f"{self.slug}.xlsx" if lang == "en" else f"{self.slug}-{lang}.xlsx"
-
-    def reference(self, inputs: Mapping[str, Any]) -> dict[str, float | None]:
-        """Every output computed by the Python library for these inputs.
-
-        None where the library refuses the inputs (the workbook shows a message
-        there), and in every output that reads such a one.
-        """
-        values: dict[str, Any] = dict(inputs)
-        for o in self.outputs:
-            if any(values.get(n) is None for n in o.needs):
-                values[o.name] = None
-                continue
-            try:
-                values[o.name] = o.reference(values)
-            except InputError:
-                values[o.name] = None
-        return {o.name: values[o.name] for o in self.outputs}
-
-    def is_output(self, name: str) -> bool:
-        return any(o.name == name for o in self.outputs)
-
-
-# Shared texts: headers, sections, messages.
-COMMON = {
-    "legend": {
-        "en": "Yellow cells with blue figures are inputs; every other figure is "
-        "calculated. Only input cells can be edited (Review > Unprotect Sheet, no "
-        "password, to change the model).",
-        "es": "Las celdas amarillas con cifras azules son datos de entrada; el resto "
-        "se calcula. Solo se pueden editar las entradas (Revisar > Desproteger hoja, "
-        "sin contraseña, para cambiar el modelo).",
-    },
-    "hdr.item": {"en": "Item", "es": "Concepto"},
-    "hdr.value": {"en": "Value", "es": "Valor"},
-    "hdr.unit": {"en": "Unit", "es": "Unidad"},
-    "hdr.check": {"en": "Check", "es": "Validación"},
-    "hdr.how": {
-        "en": "What it is / how it is calculated",
-        "es": "Qué es / cómo se calcula",
-    },
-    "sec.inputs": {"en": "Inputs", "es": "Datos de entrada"},
-    "sec.calculations": {"en": "Calculations", "es": "Cálculos"},
-    "sec.outputs": {"en": "Results", "es": "Resultados"},
-    "sec.notes": {"en": "Notes and caveats", "es": "Notas y advertencias"},
-    "msg.ok": {"en": "OK", "es": "OK"},
-    # Counts shown in billions and trillions (B/T; Spanish: mil M, bill. = 10^12).
-    "fmt.billions": {"en": '#,##0.0,,," B"', "es": '#,##0.0,,," mil M"'},
-    "fmt.trillions": {"en": '#,##0.00,,,," T"', "es": '#,##0.00,,,," bill."'},
-    # Inputs and results that several templates share, worded the same.
-    "GPUs.unit": {"en": "GPUs", "es": "GPU"},
-    "PricePerGPUHour.label": {"en": "Price per GPU-hour", "es": "Precio por GPU-hora"},
-    "PricePerGPUHour.unit": {"en": "currency/GPU-h", "es": "moneda/GPU-h"},
-    "PricePerGPUHour.help": {
-        "en": "What one GPU costs for one hour, in your currency; 0 or more.",
-        "es": "Coste de una GPU durante una hora, en su moneda; 0 o más.",
-    },
-    "TokensPerExample.unit": {"en": "tokens", "es": "tokens"},
-    "DatasetExamples.unit": {"en": "examples", "es": "ejemplos"},
-    "Epochs.unit": {"en": "passes", "es": "pasadas"},
-    "GPUHours.label": {"en": "GPU-hours", "es": "GPU-horas"},
-    "GPUHours.unit": {"en": "GPU-hours", "es": "GPU-horas"},
-    "TrainingCost.label": {"en": "Training cost", "es": "Coste del entrenamiento"},
-    "TrainingCost.unit": {"en": "currency", "es": "moneda"},
-    "TrainingCost.how": {
-        "en": "GPU-hours × price per GPU-hour.",
-        "es": "GPU-horas × precio por GPU-hora.",
-    },
-    "TokensPerParam.label": {
-        "en": "Tokens per parameter (r)",
-        "es": "Tokens por parámetro (r)",
-    },
-    "TokensPerParam.unit": {"en": "tokens/param", "es": "tokens/parám."},
-    "ComputeBudgetPFDays.label": {
-        "en": "Compute budget (C)",
-        "es": "Presupuesto de cómputo (C)",
-    },
-    "ComputeBudgetPFDays.unit": {"en": "PF/s-days", "es": "PF/s-días"},
-    "TrainingFLOPs.label": {"en": "Training compute", "es": "Cómputo de entrenamiento"},
-    "TrainingFLOPs.unit": {"en": "FLOPs", "es": "FLOPs"},
-    "msg.check_inputs": {
-        "en": "Check the inputs above",
-        "es": "Revise los datos de entrada",
-    },
-    "msg.invalid_title": {"en": "Invalid input", "es": "Dato no válido"},
-    "msg.whole": {
-        "en": "Enter a whole number, 1 or more.",
-        "es": "Introduzca un número entero, 1 o más.",
-    },
-    "msg.positive": {
-        "en": "Enter a number greater than 0.",
-        "es": "Introduzca un número mayor que 0.",
-    },
-    "msg.nonnegative": {
-        "en": "Enter 0 or a positive number.",
-        "es": "Introduzca 0 o un número positivo.",
-    },
-    "msg.choice": {
-        "en": "Pick a value from the list.",
-        "es": "Elija un valor de la lista.",
-    },
-    "msg.fraction": {
-        "en": "Enter a percentage above 0% and at most 100% (e.g. 82%).",
-        "es": "Introduzca un porcentaje mayor que 0 % y como máximo 100 % "
-        "(p. ej. 82 %).",
-    },
+#: The lists a choice input is picked from, as the data sheet writes them.
+LISTS: dict[str, list[str]] = {
+    "AcceleratorNames": [a.name for a in ACCELERATORS],
+    "DtypeNames": list(DTYPES),
+    "TrainingDtypeNames": list(TRAINING_DTYPES),
 }
 
 
-def check_references(tpl: Template) -> Template:
-    """Each output's args must feed its library function's arguments, in order."""
-    args = {i.name: i.arg for i in tpl.inputs}
-    for out in tpl.outputs:
-        if out.function is None:
-            continue
-        spec = REGISTRY[out.function]
-        want = [a.name for a in spec.args]
-        if len(out.args) < spec.n_required or len(out.args) > len(want):
-            raise ValueError(f"{tpl.slug}:{out.name}: {out.args} does not match {want}")
-        for a, w in zip(out.args, want):
-            # Inputs must feed the argument they describe; outputs and literals
-            # (a fit's name) are the template's own business.
-            if a in args and args[a] != w:
-                raise ValueError(f"{tpl.slug}:{out.name}: {a} does not match {w}")
-    for key in ("sheet", "title", "subtitle", "subject", "keywords"):
-        tpl.t(key, "en")
-    return tpl
+class _NotAvailable:
+    """A result whose inputs are not valid: the sheet shows tx.NA there."""
+
+    def __repr__(self) -> str:
+        return "NA"
 
 
-# ------------------------------------------------------------- Excel formulas
+NA = _NotAvailable()
 
 
-def _num(x: float) -> str:
-    """A number as an Excel formula literal: 8.64E+19, 0.5, 6."""
-    x = float(x)
-    return str(int(x)) if x.is_integer() and abs(x) < 1e15 else repr(x).upper()
+def build_date() -> date:
+    """The date a build is stamped with: SOURCE_DATE_EPOCH if set (reproducible)."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if epoch:
+        return datetime.fromtimestamp(int(epoch), tz=timezone.utc).date()
+    return RELEASE_DATE
 
 
-def conditions(inp: Input, ref: str | None = None) -> list[str]:
-    """Excel tests that an input is valid, from its argument's domain."""
-    r = ref or inp.name
-    if inp.choices:
-        return [f"ISNUMBER(MATCH({r},{inp.choices},0))"]
-    d = ARGS[inp.arg].domain
-    out = [f"ISNUMBER({r})"]
-    if inp.whole:
-        out += [f"{r}>=1", f"{r}=INT({r})"]
-    elif d is not None:
-        out.append(f"{r}{'>=' if d.lo_closed else '>'}{_num(d.lo)}")
-    if d is not None and d.hi != float("inf"):
-        out.append(f"{r}{'<=' if d.hi_closed else '<'}{_num(d.hi)}")
-    return out
+# ------------------------------------------------------------------ the values
 
 
-def _expand(tpl: Template, name: str) -> str:
-    """An output's formula with the outputs it reads written out, down to inputs."""
-    out = tpl.output(name)
-    expr = out.formula
-    for need in out.needs:
-        if tpl.is_output(need):
-            expr = re.sub(rf"\b{need}\b", f"({_expand(tpl, need)})", expr)
-    return expr
+def compute(tpl: Template, inputs: Mapping[str, Any]) -> dict[str, Any]:
+    """Every input and result as the Python library computes it; NA where not.
+
+    The workbook shows the same: a result is n/a when an input it reads breaks
+    an error rule, or when the library refuses the inputs.
+    """
+    env: dict[str, Any] = {**tpl.defaults, **inputs, "@lists": LISTS}
+    for r in tpl.results:
+        env[r.name] = _value(tpl, r, env)
+    return env
 
 
-def leaf_inputs(tpl: Template, name: str) -> list[str]:
-    """The inputs an output depends on, through the outputs it reads."""
-    seen: list[str] = []
-    for need in tpl.output(name).needs:
-        leaves = leaf_inputs(tpl, need) if tpl.is_output(need) else [need]
-        seen += [n for n in leaves if n not in seen]
-    return seen
+def _value(tpl: Template, r: Result, env: dict[str, Any]) -> Any:
+    if not all(checks.valid(tpl.input(x), env[x], env) for x in tpl.leaves(r.name)):
+        return NA
+    expr = r.expr
+    if isinstance(expr, Fallback):
+        value = env[expr.input]
+        return env[expr.fallback] if value is None else value
+    args = [a.value if isinstance(a, Lit) else env[a] for a in expr.args]
+    if any(a is NA for a in args):
+        return NA
+    try:
+        return float(REGISTRY[expr.function].api(*args))
+    except InputError:
+        return NA
 
 
-def _guarded(expr: str, tests: Sequence[str], message: str) -> str:
-    """``=IFERROR(IF(AND(tests), expr, msg), msg)``: a message, never #DIV/0!."""
-    msg = '"' + message.replace('"', '""') + '"'
-    return f"=IFERROR(IF(AND({','.join(tests)}),{expr},{msg}),{msg})"
+def check_text(tpl: Template, inp: Input, env: dict[str, Any], lang: str) -> str:
+    problem = checks.first_problem(inp, env[inp.name], env)
+    return tx.OK(lang) if problem is None else problem(lang)
 
 
-def output_formula(tpl: Template, out: Output, lang: str) -> str:
-    tests: list[str] = []
-    for need in out.needs:
-        if any(i.name == need for i in tpl.inputs):
-            tests += conditions(tpl.input(need))
-        else:
-            tests.append(f"ISNUMBER({need})")
-    if out.positive:
-        tests.append(f"{out.formula}>0")
-    return _guarded(out.formula, tests, tpl.t(out.message, lang))
-
-
-def scenario_formula(
-    tpl: Template, sc: Scenario, column: str, ref: str, lang: str
-) -> str:
-    """A scenario cell: the output written from inputs, the varied one at ``ref``."""
-    expr = re.sub(rf"\b{sc.vary}\b", ref, _expand(tpl, column))
-    tests: list[str] = []
-    for name in leaf_inputs(tpl, column):
-        tests += conditions(tpl.input(name), ref if name == sc.vary else None)
-    return _guarded(expr, tests, tpl.t("msg.check_inputs", lang))
-
-
-def check_formula(tpl: Template, inp: Input, lang: str) -> str:
-    ok = tpl.t("msg.ok", lang).replace('"', '""')
-    bad = invalid_message(tpl, inp, lang).replace('"', '""')
-    # IFERROR: INT() of pasted text is #VALUE!, and a check must never show one.
-    return f'=IFERROR(IF(AND({",".join(conditions(inp))}),"{ok}","{bad}"),"{bad}")'
-
-
-def invalid_message(tpl: Template, inp: Input, lang: str) -> str:
-    d = ARGS[inp.arg].domain
-    if inp.choices:
-        key = "msg.choice"
-    elif inp.whole:
-        key = "msg.whole"
-    elif d is not None and d.hi == 1.0:
-        key = "msg.fraction"
-    elif d is not None and d.lo_closed:
-        key = "msg.nonnegative"
-    else:
-        key = "msg.positive"
-    return tpl.t(key, lang)
-
-
-# ------------------------------------------------------------------- styling
-
-NAVY = "1F3864"
-INPUT_FILL = PatternFill("solid", fgColor="FFF2CC")  # pale yellow: type here
-INPUT_FONT = Font(color="0000FF")  # blue: a typed value (finance convention)
-CALC_FILL = PatternFill("solid", fgColor="F2F2F2")
-OUTPUT_FILL = PatternFill("solid", fgColor="E2EFDA")
-HEADER_FILL = PatternFill("solid", fgColor=NAVY)
-HEADER_FONT = Font(bold=True, color="FFFFFF")
-SECTION_FONT = Font(bold=True, size=12, color=NAVY)
-THIN = Side(style="thin", color="BFBFBF")
-BOX = Border(left=THIN, right=THIN, top=THIN, bottom=THIN)
-WRAP = Alignment(wrap_text=True, vertical="top")
-WIDTHS = {"A": 40, "B": 17, "C": 17, "D": 17, "E": 17, "F": 58}
-# Columns: A label, B value, C unit, D-E (scenario tables), F how it is calculated.
-
-
-def _fit_row(ws, row: int, text: str, chars_per_line: int = 62) -> None:
-    """Give a wrapped row room for its text: no viewer is relied on to autofit."""
-    lines = max(1, -(-len(text) // chars_per_line))
-    current = ws.row_dimensions[row].height or 15
-    ws.row_dimensions[row].height = max(current, 15 * lines)
-
-
-def _text(cell, value: str) -> None:
-    """Write text that must never become a formula, whatever it starts with."""
-    cell.value = value
-    cell.data_type = "s"
-
-
-def _define(wb: openpyxl.Workbook, name: str, sheet: str, coord: str) -> None:
-    col, row = re.match(r"([A-Z]+)(\d+)", coord).groups()  # type: ignore[union-attr]
-    wb.defined_names[name] = DefinedName(
-        name, attr_text=f"{quote_sheetname(sheet)}!${col}${row}"
-    )
-
-
-def _validation(tpl: Template, inp: Input, lang: str, coord: str) -> DataValidation:
-    d = ARGS[inp.arg].domain
-    if inp.choices:
-        dv = DataValidation(type="list", formula1=inp.choices)
-    elif inp.whole:
-        dv = DataValidation(type="whole", operator="greaterThanOrEqual", formula1="1")
-    elif d is not None and d.hi == 1.0:
-        dv = DataValidation(
-            type="custom", formula1=f"AND(ISNUMBER({coord}),{coord}>0,{coord}<=1)"
-        )
-    elif d is not None and d.lo_closed:
-        dv = DataValidation(type="decimal", operator="greaterThanOrEqual", formula1="0")
-    else:
-        dv = DataValidation(type="decimal", operator="greaterThan", formula1="0")
-    dv.allow_blank = False
-    dv.showInputMessage = dv.showErrorMessage = True
-    dv.errorStyle = "stop"
-    dv.promptTitle = tpl.t(f"{inp.name}.label", lang)[:32]
-    dv.prompt = tpl.t(f"{inp.name}.help", lang)[:255]
-    dv.errorTitle = tpl.t("msg.invalid_title", lang)[:32]
-    dv.error = invalid_message(tpl, inp, lang)[:255]
-    dv.add(coord)
-    return dv
-
-
-# ------------------------------------------------------------------ building
+# ------------------------------------------------------------------ the writer
 
 
 @dataclass
 class Built:
     """A laid-out workbook and the cached value of each formula cell."""
 
-    workbook: openpyxl.Workbook
+    workbook: Workbook
     cached: dict[tuple[str, str], Any]
 
 
+def quoted(text: str) -> str:
+    """A string literal in an Excel formula."""
+    return '"' + text.replace('"', '""') + '"'
+
+
+def _width(cols: str) -> float:
+    first, _, last = cols.partition(":")
+    letters = [
+        get_column_letter(i) for i in range(_col(first), _col(last or first) + 1)
+    ]
+    return sum(COLUMNS[c] for c in letters)
+
+
+def _col(letter: str) -> int:
+    return ord(re.sub(r"\d", "", letter)) - ord("A") + 1
+
+
+class Sheet:
+    """Writes one template's model sheet, block by block, row by row."""
+
+    def __init__(self, tpl: Template, lang: str, wb: Workbook, ws: Worksheet) -> None:
+        self.tpl, self.lang, self.wb, self.ws = tpl, lang, wb, ws
+        self.title = ws.title
+        self.cached: dict[tuple[str, str], Any] = {}
+        self.env = compute(tpl, {})
+        self.functions = excel_functions()
+        self.row = 0
+        self.heights: dict[int, float] = {}
+        self.blocks: list[tuple[int, int]] = []  # (first row, last row) of each block
+        self.problems: list[tuple[str, str, str]] = []  # (prefix, check cell, cached)
+
+    # ---------------------------------------------------------- cell writing
+
+    def t(self, text: Text | str) -> str:
+        return text if isinstance(text, str) else text(self.lang)
+
+    def fmt(self, fmt: str | Text) -> str:
+        return self.t(fmt)
+
+    def cell(
+        self,
+        coord: str,
+        value: Any = None,
+        *,
+        font: Font = st.BODY,
+        fill: PatternFill | None = None,
+        fmt: str | None = None,
+        align: Alignment = st.TOP,
+        box: bool = False,
+        unlocked: bool = False,
+        is_formula: bool = False,
+    ) -> Cell:
+        c = cast(Cell, self.ws[coord])
+        if value is not None:
+            c.value = value
+            if isinstance(value, str) and not is_formula:
+                c.data_type = (
+                    "s"  # text never becomes a formula, whatever it starts with
+                )
+        c.font, c.alignment = font, align
+        if fill is not None:
+            c.fill = fill
+        if fmt is not None:
+            c.number_format = fmt
+        if box:
+            c.border = st.BOX
+        if unlocked:
+            c.protection = Protection(locked=False)
+        return c
+
+    def text(
+        self,
+        cols: str,
+        text: str,
+        *,
+        font: Font = st.BODY,
+        fill: PatternFill | None = None,
+    ) -> None:
+        """Wrapped text over one cell or a merged span; the row grows to fit."""
+        first = cols.split(":")[0] + str(self.row)
+        self.cell(first, text, font=font, fill=fill, align=st.WRAP)
+        if ":" in cols:
+            last = cols.split(":")[1] + str(self.row)
+            self.ws.merge_cells(f"{first}:{last}")
+        self.fit(lines(text, _width(cols)))
+
+    def fit(self, lines: int, row: int | None = None) -> None:
+        row = self.row if row is None else row
+        self.heights[row] = max(self.heights.get(row, LINE + 2), lines * LINE + 2)
+
+    def formula(self, coord: str, formula: str, cached: Any, **kw: Any) -> Cell:
+        assert formula.startswith("="), formula
+        c = self.cell(coord, formula, is_formula=True, **kw)
+        value = tx.NA(self.lang) if cached is NA else cached
+        if value is not None:
+            self.cached[(self.title, coord)] = value
+        return c
+
+    def define(self, name: str, coord: str) -> None:
+        col, row = re.match(r"([A-Z]+)(\d+)", coord).groups()  # type: ignore[union-attr]
+        self.wb.defined_names[name] = DefinedName(
+            name, attr_text=f"{quote_sheetname(self.title)}!${col}${row}"
+        )
+
+    def next_row(self) -> int:
+        self.row += 1
+        return self.row
+
+    # ---------------------------------------------------------- formulas
+
+    def ref(self, name: str, scope: Mapping[str, str]) -> str:
+        """How a formula in ``scope`` reads a row: its cell there, or its name."""
+        if name in scope:
+            return scope[name]
+        if scope and not self.tpl.is_input(name):
+            moved = set(self.tpl.leaves(name)) & set(scope)
+            if moved:  # a result the scope's inputs change: computed in place
+                return paren(self.expr(self.tpl.result(name).expr, scope))
+        return name
+
+    def expr(self, expr: Expr, scope: Mapping[str, str]) -> str:
+        """A result's Excel expression, its arguments read as ``scope`` says."""
+        if isinstance(expr, Fallback):
+            x, f = self.ref(expr.input, scope), self.ref(expr.fallback, scope)
+            return f"IF(ISBLANK({x}),{f},{x})"
+        spec = REGISTRY[expr.function]
+        assert spec.excel is not None, f"{spec.name} has no Excel expression"
+        bindings: dict[str, Bound] = {}
+        for k, a in enumerate(spec.args):
+            if k < len(expr.args):
+                v = expr.args[k]
+                bindings[a.name] = Bound(
+                    _literal(v.value) if isinstance(v, Lit) else self.ref(v, scope)
+                )
+            elif spec.defaults.get(a.name) is not None:
+                bindings[a.name] = Bound(_literal(spec.defaults[a.name]), "TRUE")
+            else:
+                bindings[a.name] = OMITTED
+        return expand(spec.excel, bindings, self.functions, self.reuser(scope))
+
+    def reuser(
+        self, scope: Mapping[str, str]
+    ) -> Callable[[str, tuple[str, ...]], str | None]:
+        """Sibling calls a result of the sheet already holds: read its cell."""
+
+        def reuse(function: str, args: tuple[str, ...]) -> str | None:
+            for r in self.tpl.results:
+                e = r.expr
+                if not isinstance(e, Call) or e.function != function:
+                    continue
+                mine = tuple(
+                    _literal(a.value)
+                    if isinstance(a, Lit)
+                    else paren(self.ref(a, scope))
+                    for a in e.args
+                )
+                if mine == args[: len(mine)] and len(args) == len(mine):
+                    if r.name in scope:
+                        return scope[r.name]
+                    if not (set(self.tpl.leaves(r.name)) & set(scope)):
+                        return r.name
+            return None
+
+        return reuse
+
+    def guarded(self, name: str, scope: Mapping[str, str]) -> str:
+        """The result's formula: n/a unless every input it reads is valid."""
+        conds: list[str] = []
+        for x in self.tpl.leaves(name):
+            conds += checks.error_conditions(self.tpl.input(x), self.ref(x, scope))
+        na = quoted(tx.NA(self.lang))
+        body = self.expr(self.tpl.result(name).expr, scope)
+        return f"=IFERROR(IF(AND({','.join(conds)}),{body},{na}),{na})"
+
+    def unit(self, coord: str, unit: Text, **kw: Any) -> None:
+        """A unit; ``{currency}`` in it reads the Currency input."""
+        text = unit(self.lang)
+        if "{currency}" in text:
+            before, _, after = text.partition("{currency}")
+            # &"" makes a blank Currency read as empty text, not as 0.
+            parts = [quoted(before), "Currency", quoted(after)]
+            value = text.replace("{currency}", _text_of(self.env["Currency"]))
+            self.formula(coord, "=" + "&".join(parts), value, **kw)
+        else:
+            self.cell(coord, text, **kw)
+
+    def label_with_unit(self, coord: str, label: Text, unit: Text, **kw: Any) -> None:
+        """A column heading "Label (unit)", the unit maybe read from Currency."""
+        lab, u = label(self.lang), unit(self.lang)
+        if "{currency}" in u:
+            before, _, after = u.partition("{currency}")
+            value = f"{lab} ({before}{_text_of(self.env['Currency'])}{after})"
+            self.formula(
+                coord,
+                f"={quoted(lab + ' (' + before)}&Currency&{quoted(after + ')')}",
+                value,
+                **kw,
+            )
+        else:
+            self.cell(coord, f"{lab} ({u})", **kw)
+
+    # ---------------------------------------------------------- top of the sheet
+
+    def head(self) -> None:
+        for col, w in COLUMNS.items():
+            self.ws.column_dimensions[col].width = w
+        self.next_row()
+        self.cell("A1", self.t(self.tpl.title), font=st.TITLE)
+        self.heights[1] = 24
+        self.next_row()
+        self.text("A:F", self.t(self.tpl.subtitle))
+        self.next_row()
+        self.text("A:F", self.t(tx.LEGEND), font=st.NOTE)
+        self.next_row()
+        self.check_row = self.row
+        self.cell(
+            f"A{self.row}",
+            self.t(tx.MODEL_CHECK),
+            font=st.BOLD,
+            fill=st.CHECK_FILL,
+            box=True,
+        )
+        self.ws.merge_cells(f"B{self.row}:F{self.row}")
+        self.define("ModelCheck", f"B{self.row}")
+        self.next_row()
+        self.text("A:F", self.t(tx.MODEL_CHECK_HELP), font=st.NOTE)
+
+    def section(self, title: Text) -> int:
+        """A blank row, then the block's title; the block starts at the blank."""
+        start = self.next_row()
+        self.next_row()
+        self.cell(f"A{self.row}", self.t(title), font=st.SECTION)
+        self.heights[self.row] = 20
+        return start
+
+    def headings(self, titles: Sequence[tuple[str, str | Text]]) -> None:
+        """A navy row of column headings: (columns, text)."""
+        self.next_row()
+        n_lines = 1
+        for cols, title in titles:
+            first = cols.split(":")[0]
+            text = self.t(title)
+            self.cell(
+                f"{first}{self.row}",
+                text,
+                font=st.HEADER,
+                fill=st.HEADER_FILL,
+                align=st.CENTER if first != "A" else st.WRAP,
+            )
+            if ":" in cols:
+                self.ws.merge_cells(f"{first}{self.row}:{cols.split(':')[1]}{self.row}")
+            n_lines = max(n_lines, lines(text, _width(cols) * 0.85))  # bold is wider
+        for col in COLUMNS:
+            self.ws[f"{col}{self.row}"].fill = st.HEADER_FILL
+        self.fit(n_lines)
+
+    # ---------------------------------------------------------- blocks
+
+    def inputs(self, block: Inputs) -> None:
+        start = self.section(block.title)
+        self.headings(
+            [
+                ("A", tx.ITEM),
+                ("B", tx.VALUE),
+                ("C", tx.UNIT),
+                ("D:E", tx.CHECK),
+                ("F", tx.HOW),
+            ]
+        )
+        for inp in block.rows:
+            r = self.next_row()
+            label = self.t(inp.label)
+            self.cell(f"A{r}", label, align=st.WRAP)
+            value = inp.default
+            fmt = "@" if (inp.text or inp.choices) else self.fmt(inp.fmt)
+            self.cell(
+                f"B{r}", value, font=st.INPUT, fill=st.INPUT_FILL, fmt=fmt,
+                box=True, unlocked=True, align=st.RIGHT if not (inp.text or inp.choices) else st.TOP,
+            )  # fmt: skip
+            self.unit(f"C{r}", inp.unit)
+            self.formula(
+                f"D{r}", checks.check_formula(inp, inp.name, self.lang),
+                check_text(self.tpl, inp, self.env, self.lang), align=st.WRAP, font=st.BODY,
+            )  # fmt: skip
+            self.ws.merge_cells(f"D{r}:E{r}")
+            self.problems.append(
+                (label, f"D{r}", check_text(self.tpl, inp, self.env, self.lang))
+            )
+            self.cell(f"F{r}", self.t(inp.help), align=st.WRAP)
+            longest = max(
+                lines(m, _width("D:E")) for m in checks.messages(inp, self.lang)
+            )
+            self.fit(
+                max(
+                    longest,
+                    lines(self.t(inp.help), COLUMNS["F"]),
+                    lines(label, COLUMNS["A"]),
+                )
+            )
+            self.define(inp.name, f"B{r}")
+            dv = checks.validation(inp, self.lang, label)
+            dv.add(f"B{r}")
+            self.ws.add_data_validation(dv)
+        self.blocks.append((start, self.row))
+
+    def results(self, block: Results) -> None:
+        start = self.section(block.title)
+        self.headings(
+            [("A", tx.ITEM), ("B", tx.VALUE), ("C", tx.UNIT), ("D:F", tx.HOW)]
+        )
+        for res in block.rows:
+            r = self.next_row()
+            key = res.key and not block.steps
+            label = self.t(res.label)
+            self.cell(f"A{r}", label, font=st.BOLD if key else st.BODY, align=st.WRAP)
+            self.formula(
+                f"B{r}", self.guarded(res.name, {}), self.env[res.name],
+                font=st.BOLD if key else st.BODY, fill=st.CALC_FILL if block.steps else st.RESULT_FILL,
+                fmt=self.fmt(res.fmt), box=True, align=st.RIGHT,
+            )  # fmt: skip
+            self.unit(f"C{r}", res.unit)
+            self.ws.merge_cells(f"D{r}:F{r}")
+            how = self.t(res.how)
+            self.cell(f"D{r}", how, align=st.WRAP)
+            self.fit(max(lines(how, _width("D:F")), lines(label, COLUMNS["A"])))
+            self.define(res.name, f"B{r}")
+        self.blocks.append((start, self.row))
+
+    def problem_formula(self, items: Sequence[tuple[str, Input, str]]) -> str:
+        """The first problem among some input cells, "<where>: <message>", or OK."""
+        chain = quoted(tx.OK(self.lang))
+        for where, inp, ref in reversed(items):
+            for c in reversed(checks.rules(inp)):
+                chain = f"IF(NOT({c.condition(ref)}),{quoted(where + ': ' + c.message(self.lang))},{chain})"
+        return f"=IFERROR({chain},{quoted(items[0][0] + ': ' + checks.rules(items[0][1])[0].message(self.lang))})"
+
+    def first_problem(
+        self, items: Sequence[tuple[str, Input, Any]], env: dict[str, Any]
+    ) -> str:
+        for where, inp, value in items:
+            problem = checks.first_problem(inp, value, {**env, inp.name: value})
+            if problem is not None:
+                return f"{where}: {problem(self.lang)}"
+        return tx.OK(self.lang)
+
+    def input_cell(self, coord: str, inp: Input, value: Any, label: str) -> None:
+        self.cell(
+            coord, value, font=st.INPUT, fill=st.INPUT_FILL, fmt=self.fmt(inp.fmt),
+            box=True, unlocked=True, align=st.RIGHT,
+        )  # fmt: skip
+        dv = checks.validation(inp, self.lang, label)
+        dv.add(coord)
+        self.ws.add_data_validation(dv)
+
+    def scenarios(self, block: Scenarios) -> None:
+        start = self.section(block.title)
+        self.next_row()
+        self.text("A:F", self.t(block.note), font=st.NOTE)
+        self.headings(
+            [
+                ("A", tx.ITEM),
+                ("B", tx.BASE),
+                ("C", tx.LOW),
+                ("D", tx.HIGH),
+                ("E", tx.UNIT),
+            ]
+        )
+        cases: dict[str, dict[str, Any]] = {"B": {}, "C": {}, "D": {}}  # by column
+        scopes: dict[str, dict[str, str]] = {"B": {}, "C": {}, "D": {}}
+        first_row = self.row + 1
+        for name, low, high in block.vary:
+            inp = self.tpl.input(name)
+            r = self.next_row()
+            label = self.t(inp.label)
+            self.cell(f"A{r}", label, align=st.WRAP)
+            self.fit(lines(label, COLUMNS["A"]))
+            # =GPUs shows 0 for a blank input, as Excel does.
+            base = 0 if self.env[name] is None else self.env[name]
+            self.formula(
+                f"B{r}",
+                f"={name}",
+                base,
+                fill=st.CALC_FILL,
+                fmt=self.fmt(inp.fmt),
+                box=True,
+                align=st.RIGHT,
+            )
+            for col, value in (("C", low), ("D", high)):
+                self.input_cell(f"{col}{r}", inp, value, label)
+                cases[col][name] = value
+                scopes[col][name] = f"${col}${r}"
+            self.unit(f"E{r}", inp.unit)
+        # The cases' own check (the base case is the inputs above, checked there).
+        items: list[tuple[str, Input, str]] = []
+        values: list[tuple[str, Input, Any]] = []
+        for col, case in (("C", tx.LOW), ("D", tx.HIGH)):
+            for k, (n, _, _) in enumerate(block.vary):
+                inp = self.tpl.input(n)
+                where = f"{self.t(case)}, {self.t(inp.label)}"
+                items.append((where, inp, f"${col}${first_row + k}"))
+                values.append((where, inp, cases[col].get(n, self.env[n])))
+        self.check_line(block.title, items, values)
+        for name in block.results:
+            res = self.tpl.result(name)
+            r = self.next_row()
+            label = self.t(res.label)
+            self.cell(
+                f"A{r}", label, font=st.BOLD if res.key else st.BODY, align=st.WRAP
+            )
+            self.fit(lines(label, COLUMNS["A"]))
+            for col in "BCD":
+                env = compute(self.tpl, cases[col]) if cases[col] else self.env
+                self.formula(
+                    f"{col}{r}", self.guarded(name, scopes[col]), env[name],
+                    fill=st.RESULT_FILL, fmt=self.fmt(res.fmt), box=True, align=st.RIGHT,
+                    font=st.BOLD if res.key else st.BODY,
+                )  # fmt: skip
+                scopes[col][name] = f"${col}${r}"
+            self.unit(f"E{r}", res.unit)
+        self.blocks.append((start, self.row))
+
+    def grid(self, block: Grid) -> None:
+        start = self.section(block.title)
+        self.next_row()
+        self.text("A:F", self.t(block.note), font=st.NOTE)
+        res = self.tpl.result(block.result)
+        rname, rvalues = block.rows
+        cname, cvalues = block.columns
+        rin, cin = self.tpl.input(rname), self.tpl.input(cname)
+        self.next_row()
+        head = self.row
+        corner = f"{self.t(rin.label)} ↓  {self.t(cin.label)} →"
+        self.cell(
+            f"A{head}", corner, font=st.HEADER, fill=st.HEADER_FILL, align=st.WRAP
+        )
+        self.fit(lines(corner, COLUMNS["A"]))
+        cols = [get_column_letter(2 + j) for j in range(len(cvalues))]
+        for col, v in zip(cols, cvalues):
+            self.input_cell(f"{col}{head}", cin, v, self.t(cin.label))
+        items: list[tuple[str, Input, str]] = []
+        values: list[tuple[str, Input, Any]] = []
+        for col, v in zip(cols, cvalues):
+            items.append((f"{self.t(cin.label)} {col}{head}", cin, f"${col}${head}"))
+            values.append((f"{self.t(cin.label)} {col}{head}", cin, v))
+        for rv in rvalues:
+            r = self.next_row()
+            self.input_cell(f"A{r}", rin, rv, self.t(rin.label))
+            items.append((f"{self.t(rin.label)} A{r}", rin, f"$A${r}"))
+            values.append((f"{self.t(rin.label)} A{r}", rin, rv))
+            for col, cv in zip(cols, cvalues):
+                scope = {rname: f"$A${r}", cname: f"{col}${head}"}
+                env = compute(self.tpl, {rname: rv, cname: cv})
+                self.formula(
+                    f"{col}{r}", self.guarded(block.result, scope), env[block.result],
+                    fmt=self.fmt(res.fmt), box=True, align=st.RIGHT,
+                )  # fmt: skip
+        self.check_line(block.title, items, values)
+        self.blocks.append((start, self.row))
+
+    def check_line(
+        self,
+        title: Text,
+        items: list[tuple[str, Input, str]],
+        values: list[tuple[str, Input, Any]],
+    ) -> None:
+        r = self.next_row()
+        self.cell(f"A{r}", self.t(tx.CHECK), font=st.BOLD)
+        self.ws.merge_cells(f"B{r}:F{r}")
+        text = self.first_problem(values, self.env)
+        self.formula(
+            f"B{r}", self.problem_formula(items), text, align=st.WRAP, box=True
+        )
+        self.problems.append((self.t(title), f"B{r}", text))
+        self.fit(2)
+
+    def sweep(self, block: Sweep) -> None:
+        start = self.section(block.title)
+        self.next_row()
+        self.text("A:F", self.t(block.note), font=st.NOTE)
+        inp = self.tpl.input(block.vary)
+        cols = [get_column_letter(2 + j) for j in range(len(block.results))]
+        self.next_row()
+        head = self.row
+        self.label_with_unit(
+            f"A{head}",
+            inp.label,
+            inp.unit,
+            font=st.HEADER,
+            fill=st.HEADER_FILL,
+            align=st.WRAP,
+        )
+        n_lines = lines(f"{self.t(inp.label)} ({self.t(inp.unit)})", COLUMNS["A"])
+        for col, name in zip(cols, block.results):
+            res = self.tpl.result(name)
+            self.label_with_unit(
+                f"{col}{head}",
+                res.label,
+                res.unit,
+                font=st.HEADER,
+                fill=st.HEADER_FILL,
+                align=st.CENTER,
+            )
+            n_lines = max(
+                n_lines, lines(f"{self.t(res.label)} ({self.t(res.unit)})", COLUMNS[col])
+            )
+        for col in "ABCDE":
+            self.ws[f"{col}{head}"].fill = st.HEADER_FILL
+        self.fit(n_lines)
+        items: list[tuple[str, Input, str]] = []
+        values: list[tuple[str, Input, Any]] = []
+        table: dict[str, list[Any]] = {name: [] for name in block.results}
+        for v in block.values:
+            r = self.next_row()
+            self.input_cell(f"A{r}", inp, v, self.t(inp.label))
+            where = f"{self.t(inp.label)} A{r}"
+            items.append((where, inp, f"$A${r}"))
+            values.append((where, inp, v))
+            env = compute(self.tpl, {block.vary: v})
+            for col, name in zip(cols, block.results):
+                res = self.tpl.result(name)
+                self.formula(
+                    f"{col}{r}", self.guarded(name, {block.vary: f"$A${r}"}), env[name],
+                    fmt=self.fmt(res.fmt), box=True, align=st.RIGHT,
+                )  # fmt: skip
+                table[name].append(env[name])
+        first, last = head + 1, self.row
+        self.check_line(block.title, items, values)
+        if block.chart is not None:
+            self.sweep_chart(block, inp, cols, head, first, last, table)
+        self.blocks.append((start, self.row))
+
+    def sweep_chart(
+        self,
+        block: Sweep,
+        inp: Input,
+        cols: list[str],
+        head: int,
+        first: int,
+        last: int,
+        table: dict[str, list[Any]],
+    ) -> None:
+        ch = block.chart
+        assert ch is not None
+        y_fmt = self.fmt(self.tpl.result(ch.plot[0]).fmt)
+        x_fmt = self.fmt(inp.fmt)
+        xs = [float(v) for v in block.values]
+        chart = charts.scatter(
+            self.t(ch.title),
+            f"{self.t(inp.label)} ({self.t(inp.unit)})",
+            self.t(ch.y_title) if ch.y_title else ", ".join(self.t(self.tpl.result(n).label) for n in ch.plot),
+            x_fmt=_axis(x_fmt), y_fmt=_axis(y_fmt), log_x=ch.log_x, log_y=ch.log_y,
+            x_range=charts.log_bounds(xs) if ch.log_x else None,
+            height_cm=CHART_ROWS * LINE * 0.0353,
+        )  # fmt: skip
+        sheet = quote_sheetname(self.title)
+        ys_all: list[float] = []
+        for k, name in enumerate(ch.plot):
+            col = cols[block.results.index(name)]
+            ys = [None if v is NA else float(v) for v in table[name]]
+            ys_all += [y for y in ys if y is not None]
+            chart.series.append(
+                charts.series(
+                    f"{sheet}!${col}${head}", self.ws[f"{col}{head}"].value if not str(self.ws[f"{col}{head}"].value).startswith("=") else self.cached[(self.title, f"{col}{head}")],
+                    f"{sheet}!$A${first}:$A${last}", xs,
+                    f"{sheet}!${col}${first}:${col}${last}", ys,
+                    charts.COLOURS[k % len(charts.COLOURS)],
+                )
+            )  # fmt: skip
+        if ch.log_y and ys_all:
+            chart.y_axis.scaling.min, chart.y_axis.scaling.max = charts.log_bounds(
+                ys_all
+            )
+        self.next_row()
+        self.ws.add_chart(chart, f"A{self.row}")
+        for _ in range(CHART_ROWS):
+            self.heights[self.row] = LINE + 2
+            self.next_row()
+
+    def notes(self, block: Notes) -> None:
+        start = self.section(block.title)
+        for note in block.notes:
+            self.next_row()
+            self.text("A:F", "• " + self.t(note))
+        self.blocks.append((start, self.row))
+
+    # ---------------------------------------------------------- finishing
+
+    def model_check(self) -> None:
+        chain = quoted(tx.OK(self.lang))
+        for prefix, coord, _ in reversed(self.problems):
+            chain = f"IF({coord}<>{quoted(tx.OK(self.lang))},{quoted(prefix + ': ')}&{coord},{chain})"
+        text = next(
+            (f"{p}: {v}" for p, _, v in self.problems if v != tx.OK(self.lang)),
+            tx.OK(self.lang),
+        )
+        r = self.check_row
+        self.formula(
+            f"B{r}",
+            "=" + chain,
+            text,
+            font=st.BOLD,
+            fill=st.CHECK_FILL,
+            align=st.WRAP,
+            box=True,
+        )
+        longest = max(
+            (
+                lines(f"{p}: {m}", _width("B:E"))
+                for p, _, _ in self.problems
+                for m in [self.t(tx.ENTER_WHOLE)] + [self.t(tx.PERCENT)]
+            ),
+            default=1,
+        )
+        self.fit(max(2, longest), r)
+
+    def finish(self) -> None:
+        ws = self.ws
+        for row, h in self.heights.items():
+            ws.row_dimensions[row].height = h
+        last = self.row
+        ws.print_area = f"A1:F{last}"
+        ws.print_title_rows = "1:1"
+        ws.freeze_panes = "A2"
+        setup_print(ws, self.lang, portrait=True)
+        ws.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=False)
+
+        # Page breaks between blocks: a block starts a page when it would not fit.
+        def height(a: int, b: int) -> float:
+            return sum(self.heights.get(r, LINE + 2) for r in range(a, b + 1))
+
+        used = height(1, self.blocks[0][0] - 1) if self.blocks else 0.0
+        for first, end in self.blocks:
+            h = height(first, end)
+            if used + h > PAGE and used > 0:
+                ws.row_breaks.append(Break(id=first - 1))
+                used = h
+            else:
+                used += h
+        ws.protection.sheet = True
+        ws.protection.formatColumns = False  # let people widen columns
+        ws.protection.formatRows = False
+        ws.sheet_view.showGridLines = False
+
+
+def _text_of(value: Any) -> str:
+    """A cell's value as Excel's & joins it: a blank is empty."""
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _axis(fmt: str) -> str:
+    """A cell format fit for an axis: B and T as such, no decimals for counts."""
+    return fmt.replace("#,##0.0,,,", "#,##0,,,").replace("#,##0.00,,,,", "#,##0.0,,,,")
+
+
+def _literal(value: object) -> str:
+    if isinstance(value, str):
+        return quoted(value)
+    return xl(float(value))  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------------ the workbook
+
+
 def build_template(tpl: Template, lang: str) -> Built:
+    """The workbook of one template in one language, and its cached values."""
     if lang not in LANGS:
         raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(LANGS)}")
-    t = lambda key: tpl.t(key, lang)  # noqa: E731
-    wb = openpyxl.Workbook()
-    ws = wb.worksheets[0]
-    ws.title = t("sheet")
-    sheet = ws.title
-    cached: dict[tuple[str, str], Any] = {}
-    defaults = tpl.defaults
-    values = tpl.reference(defaults)
-    if tpl.data:
-        tpl.data(wb, lang)  # reference tables and named constants, a sheet of its own
-
-    for col, width in WIDTHS.items():
-        ws.column_dimensions[col].width = width
-    ws["A1"].font = Font(bold=True, size=16, color=NAVY)
-    _text(ws["A1"], t("title"))
-    _text(ws["A2"], t("subtitle"))
-    ws["A2"].alignment = Alignment(wrap_text=True, vertical="top")
-    ws.merge_cells("A2:F2")
-    _fit_row(ws, 2, t("subtitle"), chars_per_line=150)
-    _text(ws["A3"], t("legend"))
-    ws["A3"].font = Font(italic=True, color="595959")
-    ws.merge_cells("A3:F3")
-
-    row = 5
-    for col, key in zip("ABCF", ("hdr.item", "hdr.value", "hdr.unit", "hdr.how")):
-        c = ws[f"{col}{row}"]
-        _text(c, t(key))
-        c.font, c.fill = HEADER_FONT, HEADER_FILL
-    for col in "DE":
-        ws[f"{col}{row}"].fill = HEADER_FILL
-    ws.freeze_panes = f"A{row + 1}"
-    row += 1
-
-    def section(key: str) -> None:
-        nonlocal row
-        row += 1
-        _text(ws[f"A{row}"], t(key))
-        ws[f"A{row}"].font = SECTION_FONT
-        row += 1
-
-    # Inputs: value, unit, a live check, what to enter.
-    section("sec.inputs")
-    _text(ws[f"D{row - 1}"], t("hdr.check"))
-    ws[f"D{row - 1}"].font = Font(bold=True, color=NAVY)
-    for inp in tpl.inputs:
-        coord = f"B{row}"
-        _text(ws[f"A{row}"], t(f"{inp.name}.label"))
-        cell = ws[coord]
-        cell.value = inp.default
-        cell.number_format = inp.fmt
-        cell.fill, cell.font, cell.border = INPUT_FILL, INPUT_FONT, BOX
-        cell.protection = Protection(locked=False)
-        _text(ws[f"C{row}"], t(f"{inp.name}.unit"))
-        check = ws[f"D{row}"]
-        check.value = check_formula(tpl, inp, lang)
-        check.font = Font(color="595959")
-        ws.merge_cells(f"D{row}:E{row}")
-        cached[(sheet, f"D{row}")] = t("msg.ok")
-        _text(ws[f"F{row}"], t(f"{inp.name}.help"))
-        ws[f"F{row}"].alignment = WRAP
-        _fit_row(ws, row, t(f"{inp.name}.help"))
-        _define(wb, inp.name, sheet, coord)
-        ws.add_data_validation(_validation(tpl, inp, lang, coord))
-        row += 1
-
-    for sec in tpl.sections:
-        outs = [o for o in tpl.outputs if o.section == sec]
-        fill = CALC_FILL if sec == "sec.calculations" else OUTPUT_FILL
-        if not outs:
-            continue
-        section(sec)
-        for out in outs:
-            coord = f"B{row}"
-            _text(ws[f"A{row}"], t(f"{out.name}.label"))
-            cell = ws[coord]
-            cell.value = output_formula(tpl, out, lang)
-            cell.number_format = tpl.fmt(out.fmt, lang)
-            cell.fill, cell.border = fill, BOX
-            if sec != "sec.calculations":
-                cell.font = Font(bold=True)
-                ws[f"A{row}"].font = Font(bold=True)
-            cached[(sheet, coord)] = values[out.name]
-            _text(ws[f"C{row}"], t(f"{out.name}.unit"))
-            _text(ws[f"F{row}"], t(f"{out.name}.how"))
-            ws[f"F{row}"].alignment = WRAP
-            _fit_row(ws, row, t(f"{out.name}.how"))
-            _define(wb, out.name, sheet, coord)
-            row += 1
-
-    for sc in tpl.scenarios:
-        row = _scenario(ws, wb, tpl, sc, lang, row, cached, defaults)
+    wb = Workbook()
+    cover = wb.worksheets[0]
+    ws = wb.create_sheet(tpl.sheet(lang))
+    sheet = Sheet(tpl, lang, wb, ws)
+    sheet.head()
     for block in tpl.blocks:
-        row = block(ws, tpl, lang, row, cached, values)
-
-    section("sec.notes")
-    for key in tpl.notes:
-        c = ws[f"A{row}"]
-        _text(c, "• " + t(key))
-        c.alignment = WRAP
-        ws.merge_cells(f"A{row}:F{row}")
-        _fit_row(ws, row, t(key), chars_per_line=150)
-        row += 1
-
-    ws.protection.sheet = True  # no password: protects formulas from slips only
-    ws.protection.formatColumns = False  # let people widen columns
-    ws.print_area = f"A1:F{row}"
-    ws.print_title_rows = "5:5"
-    ws.page_setup.orientation = "portrait"
-    ws.page_setup.paperSize = ws.PAPERSIZE_A4
-    ws.page_setup.fitToWidth = 1
-    ws.page_setup.fitToHeight = 1
-    ws.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
-    ws.print_options.horizontalCentered = True
-    ws.oddFooter = HeaderFooterItem(center=_Text(t("title") + " — xlfuncs"))
-    ws.sheet_view.showGridLines = False
-
+        if isinstance(block, Inputs):
+            sheet.inputs(block)
+        elif isinstance(block, Results):
+            sheet.results(block)
+        elif isinstance(block, Scenarios):
+            sheet.scenarios(block)
+        elif isinstance(block, Grid):
+            sheet.grid(block)
+        elif isinstance(block, Sweep):
+            sheet.sweep(block)
+        elif isinstance(block, Notes):
+            sheet.notes(block)
+        elif isinstance(block, Custom):
+            start = sheet.row + 1
+            block.draw(sheet)
+            sheet.blocks.append((start, sheet.row))
+    sheet.model_check()
+    sheet.finish()
+    cached = sheet.cached
+    if tpl.data_sheet:
+        data, data_cached = add_data_sheet(wb, lambda key: _DATA[key](lang))
+        cached.update(data_cached)
+        setup_print(data, lang, portrait=False, scale=90)
+    add_cover(wb, cover, tpl, lang, build_date())
+    wb.active = 1  # open on the model
     p = wb.properties
-    p.title = t("title")
-    p.subject = t("subject")
+    p.title = tpl.title(lang)
+    p.subject = tpl.subject(lang)
     p.creator = "xlfuncs"
-    p.keywords = t("keywords")
-    p.description = t("subtitle")
+    p.keywords = tpl.keywords(lang)
+    p.description = tpl.subtitle(lang)
     p.language = {"en": "en-US", "es": "es-ES"}[lang]
+    p.version = __version__
+    stamp = datetime.combine(build_date(), datetime.min.time())
+    p.created = p.modified = stamp
     wb.calculation.fullCalcOnLoad = True
     return Built(wb, cached)
 
 
-def _table_heading(
-    ws, tpl: Template, key: str, lang: str, row: int, titles: Sequence[str]
-) -> int:
-    """A table's title, note, column headers and explanation; the header row."""
-    t = lambda k: tpl.t(k, lang)  # noqa: E731
-    row += 1
-    _text(ws[f"A{row}"], t(key))
-    ws[f"A{row}"].font = SECTION_FONT
-    row += 1
-    _text(ws[f"A{row}"], t(f"{key}.note"))
-    ws[f"A{row}"].font = Font(italic=True, color="595959")
-    ws.merge_cells(f"A{row}:F{row}")
-    head = row + 1
-    for i, title in enumerate(titles):
-        c = ws.cell(head, 1 + i)
-        _text(c, title)
-        c.font, c.fill = HEADER_FONT, HEADER_FILL
-        c.alignment = Alignment(wrap_text=True, vertical="center")
-    ws.row_dimensions[head].height = 44
-    _text(ws[f"F{head}"], t(f"{key}.how"))
-    ws[f"F{head}"].alignment = WRAP
-    _fit_row(ws, head, t(f"{key}.how"))
-    return head
+_DATA = {
+    "data.sheet": tx.T("Data", "Datos"),
+    "data.accelerator": tx.T("Accelerator", "Acelerador"),
+    "data.vendor": tx.T("Vendor", "Fabricante"),
+    "data.source": tx.T(
+        "Source (dense peak TFLOP/s per chip)",
+        "Fuente (pico denso en TFLOP/s por chip)",
+    ),
+    "data.fits": tx.T(
+        "Fitted scaling laws: L = E + A/N^α + B/D^β",
+        "Leyes de escalado ajustadas: L = E + A/N^α + B/D^β",
+    ),
+    "data.fit": tx.T("Fit", "Ajuste"),
+    "data.fit_source": tx.T("Source of the constants", "Fuente de las constantes"),
+    "data.keys": tx.T("Keys", "Claves"),
+    "data.key": tx.T("Key", "Clave"),
+    "data.row": tx.T("Row", "Fila"),
+    "data.column": tx.T("Column", "Columna"),
+}
 
-
-def _scenario(
-    ws,
-    wb,
-    tpl: Template,
-    sc: Scenario,
-    lang: str,
-    row: int,
-    cached: dict[Any, Any],
-    defaults: Mapping[str, Any],
-) -> int:
-    t = lambda key: tpl.t(key, lang)  # noqa: E731
-    sheet = ws.title
-    vary = tpl.input(sc.vary)
-    cols = ["A", *(get_column_letter(2 + i) for i in range(len(sc.columns)))]
-    titles = [f"{t(sc.vary + '.label')} ({t(sc.vary + '.unit')})"] + [
-        f"{t(c + '.label')} ({t(c + '.unit')})" for c in sc.columns
-    ]
-    head = _table_heading(ws, tpl, sc.key, lang, row, titles)
-    first = head + 1
-    for k, value in enumerate(sc.values):
-        r = first + k
-        ref = f"$A{r}"
-        cell = ws[f"A{r}"]
-        cell.value = value
-        cell.number_format = vary.fmt
-        cell.fill, cell.font, cell.border = INPUT_FILL, INPUT_FONT, BOX
-        cell.protection = Protection(locked=False)
-        ws.add_data_validation(_validation(tpl, vary, lang, f"A{r}"))
-        inputs = {**defaults, sc.vary: value}
-        for col, name in zip(cols[1:], sc.columns):
-            out = tpl.output(name)
-            c = ws[f"{col}{r}"]
-            c.value = scenario_formula(tpl, sc, name, ref, lang)
-            c.number_format = tpl.fmt(out.fmt, lang)
-            c.border = BOX
-            cached[(sheet, f"{col}{r}")] = out.reference(inputs)
-    last = first + len(sc.values) - 1
-    row = last + 1
-
-    if sc.chart:
-        chart = ScatterChart()
-        chart.title = t(f"{sc.key}.chart")
-        chart.style = 13
-        chart.height, chart.width = 7.5, 17
-        chart.x_axis.title = titles[0]
-        chart.y_axis.title = ", ".join(t(c + ".label") for c in sc.chart)
-        xs = Reference(ws, min_col=1, min_row=first, max_row=last)
-        for plotted in sc.chart:
-            at = 2 + sc.columns.index(plotted)
-            ys = Reference(ws, min_col=at, min_row=head, max_row=last)
-            series = Series(ys, xs, title_from_data=True)
-            series.marker.symbol = "circle"
-            chart.series.append(series)
-        for axis, log in ((chart.x_axis, sc.log_x), (chart.y_axis, sc.log_y)):
-            axis.delete = False
-            if log:
-                axis.scaling.logBase = 10
-                # Decades read best as powers of ten, whatever the cells' format.
-                axis.numFmt = NumFmt(formatCode="0E+0", sourceLinked=False)
-        chart.legend.position = "b"  # type: ignore[union-attr]
-        ws.add_chart(chart, f"A{row + 1}")
-        row += 17
-    return row
+__all__ = [
+    "LANGS",
+    "LINE",
+    "NA",
+    "SCALE",
+    "Built",
+    "Sheet",
+    "build_template",
+    "compute",
+    "lines",
+]

@@ -1,198 +1,240 @@
-"""The compute-optimal model size template: the Chinchilla 20-tokens rule.
-
-Its formulas follow the "Calculadora de tamaño de modelo de cómputo óptimo"
-calculator; each output names the library function that is its reference.
+"""The compute-optimal model size template: the Chinchilla 20-tokens rule, and
+what training that model costs on a cluster. It follows the "Calculadora de
+tamaño de modelo de cómputo óptimo" calculator: C = 6·N·D with D = r·N, so
+N = √(C·8.64e19 / (6r)).
 """
 
 from __future__ import annotations
 
-from ..data.units import FLOPS_PER_PARAM_TOKEN, FLOPS_PER_PFDAY
-from ..functions.scaling import training_flops
-from ..registry import REGISTRY
-from .layout import COMMON, Input, Output, Scenario, Template, _num
+from . import texts as tx
+from .blocks import (
+    Call,
+    Chart,
+    Cover,
+    Input,
+    Inputs,
+    Notes,
+    Result,
+    Results,
+    Sweep,
+    Template,
+)
+from .shared import CURRENCY, PRICE, SOURCES_SIZE
+from .texts import T
 
 _CH = ("ComputeBudgetPFDays", "TokensPerParam")
 
+BUDGET = Inputs(
+    T("Compute budget", "Presupuesto de cómputo"),
+    (
+        Input(
+            "ComputeBudgetPFDays", "budget_pf_days", 6000,
+            T("Compute budget (C)", "Presupuesto de cómputo (C)"), T("PF/s-days", "PF/s-días"),
+            T("Training compute in petaFLOP/s-days: 1 PF/s-day = 10^15 FLOP/s for a "
+              "day = 8.64e19 FLOPs.",
+              "Cómputo de entrenamiento en petaFLOP/s-días: 1 PF/s-día = 10^15 FLOP/s "
+              "durante un día = 8,64e19 FLOPs."),
+        ),
+        Input(
+            "TokensPerParam", "tokens_per_param", 20,
+            T("Tokens per parameter (r)", "Tokens por parámetro (r)"), T("tokens/param", "tokens/parám."),
+            T("Training tokens per parameter; Chinchilla's compute-optimal ratio is "
+              "about 20.",
+              "Tokens de entrenamiento por parámetro; la proporción óptima de "
+              "Chinchilla es de unos 20."),
+            fmt=tx.DECIMAL,
+        ),
+    ),
+)  # fmt: skip
+
+SIZE = Results(
+    T("Compute-optimal model", "Modelo de cómputo óptimo"),
+    (
+        Result(
+            "OptimalParams", Call("CHINCHILLA_PARAMS", _CH),
+            T("Parameters (N)", "Parámetros (N)"), T("parameters", "parámetros"),
+            T("√(C × 8.64e19 ÷ (6 × r)): the budget through C = 6·N·D with D = r·N. "
+              "In billions (B).",
+              "√(C × 8,64e19 ÷ (6 × r)): el presupuesto con C = 6·N·D y D = r·N. En "
+              "miles de millones (mil M)."),
+            fmt=tx.BILLIONS, key=True,
+        ),
+        Result(
+            "OptimalTokens", Call("CHINCHILLA_TOKENS", _CH),
+            T("Training tokens (D)", "Tokens de entrenamiento (D)"), T("tokens", "tokens"),
+            T("r × N. In trillions (T, 10^12).", "r × N. En billones (bill., 10^12)."),
+            fmt=tx.TRILLIONS, key=True,
+        ),
+        Result(
+            "TrainingFLOPs", Call("PFDAYS_TO_FLOPS", ("ComputeBudgetPFDays",)),
+            T("Training compute", "Cómputo de entrenamiento"), T("FLOPs", "FLOPs"),
+            T("C × 8.64e19 FLOPs per PF/s-day; equals 6 × N × D.",
+              "C × 8,64e19 FLOPs por PF/s-día; igual a 6 × N × D."),
+            fmt=tx.SCIENTIFIC,
+        ),
+    ),
+)  # fmt: skip
+
+CLUSTER = Inputs(
+    T("Your cluster", "Su clúster"),
+    (
+        Input(
+            "GPUs", "gpus", 1024,
+            T("GPUs", "GPU"), T("GPUs", "GPU"),
+            T("Accelerators that train the model. A whole number, 1 or more.",
+              "Aceleradores que entrenan el modelo. Un entero, 1 o más."),
+            whole=True,
+        ),
+        Input(
+            "PeakTFLOPSPerGPU", "peak_tflops_per_gpu", 989.4,
+            T("Peak per GPU", "Pico por GPU"), T("TFLOP/s", "TFLOP/s"),
+            T("Dense peak of one accelerator in the training precision: 989.4 for an "
+              "H100 SXM in bf16 (its datasheet's 1,979 is with sparsity), 312 for an "
+              "A100.",
+              "Pico denso de un acelerador en la precisión de entrenamiento: 989,4 "
+              "para una H100 SXM en bf16 (el 1.979 de su ficha es con dispersión), 312 "
+              "para una A100."),
+            fmt=tx.DECIMAL,
+        ),
+        Input(
+            "MFU", "mfu", 0.4,
+            T("Model FLOPs utilisation (MFU)", "Utilización de FLOPs (MFU)"), T("% of peak", "% del pico"),
+            T("Useful model FLOPs as a share of peak; 35-55 % is typical for large "
+              "dense runs (PaLM reached 46.2 %). Type 40%.",
+              "FLOPs útiles del modelo respecto al pico; 35-55 % es habitual en "
+              "grandes entrenamientos (PaLM alcanzó 46,2 %). Escriba 40 %."),
+            fmt=tx.PERCENT_FMT,
+        ),
+        PRICE,
+        CURRENCY,
+    ),
+)  # fmt: skip
+
+RUN = Results(
+    T("Training this model on your cluster", "Entrenar este modelo en su clúster"),
+    (
+        Result(
+            "ClusterDays",
+            Call("CLUSTER_DAYS", ("ComputeBudgetPFDays", "GPUs", "PeakTFLOPSPerGPU", "MFU")),
+            T("Training time", "Duración del entrenamiento"), T("days", "días"),
+            T("C × 1,000 ÷ (GPUs × peak × MFU): 1 PF/s-day is 1,000 TFLOP/s-days.",
+              "C × 1.000 ÷ (GPU × pico × MFU): 1 PF/s-día son 1.000 TFLOP/s-días."),
+            fmt=tx.DECIMAL, key=True,
+        ),
+        Result(
+            "ClusterGPUHours", Call("CLUSTER_GPU_HOURS", ("GPUs", "ClusterDays")),
+            T("GPU-hours", "GPU-horas"), T("GPU-hours", "GPU-horas"),
+            T("GPUs × days × 24.", "GPU × días × 24."),
+        ),
+        Result(
+            "ClusterCost", Call("CLUSTER_COST", ("GPUs", "ClusterDays", "PricePerGPUHour")),
+            T("Training cost", "Coste del entrenamiento"), T("{currency}", "{currency}"),
+            T("GPU-hours × price per GPU-hour.", "GPU-horas × precio por GPU-hora."),
+            fmt=tx.MONEY, key=True,
+        ),
+    ),
+)  # fmt: skip
+
+BUDGETS = Sweep(
+    T("Budgets from 1 to 1,000,000 PF/s-days", "Presupuestos de 1 a 1.000.000 PF/s-días"),
+    T("Tokens per parameter as above; type other budgets in the yellow cells. Each "
+      "10× budget gives √10 ≈ 3.16× the parameters and the tokens.",
+      "Tokens por parámetro como arriba; escriba otros presupuestos en las celdas "
+      "amarillas. Cada presupuesto 10× da √10 ≈ 3,16× parámetros y tokens."),
+    "ComputeBudgetPFDays",
+    (1, 10, 100, 1_000, 10_000, 100_000, 1_000_000),
+    ("OptimalParams", "OptimalTokens", "ClusterDays", "ClusterCost"),
+    Chart(T("Compute-optimal parameters and tokens against budget",
+            "Parámetros y tokens óptimos según el presupuesto"),
+          ("OptimalParams", "OptimalTokens"), log_x=True, log_y=True,
+          y_title=T("Parameters and tokens", "Parámetros y tokens")),
+)  # fmt: skip
+
+NOTES = Notes(
+    T("Notes and caveats", "Notas y advertencias"),
+    (
+        T("Training compute is about 6·N·D FLOPs (six operations per parameter and "
+          "token). Chinchilla (Hoffmann et al. 2022) found that for a fixed budget "
+          "loss is lowest when parameters and tokens grow together, at about 20 "
+          "tokens per parameter.",
+          "El cómputo de entrenamiento es de unas 6·N·D operaciones (seis por "
+          "parámetro y token). Chinchilla (Hoffmann et al. 2022) mostró que, con un "
+          "presupuesto fijo, la pérdida es mínima cuando parámetros y tokens crecen "
+          "juntos, con unos 20 tokens por parámetro."),
+        T("Doubling the budget raises the optimal size by about √2, not 2: compute "
+          "grows with the square of N once tokens are tied to it.",
+          "Duplicar el presupuesto eleva el tamaño óptimo en torno a √2, no 2: el "
+          "cómputo crece con el cuadrado de N al ligar los tokens a él."),
+        T("This is compute-optimal training and nothing more. Serving the model "
+          "often favours a smaller model trained on more tokens, so deployed models "
+          "often sit below this size.",
+          "Es el entrenamiento de cómputo óptimo y nada más. Servir el modelo suele "
+          "favorecer un modelo más pequeño entrenado con más tokens; los modelos "
+          "desplegados suelen quedar por debajo de este tamaño."),
+        T("The ratio of 20 is an estimate that shifts with data and architecture, and "
+          "real runs sustain only part of the hardware's peak (the MFU): treat the "
+          "results as a planning estimate.",
+          "La proporción de 20 es una estimación que cambia con los datos y la "
+          "arquitectura, y las ejecuciones reales solo sostienen parte del pico (la "
+          "MFU): tome los resultados como estimación de planificación."),
+    ),
+)  # fmt: skip
+
 CHINCHILLA = Template(
     slug="chinchilla-model-size",
-    inputs=(
-        Input("ComputeBudgetPFDays", "budget_pf_days", 6000, "#,##0"),
-        Input("TokensPerParam", "tokens_per_param", 20, "#,##0.0"),
+    sheet=T("Model size", "Tamaño del modelo"),
+    title=T("Compute-optimal model size (Chinchilla)", "Tamaño de modelo de cómputo óptimo (Chinchilla)"),
+    subtitle=T(
+        "For a training compute budget in petaFLOP/s-days, the parameter count N "
+        "and training tokens D that use it best by the Chinchilla rule, and the time "
+        "and cost of training that model on your cluster. Default: 6,000 PF/s-days "
+        "at 20 tokens per parameter → 65.7 B parameters, 1.31 T tokens.",
+        "Para un presupuesto de cómputo en petaFLOP/s-días, el número de parámetros "
+        "N y de tokens D que mejor lo aprovechan según Chinchilla, y la duración y el "
+        "coste de entrenar ese modelo en su clúster. Por defecto: 6.000 PF/s-días con "
+        "20 tokens por parámetro → 65,7 mil millones de parámetros, 1,31 billones de "
+        "tokens.",
     ),
-    outputs=(
-        Output(
-            "OptimalParams",
-            f"SQRT(ComputeBudgetPFDays*{_num(FLOPS_PER_PFDAY)}/"
-            f"({FLOPS_PER_PARAM_TOKEN}*TokensPerParam))",
-            _CH,
-            "fmt.billions",
-            "CHINCHILLA_PARAMS",
-            _CH,
+    subject=T("Compute-optimal parameters and tokens for a compute budget",
+              "Parámetros y tokens de cómputo óptimo para un presupuesto"),
+    keywords=T("Chinchilla; scaling laws; compute budget; PF/s-days; xlfuncs",
+               "Chinchilla; leyes de escalado; presupuesto de cómputo; PF/s-días; xlfuncs"),
+    cover=Cover(
+        answers=T(
+            "How big a model a training compute budget should buy, and on how many "
+            "tokens to train it (the Chinchilla rule of about 20 tokens per "
+            "parameter); how long and how much training that model takes on a "
+            "cluster you describe.",
+            "Qué tamaño de modelo debe comprar un presupuesto de cómputo y con "
+            "cuántos tokens entrenarlo (la regla de Chinchilla, unos 20 tokens por "
+            "parámetro); cuánto tarda y cuánto cuesta entrenarlo en el clúster que "
+            "usted describa.",
         ),
-        Output(
-            "OptimalTokens",
-            "TokensPerParam*OptimalParams",
-            ("TokensPerParam", "OptimalParams"),
-            "fmt.trillions",
-            "CHINCHILLA_TOKENS",
-            _CH,
+        steps=(
+            T("On the Model size sheet, type the budget in PF/s-days and the tokens per "
+              "parameter over the yellow cells.",
+              "En la hoja Tamaño del modelo, escriba el presupuesto en PF/s-días y los "
+              "tokens por parámetro sobre las celdas amarillas."),
+            T("Describe your cluster: GPUs, the dense peak per GPU, the MFU you expect, "
+              "price and currency.",
+              "Describa su clúster: GPU, pico denso por GPU, la MFU que espera, precio y "
+              "moneda."),
+            T("Read the model check at the top, then the results and the table of "
+              "budgets.",
+              "Lea el control del modelo arriba, luego los resultados y la tabla de "
+              "presupuestos."),
         ),
-        Output(
-            "TrainingFLOPs",
-            f"{FLOPS_PER_PARAM_TOKEN}*OptimalParams*OptimalTokens",
-            ("OptimalParams", "OptimalTokens"),
-            "0.00E+00",
-            value=lambda v: float(
-                training_flops(
-                    REGISTRY["CHINCHILLA_PARAMS"].api(*(v[a] for a in _CH)),
-                    REGISTRY["CHINCHILLA_TOKENS"].api(*(v[a] for a in _CH)),
-                )
-            ),
+        limits=(
+            T("The 20-tokens rule is compute-optimal for training loss only; it ignores "
+              "the cost of serving the model.",
+              "La regla de 20 tokens es óptima solo para la pérdida de entrenamiento; "
+              "ignora el coste de servir el modelo."),
+            T("Time and cost assume the MFU holds for the whole run; restarts and "
+              "evaluations are not counted.",
+              "Duración y coste suponen que la MFU se mantiene toda la ejecución; no "
+              "cuentan reinicios ni evaluaciones."),
         ),
+        sources=SOURCES_SIZE,
     ),
-    scenarios=(
-        Scenario(
-            "sc.budget",
-            "ComputeBudgetPFDays",
-            (1, 10, 100, 1_000, 10_000, 100_000, 1_000_000),
-            ("OptimalParams", "OptimalTokens", "TrainingFLOPs"),
-            chart=("OptimalParams", "OptimalTokens"),
-            log_x=True,
-            log_y=True,
-        ),
-    ),
-    notes=(
-        "note.rule",
-        "note.sqrt",
-        "note.inference",
-        "note.ratio",
-        "note.pfday",
-        "note.source",
-    ),
-    text={
-        **COMMON,
-        "sheet": {"en": "Model size", "es": "Tamaño del modelo"},
-        "title": {
-            "en": "Compute-optimal model size (Chinchilla)",
-            "es": "Tamaño de modelo de cómputo óptimo (Chinchilla)",
-        },
-        "subtitle": {
-            "en": "For a training compute budget in petaFLOP/s-days, the parameter "
-            "count N and training tokens D that use it best by the Chinchilla rule: "
-            "C = 6·N·D with D = r·N, so N = √(C·8.64e19 / (6r)). Default: 6,000 "
-            "PF/s-days at 20 tokens per parameter → 65.7 B parameters, 1.31 T tokens.",
-            "es": "Para un presupuesto de cómputo en petaFLOP/s-días, el número de "
-            "parámetros N y de tokens D que mejor lo aprovechan según Chinchilla: "
-            "C = 6·N·D con D = r·N, luego N = √(C·8,64e19 / (6r)). Por defecto: 6.000 "
-            "PF/s-días con 20 tokens por parámetro → 65,7 mil millones de parámetros, "
-            "1,31 billones de tokens.",
-        },
-        "subject": {
-            "en": "Compute-optimal parameters and tokens for a compute budget",
-            "es": "Parámetros y tokens de cómputo óptimo para un presupuesto",
-        },
-        "keywords": {
-            "en": "Chinchilla; scaling laws; compute budget; PF/s-days; xlfuncs",
-            "es": "Chinchilla; leyes de escalado; presupuesto de cómputo; "
-            "PF/s-días; xlfuncs",
-        },
-        "ComputeBudgetPFDays.help": {
-            "en": "Training compute in petaFLOP/s-days: 1 PF/s-day = 8.64e19 FLOPs.",
-            "es": "Cómputo de entrenamiento en petaFLOP/s-días: 1 PF/s-día = 8,64e19 "
-            "FLOPs.",
-        },
-        "TokensPerParam.help": {
-            "en": "Training tokens per parameter; Chinchilla's compute-optimal ratio "
-            "is about 20.",
-            "es": "Tokens de entrenamiento por parámetro; la proporción óptima de "
-            "Chinchilla es de unos 20.",
-        },
-        "OptimalParams.label": {
-            "en": "Optimal parameters (N)",
-            "es": "Parámetros óptimos (N)",
-        },
-        "OptimalParams.unit": {"en": "parameters", "es": "parámetros"},
-        "OptimalParams.how": {
-            "en": "√(C × 8.64e19 FLOPs per PF/s-day ÷ (6 × r)): the budget inverted "
-            "through C = 6·N·D with D = r·N. Shown in billions (B).",
-            "es": "√(C × 8,64e19 FLOPs por PF/s-día ÷ (6 × r)): el presupuesto "
-            "invertido con C = 6·N·D y D = r·N. En miles de millones (mil M).",
-        },
-        "OptimalTokens.label": {"en": "Optimal tokens (D)", "es": "Tokens óptimos (D)"},
-        "OptimalTokens.unit": {"en": "tokens", "es": "tokens"},
-        "OptimalTokens.how": {
-            "en": "r × N. Shown in trillions (T, 10^12).",
-            "es": "r × N. En billones (bill., 10^12).",
-        },
-        "TrainingFLOPs.how": {
-            "en": "6 × N × D; equals the budget × 8.64e19 (a check).",
-            "es": "6 × N × D; igual al presupuesto × 8,64e19 (comprobación).",
-        },
-        "sc.budget": {
-            "en": "Budgets from 1 to 1,000,000 PF/s-days",
-            "es": "Presupuestos de 1 a 1.000.000 PF/s-días",
-        },
-        "sc.budget.note": {
-            "en": "Tokens per parameter as above; edit the yellow budgets freely.",
-            "es": "Tokens por parámetro como arriba; cambie los presupuestos "
-            "amarillos libremente.",
-        },
-        "sc.budget.how": {
-            "en": "Same formulas with this row's budget. Each 10× budget gives "
-            "√10 ≈ 3.16× parameters and tokens.",
-            "es": "Mismas fórmulas con el presupuesto de la fila. Cada presupuesto "
-            "10× da √10 ≈ 3,16× parámetros y tokens.",
-        },
-        "sc.budget.chart": {
-            "en": "Compute-optimal N and D against budget (log scales)",
-            "es": "N y D óptimos según el presupuesto (escalas logarítmicas)",
-        },
-        "note.rule": {
-            "en": "Training compute is about 6·N·D FLOPs (six operations per parameter "
-            "and token). Chinchilla (Hoffmann et al. 2022) found that for a fixed "
-            "budget loss is lowest when parameters and tokens grow together, at about "
-            "20 tokens per parameter.",
-            "es": "El cómputo de entrenamiento es de unas 6·N·D operaciones (seis por "
-            "parámetro y token). Chinchilla (Hoffmann et al. 2022) mostró que, con un "
-            "presupuesto fijo, la pérdida es mínima cuando parámetros y tokens crecen "
-            "juntos, con unos 20 tokens por parámetro.",
-        },
-        "note.sqrt": {
-            "en": "Doubling the budget raises the optimal size by about √2, not 2: "
-            "compute grows with the square of N once tokens are tied to it.",
-            "es": "Duplicar el presupuesto eleva el tamaño óptimo en torno a √2, no "
-            "2: el cómputo crece con el cuadrado de N al ligar los tokens a él.",
-        },
-        "note.inference": {
-            "en": "This is compute-optimal training loss and nothing more. It ignores "
-            "the cost of serving the model, which often favours a smaller model "
-            "trained on more tokens, so deployed models often sit below this size.",
-            "es": "Refleja solo la pérdida de entrenamiento de cómputo óptimo. No "
-            "pondera el coste de servir el modelo, que a menudo favorece un modelo "
-            "más pequeño entrenado con más tokens; los modelos desplegados suelen "
-            "quedar por debajo de este tamaño.",
-        },
-        "note.ratio": {
-            "en": "The fixed ratio is itself an estimate that shifts with data and "
-            "architecture, and real runs sustain only a fraction of the hardware's "
-            "peak: treat the result as a planning estimate.",
-            "es": "La proporción fija es una estimación que cambia con los datos y "
-            "la arquitectura, y las ejecuciones reales solo sostienen una fracción "
-            "del pico del hardware: tome el resultado como estimación de "
-            "planificación.",
-        },
-        "note.pfday": {
-            "en": "1 petaFLOP/s-day = 10^15 FLOP/s sustained for 86,400 s = 8.64e19 "
-            "FLOPs.",
-            "es": "1 petaFLOP/s-día = 10^15 FLOP/s durante 86.400 s = 8,64e19 FLOPs.",
-        },
-        "note.source": {
-            "en": "Method: 'Calculadora de tamaño de modelo de cómputo óptimo'. Built "
-            "by xlfuncs; the same math exists as Excel add-in functions "
-            "(CHINCHILLA_PARAMS, CHINCHILLA_TOKENS …).",
-            "es": "Método: 'Calculadora de tamaño de modelo de cómputo óptimo'. "
-            "Generado con xlfuncs; el mismo cálculo existe como funciones de Excel "
-            "(CHINCHILLA_PARAMS, CHINCHILLA_TOKENS …).",
-        },
-    },
-)
+    blocks=(BUDGET, SIZE, CLUSTER, RUN, BUDGETS, NOTES),
+)  # fmt: skip

@@ -36,7 +36,7 @@ from openpyxl.workbook.properties import CalcProperties
 
 __all__ = ["save_workbook"]
 
-#: Timestamp written to docProps/core.xml so that saving never changes bytes.
+#: Timestamp written to docProps/core.xml when the workbook names none.
 FIXED_TIMESTAMP = "2024-01-01T00:00:00Z"
 #: Earliest date a zip header can hold; any constant would do.
 _ZIP_DATE_TIME = (1980, 1, 1, 0, 0, 0)
@@ -113,7 +113,10 @@ def save_workbook(
     wanted = _normalise_cached(wb, cached)
 
     parts = _workbook_parts(wb)
-    parts["docProps/core.xml"] = _pin_core_dates(parts["docProps/core.xml"])
+    parts["xl/styles.xml"] = _order_fonts(parts["xl/styles.xml"])
+    created = wb.properties.created
+    stamp = created.strftime("%Y-%m-%dT%H:%M:%SZ") if created else FIXED_TIMESTAMP
+    parts["docProps/core.xml"] = _pin_core_dates(parts["docProps/core.xml"], stamp)
     sheet_parts = _sheet_parts(parts)
     for title, cells in wanted.items():
         if title not in sheet_parts:
@@ -191,11 +194,37 @@ def _workbook_parts(wb: openpyxl.Workbook) -> dict[str, bytes]:
         return {info.filename: zf.read(info) for info in zf.infolist()}
 
 
-def _pin_core_dates(xml: bytes) -> bytes:
+# The order Excel writes a font's children in; openpyxl writes <name> first.
+# ECMA-376 allows any order, but validators ported from Microsoft's SDK (and the
+# SDK itself) expect this one, so the files are written the way Excel writes them.
+_FONT_ORDER = (
+    "b", "i", "strike", "condense", "extend", "outline", "shadow", "u",
+    "vertAlign", "sz", "color", "name", "family", "charset", "scheme",
+)  # fmt: skip
+_FONT_RE = re.compile(r"<font>(.*?)</font>", re.S)
+_CHILD_RE = re.compile(r"<(\w+)\b[^>]*?/>", re.S)
+
+
+def _order_fonts(xml: bytes) -> bytes:
+    def order(m: re.Match[str]) -> str:
+        children = [c.group(0) for c in _CHILD_RE.finditer(m.group(1))]
+        if "".join(children) != re.sub(r">\s+<", "><", m.group(1)).strip():
+            return m.group(0)  # children with content: leave as written
+        rank = {tag: k for k, tag in enumerate(_FONT_ORDER)}
+        children.sort(key=lambda c: rank.get(_CHILD_RE.match(c).group(1), 99))  # type: ignore[union-attr]
+        return "<font>" + "".join(children) + "</font>"
+
+    text = xml.decode("utf-8")
+    out = _FONT_RE.sub(order, text)
+    ET.fromstring(out)  # still well-formed
+    return out.encode("utf-8")
+
+
+def _pin_core_dates(xml: bytes, stamp: str) -> bytes:
     # openpyxl stamps `modified` with the current time on every save
     # (openpyxl/writer/excel.py) and `created` when the workbook is made.
     text = xml.decode("utf-8")
-    text = _CORE_DATE_RE.sub(lambda m: m.group(1) + FIXED_TIMESTAMP + m.group(4), text)
+    text = _CORE_DATE_RE.sub(lambda m: m.group(1) + stamp + m.group(4), text)
     return text.encode("utf-8")
 
 

@@ -1,0 +1,47 @@
+"""The printed page: text that fits its cells, paper, scale and footer."""
+
+from __future__ import annotations
+
+from openpyxl.worksheet.header_footer import HeaderFooterItem
+from openpyxl.worksheet.header_footer import _HeaderFooterPart as Part
+from openpyxl.worksheet.worksheet import Worksheet
+
+from .. import __version__
+
+LINE = 13.0  # points a line of 10-pt text takes
+SCALE = 76  # per cent: 10-pt text prints at 7.6 pt
+# Sheet points a printed page holds at SCALE: A4 (297 mm) and Letter (11 in)
+# less margins, footer and the repeated title row; the shorter of the two.
+PAGE = 880.0
+
+
+def lines(text: str, width: float) -> int:
+    """Lines a wrapped text takes in a column ``width`` characters wide."""
+    per_line = max(1.0, width * 1.15)
+    words, lines, used = text.split(), 1, 0.0
+    for w in words:
+        if used and used + 1 + len(w) > per_line:
+            lines += 1
+            used = len(w)
+        else:
+            used += (1 if used else 0) + len(w)
+    return lines
+
+
+def setup_print(
+    ws: Worksheet, lang: str, *, portrait: bool, scale: int = SCALE
+) -> None:
+    """Paper, margins, scale and the footer every printed sheet has."""
+    ws.page_setup.orientation = "portrait" if portrait else "landscape"
+    ws.page_setup.paperSize = ws.PAPERSIZE_LETTER if lang == "en" else ws.PAPERSIZE_A4
+    ws.page_setup.scale = scale
+    ws.page_margins.left = ws.page_margins.right = 0.5
+    ws.page_margins.top = ws.page_margins.bottom = 0.6
+    ws.page_margins.header = ws.page_margins.footer = 0.3
+    page = "Page &P of &N" if lang == "en" else "Página &P de &N"
+    ws.oddFooter = HeaderFooterItem(
+        left=Part("&F", size=8, font="Calibri"),
+        center=Part(page, size=8, font="Calibri"),
+        right=Part(f"xlfuncs {__version__}", size=8, font="Calibri"),
+    )
+    ws.print_options.horizontalCentered = True

@@ -1,0 +1,91 @@
+"""Words and number formats the templates share, in English and Spanish.
+
+A template's own texts sit beside the row they belong to (see the template
+modules); what several templates say the same way is written once here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+LANGS = ("en", "es")
+
+
+@dataclass(frozen=True)
+class Text:
+    """One text in both editions."""
+
+    en: str
+    es: str
+
+    def __call__(self, lang: str) -> str:
+        return self.en if lang == "en" else self.es
+
+    def format(self, **values: object) -> Text:
+        return Text(self.en.format(**values), self.es.format(**values))
+
+
+T = Text  # a row's texts read best short: T("GPUs", "GPU")
+
+OK = T("OK", "OK")  # a clean check; both editions, and only a clean one, begin so
+NA = T("n/a: see Check", "n/d: ver Control")  # a result whose inputs are not valid
+
+# Column headings of a model sheet.
+ITEM = T("Item", "Concepto")
+VALUE = T("Value", "Valor")
+UNIT = T("Unit", "Unidad")
+CHECK = T("Check", "Control")
+HOW = T("What it is / how it is calculated", "Qué es / cómo se calcula")
+MODEL_CHECK = T("Model check", "Control del modelo")
+MODEL_CHECK_HELP = T(
+    "OK when every input is valid and in its usual range; otherwise the first "
+    "input to look at and why. Results still compute with a warning; with an "
+    "error they show n/a.",
+    "OK si todos los datos son válidos y habituales; si no, el primer dato a "
+    "revisar y por qué. Con un aviso los resultados se calculan; con un error "
+    "muestran n/d.",
+)
+LEGEND = T(
+    "Yellow cells with blue figures are inputs: type over them. Everything else "
+    "is calculated and protected (Review > Unprotect Sheet, no password, to change "
+    "the model).",
+    "Las celdas amarillas con cifras azules son datos: escriba sobre ellas. Todo "
+    "lo demás se calcula y está protegido (Revisar > Desproteger hoja, sin "
+    "contraseña, para cambiar el modelo).",
+)
+BASE = T("Base", "Base")
+LOW = T("Low", "Bajo")
+HIGH = T("High", "Alto")
+
+# Input checks: what is wrong, in a few words.
+ENTER_NUMBER = T("Error: enter a number", "Error: introduzca un número")
+ENTER_WHOLE = T(
+    "Error: enter a whole number, 1 or more", "Error: introduzca un entero, 1 o más"
+)
+ABOVE_ZERO = T("Error: must be above 0", "Error: debe ser mayor que 0")
+ZERO_OR_MORE = T("Error: must be 0 or more", "Error: debe ser 0 o más")
+PERCENT = T(
+    "Error: enter a percentage above 0% and at most 100%",
+    "Error: introduzca un porcentaje mayor que 0 % y como máximo 100 %",
+)
+AT_MOST = T("Error: must be at most {hi}", "Error: debe ser como máximo {hi}")
+PICK = T("Error: pick a name from the list", "Error: elija un nombre de la lista")
+UNUSUAL = T(
+    "Warning: unusual; typical is {lo} to {hi}",
+    "Aviso: inusual; lo habitual es de {lo} a {hi}",
+)
+ENTER_TEXT = T("Error: enter a short text", "Error: introduzca un texto breve")
+
+# Data validation pop-ups.
+INVALID_TITLE = T("Invalid input", "Dato no válido")
+
+# Number formats (codes are locale-independent; Excel shows local separators).
+COUNT = "#,##0"
+DECIMAL = "#,##0.0"
+TWO = "#,##0.00"
+PERCENT_FMT = "0.0%"
+MONEY = "#,##0.00"  # every cost, in the currency the Currency input names
+LOSS = "0.0000"
+SCIENTIFIC = "0.00E+00"
+BILLIONS = T('#,##0.0,,," B"', '#,##0.0,,," mil M"')
+TRILLIONS = T('#,##0.00,,,," T"', '#,##0.00,,,," bill."')
