@@ -140,8 +140,7 @@ ACCELERATORS: tuple[Accelerator, ...] = (
             "900 GB/sec, 300 W"
         ),
         specs_note=(
-            "The 32 GB part; 'V100 SXM2 16GB' is listed separately. V100 PCIe: "
-            "250 W."
+            "The 32 GB part; 'V100 SXM2 16GB' is listed separately. V100 PCIe: 250 W."
         ),
     ),
     Accelerator(
@@ -464,8 +463,7 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         bandwidth_tbs=3.9,
         power_w=400.0,
         specs_source=(
-            "NVIDIA H100 datasheet (above), H100 NVL column: 94 GB, 3.9 TB/s, "
-            "350-400 W"
+            "NVIDIA H100 datasheet (above), H100 NVL column: 94 GB, 3.9 TB/s, 350-400 W"
         ),
         specs_note=(
             "Per GPU; the 2023 revision printed a bridged pair (188 GB, 7.8 TB/s)."

@@ -63,3 +63,15 @@ def find_dtype(name: str) -> str | None:
     key = name.lower().replace("-", "").replace("_", "").replace(" ", "")
     key = DTYPE_ALIASES.get(key, key)
     return key if key in DTYPES else None
+
+
+#: Activation recomputation as Korthikanti et al. 2022 (arXiv 2205.05198) name
+#: it: none, selective (the attention scores), full (all but each layer's input).
+RECOMPUTE_MODES = ("none", "selective", "full")
+
+
+def find_recompute(name: str) -> str | None:
+    """The recomputation mode called ``name``, or None: ``"Selective"`` is
+    ``"selective"``."""
+    key = name.lower().replace("-", "").replace("_", "").replace(" ", "")
+    return key if key in RECOMPUTE_MODES else None

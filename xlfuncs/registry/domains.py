@@ -40,7 +40,8 @@ class Domain:
         low = x >= self.lo if self.lo_closed else x > self.lo
         high = x <= self.hi if self.hi_closed else x < self.hi
         if self.whole:
-            return low & high & (np.floor(x) == x)
+            inside: np.ndarray = low & high & (np.floor(x) == x)
+            return inside
         return low & high
 
     def all_inside(self, x: np.ndarray) -> bool:

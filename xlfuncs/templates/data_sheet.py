@@ -1,11 +1,14 @@
 """The reference data sheet: the tables the Excel expressions look names up in.
 
-Every workbook whose formulas read an accelerator's peak or a fit's constants
-carries this sheet: the accelerator table (a row per accelerator, a column per
-precision, its source), the fits' constants (with G and the exponent as formulas
-over them), and the key tables that let a formula accept every spelling the Python
-look-ups accept ("nvidia h100-sxm" is the H100 SXM). The workbook names it defines
-are the ones :mod:`xlfuncs.registry.excel` declares.
+Every workbook whose formulas read an accelerator's figures, a model's shape or a
+fit's constants carries this sheet: the accelerator table (a row per accelerator,
+a column per precision, then memory, bandwidth and power, and their sources), the
+fits' constants (with G and the exponent as formulas over them), the models' table
+(a row per model, a column per MODEL_SPEC field, its sources), and the key tables
+that let a formula accept every spelling the Python look-ups accept ("nvidia
+h100-sxm" is the H100 SXM, "meta-llama/Llama-3.1-8B" is Llama 3.1 8B). A figure
+the vendor does not publish is a dash, which ``+0`` turns into an error. The
+workbook names it defines are the ones :mod:`xlfuncs.registry.excel` declares.
 """
 
 from __future__ import annotations
@@ -22,15 +25,26 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from ..data.accelerators import ACCELERATORS, find
 from ..data.fits import FITS
+from ..data.models import FIELD_ALIASES, FIELDS, MODELS, find_field, find_model
+from ..data.models import spellings as model_spellings
+from ..data.models import value as model_value
 from ..data.units import DTYPE_ALIASES, DTYPES, find_dtype
 from ..registry.excel import (
+    ACCELERATOR_BANDWIDTH,
     ACCELERATOR_KEYS,
+    ACCELERATOR_MEMORY,
     ACCELERATOR_PEAKS,
+    ACCELERATOR_POWER,
     ACCELERATOR_ROW,
     DTYPE_COLUMN,
     DTYPE_KEYS,
     FIT,
     FIT_NAMES,
+    MODEL_FIELD_COLUMN,
+    MODEL_FIELD_KEYS,
+    MODEL_KEYS,
+    MODEL_ROW,
+    MODEL_SPECS,
     xl,
 )
 
@@ -63,6 +77,29 @@ def accelerator_keys() -> Iterator[tuple[str, int]]:
                 if k not in seen and find(k) is acc:  # the Python look-up agrees
                     seen.add(k)
                     yield k, row
+
+
+def model_keys() -> Iterator[tuple[str, int]]:
+    """Every model spelling a formula accepts, as key() writes it, and its row."""
+    seen: set[str] = set()
+    for row, model in enumerate(MODELS, start=1):
+        for spelling in model_spellings(model):
+            k = _key(spelling)
+            if k not in seen and find_model(k) is model:  # the Python look-up agrees
+                seen.add(k)
+                yield k, row
+
+
+def field_keys() -> Iterator[tuple[str, int]]:
+    """Every MODEL_SPEC field spelling, as key() writes it, and its column."""
+    seen: set[str] = set()
+    for spelling in (*FIELDS, *FIELD_ALIASES):
+        field = find_field(spelling)
+        assert field is not None
+        k = _key(spelling)
+        if k not in seen:
+            seen.add(k)
+            yield k, 1 + FIELDS.index(field)
 
 
 def dtype_keys() -> Iterator[tuple[str, int]]:
@@ -98,27 +135,50 @@ def _header(ws: Worksheet, row: int, titles: list[str]) -> None:
 def add_data_sheet(wb: Workbook, t: Callable[[str], str]) -> tuple[Worksheet, Cached]:
     """Write the data sheet into ``wb``; ``t`` gives its texts by key.
 
-    Keys: data.sheet, data.accelerator, data.vendor, data.source, data.fits,
-    data.fit, data.fit_source, data.keys, data.key, data.row, data.column.
+    Keys: data.sheet, data.accelerator, data.vendor, data.source, data.memory,
+    data.bandwidth, data.power, data.specs_source, data.fits, data.fit,
+    data.fit_source, data.models, data.model, data.params_source, data.keys,
+    data.key, data.row, data.column.
     """
     ws = wb.create_sheet(t("data.sheet"))
     title = ws.title
     cached: Cached = {}
-    # Accelerators: a row each, a column per precision, the source last.
-    _header(ws, 1, [t("data.accelerator"), t("data.vendor"), *DTYPES, t("data.source")])
+    # Accelerators: a row each, a column per precision, then memory, bandwidth
+    # and power, the sources last.
+    specs = (t("data.memory"), t("data.bandwidth"), t("data.power"))
+    c_specs = 3 + len(DTYPES)  # the memory column; bandwidth and power follow
+    _header(
+        ws,
+        1,
+        [
+            t("data.accelerator"),
+            t("data.vendor"),
+            *DTYPES,
+            *specs,
+            t("data.source"),
+            t("data.specs_source"),
+        ],
+    )
     for r, acc in enumerate(ACCELERATORS, start=2):
         ws.cell(r, 1, acc.name).data_type = "s"
         ws.cell(r, 2, acc.vendor).data_type = "s"
-        for j, d in enumerate(DTYPES):
-            value = acc.peak_tflops.get(d)
+        figures = [acc.peak_tflops.get(d) for d in DTYPES]
+        figures += [acc.memory_gb, acc.bandwidth_tbs, acc.power_w]
+        formats = ["#,##0.0"] * len(DTYPES) + ["#,##0.##", "0.0##", "#,##0"]
+        for j, (value, fmt) in enumerate(zip(figures, formats)):
             c = ws.cell(r, 3 + j, value if value is not None else MISSING)
-            c.number_format = "#,##0.0"
+            c.number_format = fmt
             c.alignment = Alignment(horizontal="right")
-        ws.cell(r, 3 + len(DTYPES), acc.source).data_type = "s"
+        ws.cell(r, c_specs + 3, acc.source).data_type = "s"
+        ws.cell(r, c_specs + 4, acc.specs_source).data_type = "s"
     last = 1 + len(ACCELERATORS)
     _name(wb, "AcceleratorNames", title, _range(1, 2, 1, last))
     _name(wb, ACCELERATOR_PEAKS, title, _range(3, 2, 2 + len(DTYPES), last))
     _name(wb, "DtypeNames", title, _range(3, 1, 2 + len(DTYPES), 1))
+    for k, name in enumerate(
+        (ACCELERATOR_MEMORY, ACCELERATOR_BANDWIDTH, ACCELERATOR_POWER)
+    ):
+        _name(wb, name, title, _range(c_specs + k, 2, c_specs + k, last))
 
     # Fits: the constants, and G and a worked out from them by formula.
     r = last + 2
@@ -145,23 +205,44 @@ def add_data_sheet(wb: Workbook, t: Callable[[str], str]) -> tuple[Worksheet, Ca
     for col, which in enumerate(("E", "A", "B", "Alpha", "Beta", "G", "Exponent"), 2):
         _name(wb, FIT[which], title, _range(col, first, col, r))
 
+    # Models: a row each, a column per MODEL_SPEC field, the sources last.
+    r += 2
+    ws.cell(r, 1, t("data.models")).font = Font(name="Calibri", sz=10, bold=True)
+    r += 1
+    _header(
+        ws, r, [t("data.model"), *FIELDS, t("data.source"), t("data.params_source")]
+    )
+    first = r + 1
+    for model in MODELS:
+        r += 1
+        ws.cell(r, 1, model.name).data_type = "s"
+        for j, field in enumerate(FIELDS, start=2):
+            ws.cell(r, j, model_value(model, field)).number_format = "#,##0"
+        ws.cell(r, 2 + len(FIELDS), model.source).data_type = "s"
+        ws.cell(r, 3 + len(FIELDS), model.params_source).data_type = "s"
+    _name(wb, "ModelNames", title, _range(1, first, 1, r))
+    _name(wb, MODEL_SPECS, title, _range(2, first, 1 + len(FIELDS), r))
+
     # Keys: every spelling a formula accepts, beside the row or column it means.
     r += 2
     ws.cell(r, 1, t("data.keys")).font = Font(name="Calibri", sz=10, bold=True)
     r += 1
-    _header(ws, r, [t("data.key"), t("data.row"), t("data.key"), t("data.column")])
+    _header(ws, r, [t("data.key"), t("data.row"), t("data.key"), t("data.column")] * 2)
     top = r + 1
-    akeys, dkeys = list(accelerator_keys()), list(dtype_keys())
-    for k, (text, row) in enumerate(akeys):
-        ws.cell(top + k, 1, text).data_type = "s"
-        ws.cell(top + k, 2, row)
-    for k, (text, col) in enumerate(dkeys):
-        ws.cell(top + k, 3, text).data_type = "s"
-        ws.cell(top + k, 4, col)
-    _name(wb, ACCELERATOR_KEYS, title, _range(1, top, 1, top + len(akeys) - 1))
-    _name(wb, ACCELERATOR_ROW, title, _range(2, top, 2, top + len(akeys) - 1))
-    _name(wb, DTYPE_KEYS, title, _range(3, top, 3, top + len(dkeys) - 1))
-    _name(wb, DTYPE_COLUMN, title, _range(4, top, 4, top + len(dkeys) - 1))
+    tables = (  # (keys, their name, the name of the rows or columns beside them)
+        (list(accelerator_keys()), ACCELERATOR_KEYS, ACCELERATOR_ROW),
+        (list(dtype_keys()), DTYPE_KEYS, DTYPE_COLUMN),
+        (list(model_keys()), MODEL_KEYS, MODEL_ROW),
+        (list(field_keys()), MODEL_FIELD_KEYS, MODEL_FIELD_COLUMN),
+    )
+    for col, (keys, keys_name, index_name) in enumerate(tables, start=0):
+        c = 1 + 2 * col
+        for k, (text, index) in enumerate(keys):
+            ws.cell(top + k, c, text).data_type = "s"
+            ws.cell(top + k, c + 1, index)
+        end = top + len(keys) - 1
+        _name(wb, keys_name, title, _range(c, top, c, end))
+        _name(wb, index_name, title, _range(c + 1, top, c + 1, end))
 
     for row in ws.iter_rows():
         for c in row:
@@ -173,4 +254,11 @@ def add_data_sheet(wb: Workbook, t: Callable[[str], str]) -> tuple[Worksheet, Ca
     return ws, cached
 
 
-__all__ = ["add_data_sheet", "accelerator_keys", "dtype_keys", "xl"]
+__all__ = [
+    "accelerator_keys",
+    "add_data_sheet",
+    "dtype_keys",
+    "field_keys",
+    "model_keys",
+    "xl",
+]
