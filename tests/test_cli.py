@@ -134,6 +134,45 @@ def test_gpus_lists_the_accelerators(capsys):
         assert len(line) <= 100 or line.split()[-1].startswith("http"), line
 
 
+def test_gpus_shows_memory_bandwidth_and_power(capsys):
+    assert main(["gpus"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    head = next(line for line in lines if line.startswith("accelerator"))
+    assert head.split()[-3:] == ["GB", "TB/s", "W"]
+    # NVIDIA H100 datasheet, SXM column: 80 GB, 3.35 TB/s, 700 W.
+    h100 = next(line for line in lines if line.startswith("H100 SXM "))
+    assert h100.split()[-3:] == ["80", "3.35", "700"]
+    # Google publishes no power figure for the TPU v5e.
+    v5e = next(line for line in lines if line.startswith("TPU v5e "))
+    assert v5e.split()[-3:] == ["16", "0.819", "–"]
+    assert any("specs" not in line and "2,039 GB/s" in line for line in lines)
+
+
+def test_models_lists_every_model_and_its_sources(capsys):
+    from xlfuncs.data.models import MODELS
+
+    assert main(["models"]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    head = next(line for line in lines if line.startswith("model "))
+    assert head.split()[:3] == ["model", "params", "B"]
+    rows = lines[lines.index(head) + 1 : lines.index(head) + 1 + len(MODELS)]
+    assert [r[: len(m.name)] for r, m in zip(rows, MODELS)] == [m.name for m in MODELS]
+    # meta-llama/Llama-3.1-70B config.json: 80 layers, hidden 8,192, 64 heads, 8
+    # key/value heads of 128, intermediate 28,672, vocab 128,256, 131,072 tokens.
+    row = next(r for r in rows if r.startswith("Llama 3.1 70B "))
+    assert row.split()[3:] == [
+        "70", "–", "80", "8,192", "64", "8", "128", "28,672", "128,256", "131,072"
+    ]  # fmt: skip
+    mixtral = next(r for r in rows if r.startswith("Mixtral 8x7B "))
+    assert mixtral.split()[2:4] == ["46.7", "12.9"]  # total and active, billions
+    for m in MODELS:  # one source line each, below the table
+        assert f"  {m.name}: {m.source}"[:60] in out
+    # Lines fit 100 columns, but a web address is never broken.
+    for line in lines:
+        assert len(line) <= 100 or "://" in max(line.split(), key=len), line
+
+
 def test_examples_evaluates_every_documented_example():
     out = run("examples")
     assert out.returncode == 0, out.stderr
