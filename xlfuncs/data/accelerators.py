@@ -290,8 +290,9 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         bandwidth_tbs=0.6,
         power_w=300.0,
         specs_source=(
-            "NVIDIA A10G datasheet (above, scanned); 300 W as the driver's "
-            "power cap on AWS EC2 G5 instances"
+            "NVIDIA A10G datasheet (above), a scanned PDF: 24 GB GDDR6 at "
+            "600 GB/s as transcribed; 300 W as the driver's power cap on AWS EC2 "
+            "G5 instances"
         ),
         specs_note="Lower confidence: no machine-readable vendor text.",
     ),
