@@ -178,6 +178,16 @@ def test_whole_numbers_are_refused_as_fractions(args, name):
         xf.lora_params(*args)
 
 
+def test_an_int_too_large_for_a_float_in_a_whole_number_argument():
+    # Found by the random-input test: a whole-number check must not convert it.
+    for rank in (8.0, np.array([0.0])):
+        out = udfs.LORA_PARAMS(10**400, 4096.0, rank)
+        text = out if isinstance(out, str) else out[0]
+        assert code(text) == "#NUM!" and "layers is too large" in text, out
+    with pytest.raises(xf.InvalidValueError, match="too large"):
+        xf.lora_params(10**400, 4096, 8)
+
+
 def test_zero_matrices_is_allowed():
     assert udfs.LORA_PARAMS(32.0, 4096.0, 8.0, 0.0) == 0.0
 

@@ -33,7 +33,12 @@ class Domain:
         inside = (self.lo < x or (self.lo_closed and x == self.lo)) and (
             x < self.hi or (self.hi_closed and x == self.hi)
         )
-        return inside and (not self.whole or float(x).is_integer())
+        if not (inside and self.whole):
+            return inside
+        try:
+            return float(x).is_integer()
+        except OverflowError:  # an int too large for a float: not a usable number
+            return False
 
     def mask(self, x: np.ndarray) -> np.ndarray:
         """True where ``x`` is inside the domain (NaN never is)."""
