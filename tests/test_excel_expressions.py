@@ -291,3 +291,65 @@ def test_unknown_names_give_na(tmp_path):
     values = calculate(tmp_path / "t.xlsx")
     for coord in cells:
         assert is_error(values[("T", coord)], "#N/A"), coord
+
+
+# Published figures computed in Excel: the expressions alone, no Python between.
+PUBLISHED = [
+    # ZeRO (Rajbhandari et al. 2020), figure 1: 7.5 B parameters on 64 GPUs.
+    ("MODEL_STATE_GB", ("7.5E+9", None, None, "64", "0"), 120.0, 1),
+    ("MODEL_STATE_GB", ("7.5E+9", None, None, "64", "1"), 31.4, 1),
+    ("MODEL_STATE_GB", ("7.5E+9", None, None, "64", "2"), 16.6, 1),
+    ("MODEL_STATE_GB", ("7.5E+9", None, None, "64", "3"), 1.9, 1),
+    # PEFT's printout for Llama 2 7B, r = 8 on q_proj and v_proj.
+    ("LORA_PARAMS", ("32", "4096", "8", "2"), 4_194_304, 0),
+    # Llama 3 8B, r = 8 on q, o and the grouped-query k, v (hand arithmetic).
+    ("LORA_PARAMS", ("32", "4096", "8", "2", "0", None, "2", "1024"), 6_815_744, 0),
+    # Korthikanti et al. 2022, table 2, the 22 B model's layer at b = 4, t = 8, in
+    # bytes: 884,998,144 / 213,909,504 / 100,663,296.
+    ("ACTIVATION_GB", ("1", "6144", "64", "2048", "4", "8"), 0.884998144, 9),
+    (
+        "ACTIVATION_GB",
+        ("1", "6144", "64", "2048", "4", "8", '"selective"'),
+        0.213909504,
+        9,
+    ),
+    ("ACTIVATION_GB", ("1", "6144", "64", "2048", "4", "8", '"Full"'), 0.100663296, 9),
+    # kipply: 2,097,152 bytes per token for the 52 B model.
+    ("KV_CACHE_GB", ("64", "64", "128", "1", "1"), 0.002097152, 12),
+    # BLOOM: 433 MWh, 24.69 t.
+    ("TRAINING_ENERGY_MWH", ("1082990", "400"), 433.196, 3),
+    ("TRAINING_CO2_TONNES", ("433.196", "0.057"), 24.69, 2),
+    # Databricks: 7 B in 16 bits at 1 TB/s, 14 ms a token.
+    ("DECODE_TOKENS_PER_SEC", ("7E+9", "1"), 71.43, 2),
+    # Datasheets and configs.
+    ("GPU_MEMORY_GB", ('"nvidia h100-sxm"',), 80.0, 9),
+    ("GPU_BANDWIDTH_TBS", ('"A100 40GB PCIe"',), 1.555, 9),
+    ("GPU_POWER_W", ('"A100"',), 400.0, 9),
+    ("MODEL_SPEC", ('"meta-llama/Llama-3.1-70B"', '"kv_heads"'), 8.0, 9),
+    ("MODEL_SPEC", ('"Llama-3.1-70B-Instruct"', '"hidden_size"'), 8192.0, 9),
+    ("MODEL_SPEC", ('"Mixtral 8x7B"', '"active_params"'), 12.9e9, 9),
+]
+
+
+def test_published_figures_computed_in_excel(tmp_path):
+    wb = openpyxl.Workbook()
+    wb.active.title = "T"
+    add_data_sheet(wb, lambda key: key)
+    functions = excel_functions()
+    for row, (name, args, _, _) in enumerate(PUBLISHED, start=1):
+        spec = REGISTRY[name]
+        bindings = {}
+        for a, given in zip(spec.args, args + (None,) * len(spec.args)):
+            if given is not None:
+                bindings[a.name] = Bound(given)
+            elif spec.defaults.get(a.name) is not None:
+                bindings[a.name] = Bound(literal(spec.defaults[a.name]), "TRUE")
+            else:
+                bindings[a.name] = Bound("0", "TRUE")
+        assert spec.excel is not None
+        wb.active.cell(row, 1, "=" + expand(spec.excel, bindings, functions))
+    wb.save(tmp_path / "published.xlsx")
+    values = calculate(tmp_path / "published.xlsx")
+    for row, (name, args, want, digits) in enumerate(PUBLISHED, start=1):
+        got = number(values[("T", f"A{row}")])
+        assert got is not None and round(got, digits) == want, (name, args, got)

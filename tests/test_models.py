@@ -77,6 +77,13 @@ def test_recount_reproduces_exact_published_counts():
     # PEFT's printout for Llama 2 7B: all params 6,742,609,920 with 4,194,304
     # LoRA weights (llama-recipes quickstart).
     assert recount(by["Llama 2 7B"]) == 6_742_609_920 - 4_194_304
+    # Checkpoint counts recorded by others: Together AI's client
+    # (togethercomputer/together-python, src/together/finetune.py) for Llama 2;
+    # GGUF metadata (general.parameter_count) for Mistral Nemo and Phi-4.
+    assert recount(by["Llama 2 13B"]) == 13_015_864_320
+    assert recount(by["Llama 2 70B"]) == 68_976_648_192
+    assert recount(by["Mistral Nemo 12B"]) == 12_247_782_400
+    assert recount(by["Phi-4"]) == 14_659_507_200
     # Mixtral: "46.7B total parameters but only uses 12.9B parameters per token".
     assert round(recount(by["Mixtral 8x7B"]) / 1e9, 1) == 46.7
     assert round(recount(by["Mixtral 8x7B"], active=True) / 1e9, 1) == 12.9
