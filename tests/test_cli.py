@@ -52,6 +52,18 @@ def test_calc_is_case_insensitive_and_takes_optional_args(capsys):
     assert float(capsys.readouterr().out) == pytest.approx(6.5726706900e10)
 
 
+def test_an_empty_word_skips_an_optional_argument(capsys):
+    # ZeRO's figure 1, stage 1: 4Ψ + 12Ψ/64 with Ψ = 7.5 (GB) = 31.40625.
+    assert main(["calc", "MODEL_STATE_GB", "7.5e9", "", "2", "64", "1"]) == 0
+    assert float(capsys.readouterr().out) == 4 * 7.5 + 12 * 7.5 / 64
+    assert (
+        main(["calc", "LORA_PARAMS", "32", "4096", "8", "2", "", "", "2", "1024"]) == 0
+    )
+    assert float(capsys.readouterr().out) == 6_815_744  # Llama 3 8B, q, k, v, o
+    assert main(["calc", "MODEL_STATE_GB", ""]) == 2  # params is required
+    assert "params must be a number" in capsys.readouterr().err
+
+
 def test_percentile_as_in_excel(capsys):
     # PERCENTILE.INC({600,800,900,1000,1200}, 0.9): rank 0.9 × 4 = 3.6, so
     # 1000 + 0.6 × (1200 − 1000) = 1120. 90% and 0.9 are the same number.
@@ -123,6 +135,13 @@ def test_list_one_function_in_full(capsys):
     assert f"= {100_000 * 3 * 900 / (2500 * 0.82) / 3600 * 2.5!r}" in out
     assert max(len(line) for line in out.splitlines()) <= 100
     assert "``" not in out and ":data:" not in out
+
+
+def test_list_shows_a_default_of_zero(capsys):
+    assert main(["list", "LORA_PARAMS"]) == 0
+    out = capsys.readouterr().out
+    assert "mlp_matrices (matrices, optional, default 0)" in out
+    assert "ffn_dim (dimensions, optional)\n" in out  # no default: None
 
 
 def test_gpus_lists_the_accelerators(capsys):

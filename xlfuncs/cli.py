@@ -65,6 +65,8 @@ def parse_value(spec: Formula, i: int, text: str) -> Any:
     spaces; every other number may use thousands separators (``2,500``).
     """
     arg = spec.args[i]
+    if not text.strip() and arg.name in spec.defaults:
+        return None  # an empty word skips an optional argument, as a blank cell
     if arg.kind == "choice":
         return text
     try:
@@ -139,7 +141,8 @@ def describe(spec: Formula) -> str:
         opt = ""
         if a.name in spec.defaults:
             default = spec.defaults[a.name]
-            opt = ", optional" + (f", default {_default(default)}" if default else "")
+            shown = f", default {_default(default)}" if default is not None else ""
+            opt = ", optional" + shown
         lines.append(f"  {a.name} ({a.unit}{opt})")
         lines.append(_wrap(a.doc, "      "))
     if references(spec):
@@ -427,7 +430,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="evaluate one function",
         description="Evaluate one function, e.g. `xlfuncs calc FT_EXAMPLES_PER_SEC "
         "8 2,500 82%% 900`. Percentages are fractions (82%% is 0.82); a range "
-        "argument is a list: 600,800,900.",
+        "argument is a list: 600,800,900; an empty argument ('') skips an "
+        "optional one.",
     )
     c.add_argument("name", help="function name, e.g. CHINCHILLA_PARAMS")
     # REMAINDER: a negative number such as -1e3 is a value, not an option.
