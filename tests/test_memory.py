@@ -95,6 +95,11 @@ def test_model_state_errors():
     with pytest.raises(xf.InvalidValueError, match="must not exceed params"):
         xf.model_state_gb(7e9, 8e9)
     assert code(udfs.MODEL_STATE_GB(7e9, 8e9)) == "#NUM!"
+    # Cell by cell: a bad cell elsewhere in the range spoils only its own result.
+    out = udfs.MODEL_STATE_GB([[7e9], ["x"], [1e9]], [[1e6], [1e6], [2e9]])
+    assert out[0][0] == pytest.approx((7e9 * 2 + 1e6 * 14) / 1e9)
+    assert code(out[1][0]) == "#VALUE!" and "params must be a number" in out[1][0]
+    assert code(out[2][0]) == "#NUM!" and "must not exceed" in out[2][0]
     for stage in (4.0, -1.0, 1.5):
         out = udfs.MODEL_STATE_GB(7.5e9, 7.5e9, 2.0, 64.0, stage)
         assert code(out) == "#NUM!" and "0, 1, 2 or 3" in out, out

@@ -28,7 +28,7 @@ from ..data.units import (
     HALF_PRECISION_BYTES,
     RECOMPUTE_MODES,
 )
-from ..registry import Floats, InvalidTypeError, InvalidValueError, formula
+from ..registry import Floats, InvalidTypeError, formula
 from ..registry.excel import key, xl
 
 # Korthikanti et al. 2022, section 4.1, eq. 1: bytes per layer stored for the
@@ -50,17 +50,14 @@ def _model_state_bytes(
     gpus: Floats,
     zero_stage: Floats,
 ) -> Floats:
-    """Bytes per GPU of weights, gradients and Adam states, ZeRO-sharded."""
-    if np.any(np.asarray(trainable) > np.asarray(params)):
-        raise InvalidValueError(
-            "#NUM!",
-            "trainable_params must not exceed params (all the parameters held, "
-            "adapters included)",
-        )
+    """Bytes per GPU of weights, gradients and Adam states, ZeRO-sharded.
+
+    NaN where trainable exceeds params: cell by cell, as Excel's IF does.
+    """
     weights = params * weight_bytes / np.where(zero_stage >= 3, gpus, 1.0)
     grads = trainable * GRADIENT_BYTES / np.where(zero_stage >= 2, gpus, 1.0)
     adam = trainable * ADAM_STATE_BYTES / np.where(zero_stage >= 1, gpus, 1.0)
-    total = weights + grads + adam
+    total = np.where(trainable > params, np.nan, weights + grads + adam)
     return float(total) if np.ndim(total) == 0 else total
 
 
@@ -79,7 +76,13 @@ def _model_state_excel() -> str:
     )
 
 
-@formula("MODEL_STATE_GB", unit="GB", excel=_model_state_excel())
+@formula(
+    "MODEL_STATE_GB",
+    unit="GB",
+    excel=_model_state_excel(),
+    invalid_result="trainable_params must not exceed params (the parameters held, "
+    "adapters included), or the result is out of range",
+)
 def model_state_gb(
     params: Floats,
     trainable_params: Floats | None = None,
