@@ -14,6 +14,7 @@ import random
 import openpyxl
 import pytest
 from formulas_engine import calculate, is_error, number
+from libreoffice import recalculate, require_libreoffice
 
 from xlfuncs.data.accelerators import ACCELERATORS
 from xlfuncs.data.fits import FITS
@@ -331,7 +332,8 @@ PUBLISHED = [
 ]
 
 
-def test_published_figures_computed_in_excel(tmp_path):
+def published_workbook(path) -> None:
+    """PUBLISHED's calls in column A of sheet T, beside the data sheet."""
     wb = openpyxl.Workbook()
     wb.active.title = "T"
     add_data_sheet(wb, lambda key: key)
@@ -348,8 +350,24 @@ def test_published_figures_computed_in_excel(tmp_path):
                 bindings[a.name] = Bound("0", "TRUE")
         assert spec.excel is not None
         wb.active.cell(row, 1, "=" + expand(spec.excel, bindings, functions))
-    wb.save(tmp_path / "published.xlsx")
+    wb.save(path)
+
+
+def test_published_figures_computed_in_excel(tmp_path):
+    published_workbook(tmp_path / "published.xlsx")
     values = calculate(tmp_path / "published.xlsx")
     for row, (name, args, want, digits) in enumerate(PUBLISHED, start=1):
         got = number(values[("T", f"A{row}")])
         assert got is not None and round(got, digits) == want, (name, args, got)
+
+
+def test_published_figures_computed_by_libreoffice(tmp_path):
+    # A second engine: LibreOffice 7.4, as the template tests use it.
+    require_libreoffice()
+    published_workbook(tmp_path / "published.xlsx")
+    (out,) = recalculate([tmp_path / "published.xlsx"], tmp_path / "out")
+    ws = openpyxl.load_workbook(out, data_only=True)["T"]
+    for row, (name, args, want, digits) in enumerate(PUBLISHED, start=1):
+        got = ws.cell(row, 1).value
+        assert isinstance(got, (int, float)), (name, args, got)
+        assert round(got, digits) == want, (name, args, got)
