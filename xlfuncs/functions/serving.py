@@ -31,8 +31,9 @@ def decode_tokens_per_sec(
     Each step reads all the weights once (split over the GPUs of a
     tensor-parallel group) and yields one token per sequence of the batch. An
     upper bound: reading the KV cache, communication between GPUs and
-    compute (which binds at large batches) only lower it; real serving reaches
-    50 to 80 % of it. For a mixture of experts, give the active parameters.
+    compute (which binds at large batches) only lower it; the fraction a
+    server reaches is Databricks' model bandwidth utilisation (MBU). For a
+    mixture of experts, give the active parameters.
 
     Returns
     -------
