@@ -52,6 +52,18 @@ def test_calc_is_case_insensitive_and_takes_optional_args(capsys):
     assert float(capsys.readouterr().out) == pytest.approx(6.5726706900e10)
 
 
+def test_an_empty_word_skips_an_optional_argument(capsys):
+    # ZeRO's figure 1, stage 1: 4Ψ + 12Ψ/64 with Ψ = 7.5 (GB) = 31.40625.
+    assert main(["calc", "MODEL_STATE_GB", "7.5e9", "", "2", "64", "1"]) == 0
+    assert float(capsys.readouterr().out) == 4 * 7.5 + 12 * 7.5 / 64
+    assert (
+        main(["calc", "LORA_PARAMS", "32", "4096", "8", "2", "", "", "2", "1024"]) == 0
+    )
+    assert float(capsys.readouterr().out) == 6_815_744  # Llama 3 8B, q, k, v, o
+    assert main(["calc", "MODEL_STATE_GB", ""]) == 2  # params is required
+    assert "params must be a number" in capsys.readouterr().err
+
+
 def test_percentile_as_in_excel(capsys):
     # PERCENTILE.INC({600,800,900,1000,1200}, 0.9): rank 0.9 × 4 = 3.6, so
     # 1000 + 0.6 × (1200 − 1000) = 1120. 90% and 0.9 are the same number.
@@ -125,6 +137,13 @@ def test_list_one_function_in_full(capsys):
     assert "``" not in out and ":data:" not in out
 
 
+def test_list_shows_a_default_of_zero(capsys):
+    assert main(["list", "LORA_PARAMS"]) == 0
+    out = capsys.readouterr().out
+    assert "mlp_matrices (matrices, optional, default 0)" in out
+    assert "ffn_dim (dimensions, optional)\n" in out  # no default: None
+
+
 def test_gpus_lists_the_accelerators(capsys):
     assert main(["gpus"]) == 0
     out = capsys.readouterr().out
@@ -132,6 +151,45 @@ def test_gpus_lists_the_accelerators(capsys):
     # Lines fit 100 columns, but a web address is never broken.
     for line in out.splitlines():
         assert len(line) <= 100 or line.split()[-1].startswith("http"), line
+
+
+def test_gpus_shows_memory_bandwidth_and_power(capsys):
+    assert main(["gpus"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    head = next(line for line in lines if line.startswith("accelerator"))
+    assert head.split()[-3:] == ["GB", "TB/s", "W"]
+    # NVIDIA H100 datasheet, SXM column: 80 GB, 3.35 TB/s, 700 W.
+    h100 = next(line for line in lines if line.startswith("H100 SXM "))
+    assert h100.split()[-3:] == ["80", "3.35", "700"]
+    # Google publishes no power figure for the TPU v5e.
+    v5e = next(line for line in lines if line.startswith("TPU v5e "))
+    assert v5e.split()[-3:] == ["16", "0.819", "–"]
+    assert any("specs" not in line and "2,039 GB/s" in line for line in lines)
+
+
+def test_models_lists_every_model_and_its_sources(capsys):
+    from xlfuncs.data.models import MODELS
+
+    assert main(["models"]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    head = next(line for line in lines if line.startswith("model "))
+    assert head.split()[:3] == ["model", "params", "B"]
+    rows = lines[lines.index(head) + 1 : lines.index(head) + 1 + len(MODELS)]
+    assert [r[: len(m.name)] for r, m in zip(rows, MODELS)] == [m.name for m in MODELS]
+    # meta-llama/Llama-3.1-70B config.json: 80 layers, hidden 8,192, 64 heads, 8
+    # key/value heads of 128, intermediate 28,672, vocab 128,256, 131,072 tokens.
+    row = next(r for r in rows if r.startswith("Llama 3.1 70B "))
+    assert row.split()[3:] == [
+        "70", "–", "80", "8,192", "64", "8", "128", "28,672", "128,256", "131,072"
+    ]  # fmt: skip
+    mixtral = next(r for r in rows if r.startswith("Mixtral 8x7B "))
+    assert mixtral.split()[2:4] == ["46.7", "12.9"]  # total and active, billions
+    for m in MODELS:  # one source line each, below the table
+        assert f"  {m.name}: {m.source}"[:60] in out
+    # Lines fit 100 columns, but a web address is never broken.
+    for line in lines:
+        assert len(line) <= 100 or "://" in max(line.split(), key=len), line
 
 
 def test_examples_evaluates_every_documented_example():

@@ -14,12 +14,21 @@ import random
 import openpyxl
 import pytest
 from formulas_engine import calculate, is_error, number
+from libreoffice import recalculate, require_libreoffice
 
 from xlfuncs.data.accelerators import ACCELERATORS
 from xlfuncs.data.fits import FITS
-from xlfuncs.data.units import DTYPE_ALIASES
+from xlfuncs.data.models import FIELD_ALIASES, FIELDS, MODELS, spellings
+from xlfuncs.data.units import DTYPE_ALIASES, RECOMPUTE_MODES
 from xlfuncs.registry import REGISTRY, Formula
-from xlfuncs.registry.domains import FRACTION, NONNEGATIVE, PERCENTILE
+from xlfuncs.registry.domains import (
+    FRACTION,
+    NONNEGATIVE,
+    PERCENTILE,
+    PUE,
+    WHOLE_OR_ZERO,
+    ZERO_STAGE,
+)
 from xlfuncs.registry.excel import Bound, calls_in, expand, names_in, xl
 from xlfuncs.registry.formula import excel_functions
 from xlfuncs.templates.data_sheet import add_data_sheet
@@ -36,6 +45,36 @@ SCALE = {
     "layers": (1, 200),
     "attention_width": (64, 65_536),
     "seq_len": (128, 1e6),
+    # Memory, serving, energy
+    "d_model": (64, 32_768),
+    "rank": (1, 256),
+    "matrices": (1, 8),
+    "mlp_matrices": (1, 3),
+    "kv_matrices": (1, 2),
+    "ffn_dim": (256, 65_536),
+    "kv_width": (64, 8192),
+    "heads": (1, 128),
+    "micro_batch": (1, 64),
+    "tensor_parallel": (1, 16),
+    "kv_heads": (1, 128),
+    "head_dim": (32, 256),
+    "batch": (1, 256),
+    "weight_bytes": (0.5, 4),
+    "bytes_per_value": (0.5, 4),
+    "bytes_per_param": (0.5, 4),
+    "bandwidth_tb_per_s": (0.1, 10),
+    "gpu_hours": (1, 1e8),
+    "watts_per_gpu": (50, 1500),
+    "energy_mwh": (1e-3, 1e5),
+    "kg_co2_per_kwh": (0.01, 1),
+}
+# Functions whose optional arguments come in pairs: how many arguments a call
+# may give (a count of matrices without their width is an error).
+ARITIES = {
+    "FLOPS_PER_TOKEN": (1, 4),  # the shape: all or none
+    "MFU": (3, 6),
+    "TOKENS_PER_SEC_PER_GPU": (3, 6),
+    "LORA_PARAMS": (3, 4, 6, 8),
 }
 
 
@@ -48,8 +87,16 @@ def spelling(name: str, rng: random.Random) -> str:
 def value_for(spec: Formula, name: str, rng: random.Random, chosen: dict) -> object:
     arg = next(a for a in spec.args if a.name == name)
     if name == "gpu":
-        acc = chosen["acc"] = rng.choice(ACCELERATORS)
+        field = {"GPU_POWER_W": "power_w"}.get(spec.name)  # TPU v5e has none
+        have = [a for a in ACCELERATORS if not field or getattr(a, field)]
+        acc = chosen["acc"] = rng.choice(have)
         return spelling(rng.choice((acc.name, *acc.aliases)), rng)
+    if name == "model":
+        return spelling(rng.choice(list(spellings(rng.choice(MODELS)))), rng)
+    if name == "field":
+        return spelling(rng.choice([*FIELDS, *FIELD_ALIASES]), rng)
+    if name == "recompute":
+        return spelling(rng.choice(RECOMPUTE_MODES).capitalize(), rng)
     if name == "dtype":
         acc = chosen.get("acc")
         keys = sorted(acc.peak_tflops) if acc else ["bf16"]
@@ -61,6 +108,15 @@ def value_for(spec: Formula, name: str, rng: random.Random, chosen: dict) -> obj
     if name == "lengths":
         return [rng.randint(1, 8192) for _ in range(rng.randint(1, 8))]
     d = arg.domain
+    if d is ZERO_STAGE:
+        return float(rng.randint(0, 3))
+    if d is PUE:
+        return rng.uniform(1.0, 2.0)
+    if d is WHOLE_OR_ZERO and rng.random() < 0.2:
+        return 0.0
+    if d is not None and d.whole:
+        lo, hi = SCALE.get(name, (1, 1e5))
+        return float(round(math.exp(rng.uniform(math.log(lo), math.log(hi)))))
     if d is FRACTION:
         return rng.uniform(0.01, 1.0)
     if d is PERCENTILE:
@@ -76,9 +132,14 @@ def case(spec: Formula, rng: random.Random) -> tuple[object, ...]:
     n = len(spec.args)
     if spec.defaults:
         n = rng.randint(spec.n_required, len(spec.args))
-    if spec.name in ("FLOPS_PER_TOKEN", "MFU", "TOKENS_PER_SEC_PER_GPU"):
-        n = rng.choice([spec.n_required, len(spec.args)])  # the shape: all or none
-    return tuple(value_for(spec, a.name, rng, chosen) for a in spec.args[:n])
+    if spec.name in ARITIES:
+        n = rng.choice(ARITIES[spec.name])
+    args = [value_for(spec, a.name, rng, chosen) for a in spec.args[:n]]
+    if spec.name == "GPU_PEAK_TFLOPS" and "bf16" not in chosen["acc"].peak_tflops:
+        args = args[:1] + [value_for(spec, "dtype", rng, chosen)]  # no default
+    if spec.name == "MODEL_STATE_GB" and n > 1:  # trainable within params
+        args[1] = args[0] * rng.choice([1.0, rng.uniform(1e-4, 1.0)])
+    return tuple(args)
 
 
 def literal(v: object) -> str:
@@ -145,6 +206,14 @@ def test_expressions_read_only_their_arguments_and_the_tables():
         "DtypeColumn",
         "FitNames",
         *(f"Fit{c}" for c in ("E", "A", "B", "Alpha", "Beta", "G", "Exponent")),
+        "AcceleratorMemory",
+        "AcceleratorBandwidth",
+        "AcceleratorPower",
+        "ModelKeys",
+        "ModelRow",
+        "ModelSpecs",
+        "ModelFieldKeys",
+        "ModelFieldColumn",
     }
     for spec in WITH_EXCEL:
         assert spec.excel is not None
@@ -170,7 +239,10 @@ def test_unknown_names_give_na(tmp_path):
     functions = excel_functions()
     gpu = REGISTRY["GPU_PEAK_TFLOPS"].excel
     loss = REGISTRY["CHINCHILLA_LOSS"].excel
-    assert gpu is not None and loss is not None
+    power = REGISTRY["GPU_POWER_W"].excel
+    spec = REGISTRY["MODEL_SPEC"].excel
+    activation = REGISTRY["ACTIVATION_GB"].excel
+    assert gpu and loss and power and spec and activation
     cells = {
         "A1": expand(
             gpu, {"gpu": Bound('"H1000"'), "dtype": Bound('"bf16"')}, functions
@@ -188,6 +260,31 @@ def test_unknown_names_give_na(tmp_path):
             },
             functions,
         ),
+        # Google publishes no power figure for the TPU v5e: a dash, +0 an error.
+        "A4": expand(power, {"gpu": Bound('"TPU v5e"')}, functions),
+        "A5": expand(
+            spec,
+            {"model": Bound('"Llama 5 9B"'), "field": Bound('"layers"')},
+            functions,
+        ),
+        "A6": expand(
+            spec,
+            {"model": Bound('"Llama 3.1 70B"'), "field": Bound('"depth"')},
+            functions,
+        ),
+        "A7": expand(
+            activation,
+            {
+                "layers": Bound("80"),
+                "d_model": Bound("8192"),
+                "heads": Bound("64"),
+                "seq_len": Bound("4096"),
+                "micro_batch": Bound("1"),
+                "tensor_parallel": Bound("8"),
+                "recompute": Bound('"some"'),
+            },
+            functions,
+        ),
     }
     for coord, expr in cells.items():
         wb.active[coord] = "=" + expr
@@ -195,3 +292,82 @@ def test_unknown_names_give_na(tmp_path):
     values = calculate(tmp_path / "t.xlsx")
     for coord in cells:
         assert is_error(values[("T", coord)], "#N/A"), coord
+
+
+# Published figures computed in Excel: the expressions alone, no Python between.
+PUBLISHED = [
+    # ZeRO (Rajbhandari et al. 2020), figure 1: 7.5 B parameters on 64 GPUs.
+    ("MODEL_STATE_GB", ("7.5E+9", None, None, "64", "0"), 120.0, 1),
+    ("MODEL_STATE_GB", ("7.5E+9", None, None, "64", "1"), 31.4, 1),
+    ("MODEL_STATE_GB", ("7.5E+9", None, None, "64", "2"), 16.6, 1),
+    ("MODEL_STATE_GB", ("7.5E+9", None, None, "64", "3"), 1.9, 1),
+    # PEFT's printout for Llama 2 7B, r = 8 on q_proj and v_proj.
+    ("LORA_PARAMS", ("32", "4096", "8", "2"), 4_194_304, 0),
+    # Llama 3 8B, r = 8 on q, o and the grouped-query k, v (hand arithmetic).
+    ("LORA_PARAMS", ("32", "4096", "8", "2", "0", None, "2", "1024"), 6_815_744, 0),
+    # Korthikanti et al. 2022, table 2, the 22 B model's layer at b = 4, t = 8, in
+    # bytes: 884,998,144 / 213,909,504 / 100,663,296.
+    ("ACTIVATION_GB", ("1", "6144", "64", "2048", "4", "8"), 0.884998144, 9),
+    (
+        "ACTIVATION_GB",
+        ("1", "6144", "64", "2048", "4", "8", '"selective"'),
+        0.213909504,
+        9,
+    ),
+    ("ACTIVATION_GB", ("1", "6144", "64", "2048", "4", "8", '"Full"'), 0.100663296, 9),
+    # kipply: 2,097,152 bytes per token for the 52 B model.
+    ("KV_CACHE_GB", ("64", "64", "128", "1", "1"), 0.002097152, 12),
+    # BLOOM: 433 MWh, 24.69 t.
+    ("TRAINING_ENERGY_MWH", ("1082990", "400"), 433.196, 3),
+    ("TRAINING_CO2_TONNES", ("433.196", "0.057"), 24.69, 2),
+    # Databricks: 7 B in 16 bits at 1 TB/s, 14 ms a token.
+    ("DECODE_TOKENS_PER_SEC", ("7E+9", "1"), 71.43, 2),
+    # Datasheets and configs.
+    ("GPU_MEMORY_GB", ('"nvidia h100-sxm"',), 80.0, 9),
+    ("GPU_BANDWIDTH_TBS", ('"A100 40GB PCIe"',), 1.555, 9),
+    ("GPU_POWER_W", ('"A100"',), 400.0, 9),
+    ("MODEL_SPEC", ('"meta-llama/Llama-3.1-70B"', '"kv_heads"'), 8.0, 9),
+    ("MODEL_SPEC", ('"Llama-3.1-70B-Instruct"', '"hidden_size"'), 8192.0, 9),
+    ("MODEL_SPEC", ('"Mixtral 8x7B"', '"active_params"'), 12.9e9, 9),
+]
+
+
+def published_workbook(path) -> None:
+    """PUBLISHED's calls in column A of sheet T, beside the data sheet."""
+    wb = openpyxl.Workbook()
+    wb.active.title = "T"
+    add_data_sheet(wb, lambda key: key)
+    functions = excel_functions()
+    for row, (name, args, _, _) in enumerate(PUBLISHED, start=1):
+        spec = REGISTRY[name]
+        bindings = {}
+        for a, given in zip(spec.args, args + (None,) * len(spec.args)):
+            if given is not None:
+                bindings[a.name] = Bound(given)
+            elif spec.defaults.get(a.name) is not None:
+                bindings[a.name] = Bound(literal(spec.defaults[a.name]), "TRUE")
+            else:
+                bindings[a.name] = Bound("0", "TRUE")
+        assert spec.excel is not None
+        wb.active.cell(row, 1, "=" + expand(spec.excel, bindings, functions))
+    wb.save(path)
+
+
+def test_published_figures_computed_in_excel(tmp_path):
+    published_workbook(tmp_path / "published.xlsx")
+    values = calculate(tmp_path / "published.xlsx")
+    for row, (name, args, want, digits) in enumerate(PUBLISHED, start=1):
+        got = number(values[("T", f"A{row}")])
+        assert got is not None and round(got, digits) == want, (name, args, got)
+
+
+def test_published_figures_computed_by_libreoffice(tmp_path):
+    # A second engine: LibreOffice 7.4, as the template tests use it.
+    require_libreoffice()
+    published_workbook(tmp_path / "published.xlsx")
+    (out,) = recalculate([tmp_path / "published.xlsx"], tmp_path / "out")
+    ws = openpyxl.load_workbook(out, data_only=True)["T"]
+    for row, (name, args, want, digits) in enumerate(PUBLISHED, start=1):
+        got = ws.cell(row, 1).value
+        assert isinstance(got, (int, float)), (name, args, got)
+        assert round(got, digits) == want, (name, args, got)

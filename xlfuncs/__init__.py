@@ -7,7 +7,8 @@ math in native formulas.
 
 The package is layered, each layer importing only from those above it here:
 
-1. :mod:`xlfuncs.data`: pure data (units, the accelerator table, fit constants);
+1. :mod:`xlfuncs.data`: pure data (units, the accelerator and model tables, fit
+   constants);
 2. :mod:`xlfuncs.registry`: argument domains, errors and the ``@formula`` record;
 3. :mod:`xlfuncs.functions`: the math, by topic;
 4. :mod:`xlfuncs.cells` and :mod:`xlfuncs.udfs` (xlwings), and
@@ -20,6 +21,7 @@ The package is layered, each layer importing only from those above it here:
 from __future__ import annotations
 
 from .data.accelerators import ACCELERATORS
+from .data.models import MODELS
 from .functions.cluster import (
     cluster_cost,
     cluster_days,
@@ -30,6 +32,7 @@ from .functions.cluster import (
     tokens_per_sec_per_gpu,
     training_days,
 )
+from .functions.energy import training_co2_tonnes, training_energy_mwh
 from .functions.finetune import (
     cost,
     examples_per_min,
@@ -40,7 +43,14 @@ from .functions.finetune import (
     tokens_per_min,
     training_hours,
 )
-from .functions.hardware import gpu_peak_tflops
+from .functions.hardware import (
+    gpu_bandwidth_tbs,
+    gpu_memory_gb,
+    gpu_peak_tflops,
+    gpu_power_w,
+)
+from .functions.memory import activation_gb, kv_cache_gb, lora_params, model_state_gb
+from .functions.models import model_spec
 from .functions.scaling import (
     chinchilla_budget,
     chinchilla_params,
@@ -58,6 +68,7 @@ from .functions.scaling_laws import (
     inference_optimal_params,
     inference_optimal_tokens,
 )
+from .functions.serving import decode_tokens_per_sec
 from .registry import (
     REGISTRY as FUNCTIONS,
 )
@@ -75,7 +86,9 @@ __all__ = [
     "InputError",
     "InvalidTypeError",
     "InvalidValueError",
+    "MODELS",
     "__version__",
+    "activation_gb",
     "chinchilla_budget",
     "chinchilla_fit_params",
     "chinchilla_fit_tokens",
@@ -88,22 +101,32 @@ __all__ = [
     "cluster_gpu_hours",
     "cluster_pfdays",
     "cost",
+    "decode_tokens_per_sec",
     "examples_per_min",
     "examples_per_sec",
     "flops_per_token",
     "flops_to_pfdays",
+    "gpu_bandwidth_tbs",
     "gpu_hours",
+    "gpu_memory_gb",
     "gpu_peak_tflops",
+    "gpu_power_w",
     "inference_optimal_params",
     "inference_optimal_tokens",
     "isoflop_tokens",
+    "kv_cache_gb",
+    "lora_params",
     "mfu",
+    "model_spec",
+    "model_state_gb",
     "pfdays_to_flops",
     "throughput",
     "tokens_per_example",
     "tokens_per_min",
     "tokens_per_sec_per_gpu",
+    "training_co2_tonnes",
     "training_days",
+    "training_energy_mwh",
     "training_flops",
     "training_hours",
 ]

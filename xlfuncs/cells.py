@@ -69,8 +69,9 @@ def cell_function(spec: Formula) -> Callable[..., Any]:
     raw = spec.raw
     n_args, n_required = len(spec.args), spec.n_required
     tail = tuple(spec.defaults.values())
-    # Per argument: open bounds a plain number must lie strictly within, the
-    # name lookup for choices, and whether a blank means "use the default None".
+    # Per argument: open bounds a plain number must lie strictly within, whether
+    # it must be whole, the name lookup for choices, and whether a blank means
+    # "use the default None".
     fast = tuple(
         (
             *(
@@ -78,6 +79,7 @@ def cell_function(spec: Formula) -> Callable[..., Any]:
                 if a.kind == "number" and a.domain
                 else _NEVER
             ),
+            a.kind == "number" and a.domain is not None and a.domain.whole,
             a.key if a.kind == "choice" else None,
             a.name in spec.defaults and spec.defaults[a.name] is None,
         )
@@ -92,7 +94,7 @@ def cell_function(spec: Formula) -> Callable[..., Any]:
                 return cell_text(spec.arity_error(n))  # type: ignore[arg-type]
             args = args + tail[n - n_required :]
         values = []
-        for a, (lo, hi, lookup, blank_ok) in zip(args, fast):
+        for a, (lo, hi, whole, lookup, blank_ok) in zip(args, fast):
             if type(a) is list:  # xlwings gives a single cell as [[x]]
                 if len(a) != 1 or type(a[0]) is not list or len(a[0]) != 1:
                     return general(args)
@@ -101,7 +103,7 @@ def cell_function(spec: Formula) -> Callable[..., Any]:
             if t is int and -_MAX_FLOAT < a < _MAX_FLOAT:  # from Python, not Excel
                 a, t = float(a), float
             if t is float:
-                if lo < a < hi:
+                if lo < a < hi and (not whole or a.is_integer()):
                     values.append(a)
                     continue
             elif a is None:
@@ -302,7 +304,10 @@ def _safe(domain: Domain | None) -> float:
     """A value inside the domain, computed in place of a bad cell and then masked."""
     if domain is None:
         return 1.0
-    return (domain.lo + domain.hi) / 2 if math.isfinite(domain.hi) else domain.lo + 1.0
+    if not math.isfinite(domain.hi):
+        return domain.lo + 1.0
+    mid = (domain.lo + domain.hi) / 2
+    return float(math.ceil(mid)) if domain.whole else mid
 
 
 def _passed_on(arg: Arg, x: Any) -> InputError | None:

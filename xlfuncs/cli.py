@@ -22,6 +22,7 @@ from typing import Any
 
 from . import FUNCTIONS, __version__
 from .data.accelerators import ACCELERATORS
+from .data.models import MODELS
 from .data.units import DTYPES
 from .registry import Formula, InputError
 from .registry.display import format_number, plain
@@ -64,6 +65,8 @@ def parse_value(spec: Formula, i: int, text: str) -> Any:
     spaces; every other number may use thousands separators (``2,500``).
     """
     arg = spec.args[i]
+    if not text.strip() and arg.name in spec.defaults:
+        return None  # an empty word skips an optional argument, as a blank cell
     if arg.kind == "choice":
         return text
     try:
@@ -138,7 +141,8 @@ def describe(spec: Formula) -> str:
         opt = ""
         if a.name in spec.defaults:
             default = spec.defaults[a.name]
-            opt = ", optional" + (f", default {_default(default)}" if default else "")
+            shown = f", default {_default(default)}" if default is not None else ""
+            opt = ", optional" + shown
         lines.append(f"  {a.name} ({a.unit}{opt})")
         lines.append(_wrap(a.doc, "      "))
     if references(spec):
@@ -172,35 +176,94 @@ def _show_input(v: Any) -> str:
     return format_number(float(v)) if isinstance(v, (int, float)) else repr(v)
 
 
+def _table(head: list[str], rows: list[list[str]], left: int = 1) -> list[str]:
+    """Columns two spaces apart: the first ``left`` to the left, numbers right."""
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
+    lines = []
+    for r in [head, *rows]:
+        cells = [c.ljust(w) for c, w in zip(r[:left], widths)]
+        cells += [c.rjust(w) for c, w in zip(r[left:], widths[left:])]
+        lines.append("  ".join(cells).rstrip())
+    return lines
+
+
+def _figure(x: float | None) -> str:
+    return "–" if x is None else format_number(float(x))
+
+
 def cmd_gpus(_: argparse.Namespace) -> None:
-    """The accelerator table: dense peaks per precision."""
-    head = ["accelerator", "vendor", *DTYPES]
+    """The accelerator table: dense peaks per precision, memory, bandwidth, power."""
+    head = ["accelerator", "vendor", *DTYPES, "GB", "TB/s", "W"]
     rows = [
         [
             a.name,
             a.vendor,
-            *(
-                format_number(a.peak_tflops[d]) if d in a.peak_tflops else "–"
-                for d in DTYPES
-            ),
+            *(_figure(a.peak_tflops.get(d)) for d in DTYPES),
+            _figure(a.memory_gb),
+            _figure(a.bandwidth_tbs),
+            _figure(a.power_w),
         ]
         for a in ACCELERATORS
     ]
-    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
-    print("Dense peak TFLOP/s per chip (int8: TOP/s; – no such mode or no figure).")
-    for r in [head, *rows]:
-        cells = [r[0].ljust(widths[0]), r[1].ljust(widths[1])]
-        cells += [c.rjust(w) for c, w in zip(r[2:], widths[2:])]
-        print("  ".join(cells).rstrip())
+    print(
+        _wrap(
+            "Dense peak TFLOP/s per chip (int8: TOP/s), memory (GB), memory "
+            "bandwidth (TB/s) and board power (W, maximum TDP); – no such mode "
+            "or no published figure.",
+            "",
+        )
+    )
+    for line in _table(head, rows, left=2):
+        print(line)
     print()
     note = (
-        "Names ignore case, spaces and hyphens; H100 means the H100 SXM. Tensor-core "
-        "figures are dense: NVIDIA's datasheets print them with sparsity, twice as "
-        "high. Sources, one per accelerator:"
+        "Names ignore case, spaces and hyphens; H100 means the H100 SXM, A100 the "
+        "SXM4 80 GB. Tensor-core figures are dense: NVIDIA's datasheets print them "
+        "with sparsity, twice as high. Sources, one per accelerator (peaks; memory, "
+        "bandwidth and power):"
     )
     print(_wrap(note, ""))
     for a in ACCELERATORS:
-        print(_wrap(f"{a.name}: {a.source}", "  ", "    "))
+        print(_wrap(f"{a.name}: {a.source}; {a.specs_source}", "  ", "    "))
+
+
+def _billions(x: float | None) -> str:
+    return "–" if x is None else f"{x / 1e9:,.2f}".rstrip("0").rstrip(".")
+
+
+def cmd_models(_: argparse.Namespace) -> None:
+    """The model table: shapes, with their sources below."""
+    head = ["model", "params B", "active B", "layers", "d_model", "heads", "kv"]
+    head += ["head", "ffn_dim", "vocab", "context"]
+    rows = [
+        [
+            m.name,
+            _billions(m.params),
+            _billions(m.active_params),
+            *(f"{v:,}" for v in (m.layers, m.d_model, m.heads, m.kv_heads, m.head_dim)),
+            *(f"{v:,}" for v in (m.ffn_dim, m.vocab, m.context)),
+        ]
+        for m in MODELS
+    ]
+    print(
+        _wrap(
+            "Published models for MODEL_SPEC: parameters in billions (active: per "
+            "token, mixtures of experts), kv = key/value heads, head = head_dim, "
+            "ffn_dim per gated-MLP matrix and per expert, context in tokens.",
+            "",
+        )
+    )
+    for line in _table(head, rows):
+        print(line)
+    print()
+    note = (
+        "Names ignore case, spaces, hyphens and underscores; Hugging Face ids work "
+        "with or without the organisation (meta-llama/Llama-3.1-8B). MODEL_SPEC "
+        "gives the exact counts. Sources, one per model (shape; parameter count):"
+    )
+    print(_wrap(note, ""))
+    for m in MODELS:
+        print(_wrap(f"{m.name}: {m.source}; {m.params_source}", "  ", "    "))
 
 
 # --------------------------------------------------------------- excel-setup
@@ -367,7 +430,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="evaluate one function",
         description="Evaluate one function, e.g. `xlfuncs calc FT_EXAMPLES_PER_SEC "
         "8 2,500 82%% 900`. Percentages are fractions (82%% is 0.82); a range "
-        "argument is a list: 600,800,900.",
+        "argument is a list: 600,800,900; an empty argument ('') skips an "
+        "optional one.",
     )
     c.add_argument("name", help="function name, e.g. CHINCHILLA_PARAMS")
     # REMAINDER: a negative number such as -1e3 is a value, not an option.
@@ -376,9 +440,12 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("examples", help="evaluate every documented example").set_defaults(
         run=cmd_examples
     )
-    sub.add_parser("gpus", help="the known accelerators and their peaks").set_defaults(
-        run=cmd_gpus
-    )
+    sub.add_parser(
+        "gpus", help="the known accelerators: peaks, memory, bandwidth, power"
+    ).set_defaults(run=cmd_gpus)
+    sub.add_parser(
+        "models", help="the known models and their shapes (MODEL_SPEC)"
+    ).set_defaults(run=cmd_models)
     e = sub.add_parser(
         "excel-setup", help="add xlfuncs.udfs to xlwings' UDF Modules setting"
     )

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from . import FUNCTIONS
 from .data.accelerators import ACCELERATORS
+from .data.models import FIELDS, MODELS, value
 from .data.units import DTYPES
 from .registry import Formula
 from .registry.display import format_number, markdown
@@ -21,6 +22,10 @@ TOPICS = {
     "xlfuncs.functions.scaling": "Compute-optimal size (Chinchilla 20-tokens rule)",
     "xlfuncs.functions.cluster": "Clusters, utilisation and training time",
     "xlfuncs.functions.hardware": "Accelerators",
+    "xlfuncs.functions.models": "Published models",
+    "xlfuncs.functions.memory": "GPU memory: model states, LoRA, activations, KV cache",
+    "xlfuncs.functions.serving": "Serving speed",
+    "xlfuncs.functions.energy": "Energy and emissions",
     "xlfuncs.functions.scaling_laws": "Fitted scaling laws and inference-aware sizing",
 }
 
@@ -112,6 +117,39 @@ def accelerator_table() -> list[str]:
         )
         also = ", ".join(a.aliases[:4])
         lines.append(f"| {a.name} | {also} | {peaks} | {a.source} |")
+    lines += [
+        "",
+        "Memory, memory bandwidth and board power (GPU_MEMORY_GB, GPU_BANDWIDTH_TBS, "
+        "GPU_POWER_W): GB of 10^9 bytes, TB/s, and the maximum TDP or total board "
+        "power in W; – where the vendor publishes no figure.",
+        "",
+        "| name | memory GB | bandwidth TB/s | power W | source | note |",
+        "| --- | ---: | ---: | ---: | --- | --- |",
+    ]
+    for a in ACCELERATORS:
+        figures = " | ".join(
+            "–" if v is None else format_number(float(v))
+            for v in (a.memory_gb, a.bandwidth_tbs, a.power_w)
+        )
+        lines.append(f"| {a.name} | {figures} | {a.specs_source} | {a.specs_note} |")
+    return [*lines, ""]
+
+
+def model_table() -> list[str]:
+    """The models MODEL_SPEC knows, with their shapes and sources."""
+    lines = [
+        "Known models. Names ignore case, spaces, hyphens and underscores; a "
+        "Hugging Face id works with or without its organisation "
+        "(`meta-llama/Llama-3.1-8B`, `Llama-3.1-8B-Instruct`). `params` is the "
+        "published count (an exact checkpoint count where the publisher prints "
+        "only a size label); `ffn_dim` is per matrix of a gated MLP and per expert.",
+        "",
+        "| name | " + " | ".join(FIELDS) + " | shape source | count source |",
+        "| --- | " + " | ".join("---:" for _ in FIELDS) + " | --- | --- |",
+    ]
+    for m in MODELS:
+        figures = " | ".join(f"{value(m, f):,}" for f in FIELDS)
+        lines.append(f"| {m.name} | {figures} | {m.source} | {m.params_source} |")
     return [*lines, ""]
 
 
@@ -143,9 +181,18 @@ def functions_md() -> str:
         if not specs:
             continue
         out += [f"## {title}", "", f"Module `{module}`.", ""]
+        if module == "xlfuncs.functions.memory":
+            out += [
+                "What each term covers, what the estimates leave out, how much "
+                "headroom to keep and where published tools disagree: "
+                "[memory.md](memory.md).",
+                "",
+            ]
         out += [function_section(s) for s in specs]
         if module == "xlfuncs.functions.hardware":
             out += accelerator_table()
+        if module == "xlfuncs.functions.models":
+            out += model_table()
     others = [s for s in FUNCTIONS.values() if s.module not in TOPICS]
     if others:
         raise ValueError(f"docs: no topic for {sorted({s.module for s in others})}")

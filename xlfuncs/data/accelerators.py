@@ -1,7 +1,7 @@
-"""Dense peak TFLOP/s of common ML accelerators, each cited to its vendor's sheet.
+"""Common ML accelerators: dense peaks, memory, bandwidth, power, each cited.
 
-The table backs ``GPU_PEAK_TFLOPS(gpu, [dtype="bf16"])`` and its siblings in
-:mod:`xlfuncs.functions.hardware`.
+The table backs ``GPU_PEAK_TFLOPS(gpu, [dtype="bf16"])``, ``GPU_MEMORY_GB``,
+``GPU_BANDWIDTH_TBS`` and ``GPU_POWER_W`` in :mod:`xlfuncs.functions.hardware`.
 
 Conventions
 -----------
@@ -24,9 +24,16 @@ Conventions
   strips a leading vendor word ("NVIDIA", "AMD Instinct", "Google", ...).
   A bare family name means the flagship server part: "H100" is the H100 SXM
   (the PCIe and NVL cards are slower and must be named), "A100" is the SXM4
-  part (the PCIe card has the same datasheet peaks), "V100" is the SXM2 part
-  (the PCIe card is 112 / 14 TFLOP/s), "H200" is the H200 SXM and "B200" is
-  the HGX B200 (GB200 is a separate, faster-clocked entry).
+  80 GB part, "V100" is the SXM2 32 GB part (the PCIe card is 112 / 14
+  TFLOP/s), "GH200" the 96 GB HBM3 superchip, "H200" is the H200 SXM and
+  "B200" is the HGX B200 (GB200 is a separate, faster-clocked entry).
+* Memory, bandwidth and power: ``memory_gb`` in GB of 10^9 bytes as the
+  vendor prints it (Google's "32 GiB" for TPU v3/v4 is stored as 34.36 GB),
+  ``bandwidth_tbs`` in TB/s, ``power_w`` the maximum TDP or total board power
+  in W (None where the vendor publishes none). Parts that differ only in
+  memory (A100 40 GB and 80 GB, SXM and PCIe; V100 16 and 32 GB; GH200 HBM3
+  and HBM3e) are separate entries with the same peaks, so that each name gets
+  its own memory, bandwidth and power.
 """
 
 from __future__ import annotations
@@ -45,7 +52,57 @@ class Accelerator:
     peak_tflops: dict[str, float] = field(hash=False)
     source: str  # datasheet title and URL
     note: str = ""  # how the figures were derived, caveats
+    # Memory in GB (10^9 bytes), memory bandwidth in TB/s and board power
+    # (maximum TDP or total board power) in W; None where the vendor publishes
+    # no figure. ``specs_source`` cites them; ``specs_note`` gives caveats.
+    memory_gb: float | None = None
+    bandwidth_tbs: float | None = None
+    power_w: float | None = None
+    specs_source: str = ""
+    specs_note: str = ""
 
+
+_V100_PEAKS = {"fp16": 125.0, "fp32": 15.7}
+_V100_SOURCE = (
+    "NVIDIA Tesla V100 GPU Accelerator datasheet, "
+    "https://images.nvidia.com/content/technologies/volta/pdf/"
+    "volta-v100-datasheet-update-us-1165301-r5.pdf"
+)
+_A100_PEAKS = {
+    "bf16": 312.0,
+    "fp16": 312.0,
+    "tf32": 156.0,
+    "fp32": 19.5,
+    "int8": 624.0,
+}
+_A100_SOURCE = (
+    "NVIDIA A100 Tensor Core GPU datasheet, "
+    "https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/"
+    "a100/pdf/nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf"
+)
+_A100_NOTE = (
+    "Datasheet prints dense and sparse side by side; dense used. 40GB/80GB and "
+    "SXM/PCIe share the same peak figures (the 300 W PCIe card sustains lower "
+    "clocks in practice)."
+)
+
+_GH200_PEAKS = {
+    "bf16": 990.0,
+    "fp16": 990.0,
+    "fp8": 1979.0,
+    "tf32": 494.0,
+    "fp32": 67.0,
+    "int8": 1979.0,
+}
+_GH200_SOURCE = (
+    "NVIDIA GH200 Grace Hopper Superchip datasheet, "
+    "https://nvdam.widen.net/s/rrgqqnpbz8/"
+    "grace-datasheet-gh200-grace-hopper-superchip-3773000"
+)
+_GH200_NOTE = (
+    "Datasheet prints dense and sparse side by side; dense used. Hopper GPU of "
+    "one superchip (the Grace CPU is not counted)."
+)
 
 _HALVED = (
     "Tensor-core rows are half of the datasheet figures, which are printed "
@@ -60,24 +117,47 @@ ACCELERATORS: tuple[Accelerator, ...] = (
             "V100",
             "Tesla V100",
             "V100 SXM",
-            "V100 SXM2 16GB",
             "V100 SXM2 32GB",
-            "V100 16GB",
             "V100 32GB",
         ),
         vendor="NVIDIA",
         # Datasheet: Tensor Performance 125 TFLOPS, FP32 15.7, FP64 7.8.
         # Volta has no sparsity, no BF16, no TF32. Cross-check: Marin/fray
         # device_flops ("v100-sxm": fp16 125, fp32 15.7) agrees.
-        peak_tflops={"fp16": 125.0, "fp32": 15.7},
-        source=(
-            "NVIDIA Tesla V100 GPU Accelerator datasheet, "
-            "https://images.nvidia.com/content/technologies/volta/pdf/"
-            "volta-v100-datasheet-update-us-1165301-r5.pdf"
-        ),
+        peak_tflops=_V100_PEAKS,
+        source=_V100_SOURCE,
         note=(
             "Volta has no BF16, TF32, FP8 or sparsity; fp16 is the tensor-core "
             "figure. V100 PCIe is lower (112 fp16, 14 fp32) and is not listed."
+        ),
+        # Datasheet, V100 SXM2 column: "GPU Memory 32 GB /16 GB HBM2",
+        # "Memory Bandwidth 900 GB/sec", "Max Power Consumption 300 W".
+        memory_gb=32.0,
+        bandwidth_tbs=0.9,
+        power_w=300.0,
+        specs_source=(
+            "NVIDIA Tesla V100 datasheet (above), SXM2 column: 32 GB HBM2, "
+            "900 GB/sec, 300 W"
+        ),
+        specs_note=(
+            "The 32 GB part; 'V100 SXM2 16GB' is listed separately. V100 PCIe: 250 W."
+        ),
+    ),
+    Accelerator(
+        name="V100 SXM2 16GB",
+        aliases=("V100 16GB", "V100 SXM 16GB"),
+        vendor="NVIDIA",
+        # Same datasheet and compute as the 32 GB part; memory 16 GB HBM2
+        # (AWS p3.2xlarge to p3.16xlarge have this part).
+        peak_tflops=_V100_PEAKS,
+        source=_V100_SOURCE,
+        note="The 16 GB V100 SXM2: the 32 GB part's peaks.",
+        memory_gb=16.0,
+        bandwidth_tbs=0.9,
+        power_w=300.0,
+        specs_source=(
+            "NVIDIA Tesla V100 datasheet (above), SXM2 column: 16 GB HBM2, "
+            "900 GB/sec, 300 W"
         ),
     ),
     Accelerator(
@@ -86,37 +166,72 @@ ACCELERATORS: tuple[Accelerator, ...] = (
             "A100",
             "A100 SXM4",
             "A100 80GB",
-            "A100 40GB",
             "A100 SXM 80GB",
-            "A100 SXM 40GB",
             "A100 SXM4 80GB",
-            "A100 SXM4 40GB",
-            "A100 PCIe",
-            "A100 PCIe 80GB",
-            "A100 PCIe 40GB",
-            "A100 80GB PCIe",
-            "A100 40GB PCIe",
         ),
         vendor="NVIDIA",
         # Datasheet prints "dense | sparse*": TF32 156 | 312*, BF16 312 | 624*,
         # FP16 312 | 624*, INT8 624 | 1248*; FP32 19.5. Cross-checks:
         # torchtitan get_peak_flops (312e12), Marin/fray (312, 156, 19.5).
-        peak_tflops={
-            "bf16": 312.0,
-            "fp16": 312.0,
-            "tf32": 156.0,
-            "fp32": 19.5,
-            "int8": 624.0,
-        },
-        source=(
-            "NVIDIA A100 Tensor Core GPU datasheet, "
-            "https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/"
-            "a100/pdf/nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf"
+        peak_tflops=_A100_PEAKS,
+        source=_A100_SOURCE,
+        note=_A100_NOTE + " Plain 'A100' means this SXM4 80 GB part.",
+        # Datasheet, columns 40GB PCIe | 80GB PCIe | 40GB SXM | 80GB SXM:
+        # "GPU Memory 40GB HBM2 | 80GB HBM2e | 40GB HBM2 | 80GB HBM2e", "GPU
+        # Memory Bandwidth 1,555GB/s | 1,935GB/s | 1,555GB/s | 2,039GB/s",
+        # "Max TDP 250W | 300W | 400W | 400W***".
+        memory_gb=80.0,
+        bandwidth_tbs=2.039,
+        power_w=400.0,
+        specs_source=(
+            "NVIDIA A100 datasheet (above), 80GB SXM column: 80 GB HBM2e, "
+            "2,039 GB/s, 400 W"
         ),
-        note=(
-            "Datasheet prints dense and sparse side by side; dense used. "
-            "40GB/80GB and SXM/PCIe share the same peak figures (the 300 W "
-            "PCIe card sustains lower clocks in practice)."
+        specs_note="HGX A100 80GB custom-thermal parts allow up to 500 W.",
+    ),
+    Accelerator(
+        name="A100 SXM 40GB",
+        aliases=("A100 40GB", "A100 SXM4 40GB"),
+        vendor="NVIDIA",
+        peak_tflops=_A100_PEAKS,
+        source=_A100_SOURCE,
+        note=_A100_NOTE,
+        memory_gb=40.0,
+        bandwidth_tbs=1.555,
+        power_w=400.0,
+        specs_source=(
+            "NVIDIA A100 datasheet (above), 40GB SXM column: 40 GB HBM2, "
+            "1,555 GB/s, 400 W"
+        ),
+    ),
+    Accelerator(
+        name="A100 PCIe",
+        aliases=("A100 PCIe 80GB", "A100 80GB PCIe"),
+        vendor="NVIDIA",
+        peak_tflops=_A100_PEAKS,
+        source=_A100_SOURCE,
+        note=_A100_NOTE,
+        memory_gb=80.0,
+        bandwidth_tbs=1.935,
+        power_w=300.0,
+        specs_source=(
+            "NVIDIA A100 datasheet (above), 80GB PCIe column: 80 GB HBM2e, "
+            "1,935 GB/s, 300 W"
+        ),
+    ),
+    Accelerator(
+        name="A100 PCIe 40GB",
+        aliases=("A100 40GB PCIe",),
+        vendor="NVIDIA",
+        peak_tflops=_A100_PEAKS,
+        source=_A100_SOURCE,
+        note=_A100_NOTE,
+        memory_gb=40.0,
+        bandwidth_tbs=1.555,
+        power_w=250.0,
+        specs_source=(
+            "NVIDIA A100 datasheet (above), 40GB PCIe column: 40 GB HBM2, "
+            "1,555 GB/s, 250 W"
         ),
     ),
     Accelerator(
@@ -138,6 +253,13 @@ ACCELERATORS: tuple[Accelerator, ...] = (
             "a10/pdf/a10-datasheet.pdf"
         ),
         note="Datasheet prints dense and sparse side by side; dense used.",
+        # Datasheet: "GPU Memory 24GB GDDR6", "GPU Memory Bandwidth 600 GB/s",
+        # "Max thermal design power (TDP) 150W".
+        memory_gb=24.0,
+        bandwidth_tbs=0.6,
+        power_w=150.0,
+        specs_source="NVIDIA A10 datasheet (above): 24 GB GDDR6, 600 GB/s, 150 W",
+        specs_note="Figures as transcribed from the datasheet by several sources.",
     ),
     Accelerator(
         name="A10G",
@@ -161,6 +283,18 @@ ACCELERATORS: tuple[Accelerator, ...] = (
             "Figures taken from third-party transcriptions of the datasheet "
             "(not machine-readable); lower confidence than other entries."
         ),
+        # The scanned datasheet again; 24 GB GDDR6 at 600 GB/s as the A10
+        # (Baseten: "share the same GPU memory stats"); 300 W is the power cap
+        # nvidia-smi reports on EC2 g5 ("24W / 300W").
+        memory_gb=24.0,
+        bandwidth_tbs=0.6,
+        power_w=300.0,
+        specs_source=(
+            "NVIDIA A10G datasheet (above), a scanned PDF: 24 GB GDDR6 at "
+            "600 GB/s as transcribed; 300 W as the driver's power cap on AWS EC2 "
+            "G5 instances"
+        ),
+        specs_note="Lower confidence: no machine-readable vendor text.",
     ),
     Accelerator(
         name="L4",
@@ -184,6 +318,12 @@ ACCELERATORS: tuple[Accelerator, ...] = (
             "l4-gpu-datasheet"
         ),
         note=_HALVED,
+        # Datasheet: "GPU memory 24GB", "GPU memory bandwidth 300GB/s",
+        # "Max thermal design power (TDP) 72W".
+        memory_gb=24.0,
+        bandwidth_tbs=0.3,
+        power_w=72.0,
+        specs_source="NVIDIA L4 datasheet (above): 24 GB GDDR6, 300 GB/s, 72 W",
     ),
     Accelerator(
         name="L40S",
@@ -206,6 +346,12 @@ ACCELERATORS: tuple[Accelerator, ...] = (
             "https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413"
         ),
         note="Datasheet prints dense and sparse side by side; dense used.",
+        # Datasheet: "GPU Memory 48GB GDDR6 with ECC", "Memory Bandwidth
+        # 864GB/s", "Max Power Consumption 350W".
+        memory_gb=48.0,
+        bandwidth_tbs=0.864,
+        power_w=350.0,
+        specs_source="NVIDIA L40S datasheet (above): 48 GB GDDR6, 864 GB/s, 350 W",
     ),
     Accelerator(
         name="H100 SXM",
@@ -244,6 +390,17 @@ ACCELERATORS: tuple[Accelerator, ...] = (
             "dense ones (datasheet / 2, unrounded per the whitepaper). Plain "
             "'H100' means this SXM part."
         ),
+        # Datasheet, H100 SXM column: "GPU Memory 80GB", "GPU Memory
+        # Bandwidth 3.35TB/s", "Max Thermal Design Power (TDP) Up to 700W
+        # (configurable)". CONFLICT: 2022 launch material says 3 TB/s.
+        memory_gb=80.0,
+        bandwidth_tbs=3.35,
+        power_w=700.0,
+        specs_source=(
+            "NVIDIA H100 datasheet (above), H100 SXM column: 80 GB, 3.35 TB/s, "
+            "up to 700 W"
+        ),
+        specs_note="Launch material (2022) gave 3 TB/s; the current sheet 3.35.",
     ),
     Accelerator(
         name="H100 PCIe",
@@ -266,6 +423,18 @@ ACCELERATORS: tuple[Accelerator, ...] = (
             "h100-datasheet-2287922.pdf"
         ),
         note=_HALVED + " The current datasheet revision drops the PCIe column.",
+        # 2022 datasheet, PCIe column: 80GB, 2TB/s, "300-350W
+        # (configurable)"; product brief PB-11133-001_v02: "maximum thermal
+        # design power (TDP) level of 350 W".
+        memory_gb=80.0,
+        bandwidth_tbs=2.0,
+        power_w=350.0,
+        specs_source=(
+            "NVIDIA H100 datasheet, 2022 revision (above), PCIe column: 80 GB "
+            "HBM2e, 2 TB/s, 300-350 W; H100 PCIe product brief PB-11133-001: "
+            "350 W maximum TDP"
+        ),
+        specs_note="TDP configurable 300-350 W; the maximum is stored.",
     ),
     Accelerator(
         name="H100 NVL",
@@ -289,29 +458,62 @@ ACCELERATORS: tuple[Accelerator, ...] = (
             "nvidia-tensor-core-gpu-datasheet"
         ),
         note=_HALVED + " Per single 94 GB GPU, not per NVLink-bridged pair.",
+        # Current datasheet, NVL column, per GPU: "GPU Memory 94GB", "GPU
+        # Memory Bandwidth 3.9TB/s", "Max TDP 350-400W (configurable)".
+        memory_gb=94.0,
+        bandwidth_tbs=3.9,
+        power_w=400.0,
+        specs_source=(
+            "NVIDIA H100 datasheet (above), H100 NVL column: 94 GB, 3.9 TB/s, 350-400 W"
+        ),
+        specs_note=(
+            "Per GPU; the 2023 revision printed a bridged pair (188 GB, 7.8 TB/s)."
+        ),
     ),
     Accelerator(
         name="GH200",
-        aliases=("GH200 Grace Hopper", "GH200 96GB", "GH200 144GB", "GH200 480GB"),
+        aliases=("GH200 Grace Hopper", "GH200 96GB", "GH200 480GB"),
         vendor="NVIDIA",
         # GH200 datasheet prints "sparse* | dense" (per superchip, one GPU):
         # TF32 989* | 494, BF16 1,979* | 990, FP16 1,979* | 990,
         # FP8 3,958* | 1,979, INT8 3,958* | 1,979; FP32 67.
-        peak_tflops={
-            "bf16": 990.0,
-            "fp16": 990.0,
-            "fp8": 1979.0,
-            "tf32": 494.0,
-            "fp32": 67.0,
-            "int8": 1979.0,
-        },
-        source=(
-            "NVIDIA GH200 Grace Hopper Superchip datasheet, "
-            "https://nvdam.widen.net/s/rrgqqnpbz8/"
-            "grace-datasheet-gh200-grace-hopper-superchip-3773000"
+        peak_tflops=_GH200_PEAKS,
+        source=_GH200_SOURCE,
+        note=_GH200_NOTE,
+        # GH200 datasheet: "High-bandwidth memory (HBM) size 96GB HBM3 |
+        # 144GB HBM3e", "Memory bandwidth Up to 4TB/s | Up to 4.9TB/s",
+        # "Power (Memory + CPU + GPU) Configurable 450 to 1000W".
+        memory_gb=96.0,
+        bandwidth_tbs=4.0,
+        power_w=1000.0,
+        specs_source=(
+            "NVIDIA GH200 datasheet (above): 96 GB HBM3, up to 4 TB/s; power "
+            "(memory + CPU + GPU) configurable 450 to 1000 W"
         ),
-        note="Datasheet prints dense and sparse side by side; dense used. "
-        "Hopper GPU of one superchip (the Grace CPU is not counted).",
+        specs_note=(
+            "The 96 GB HBM3 part (clouds rent it as 'GH200 480GB'). Power is the "
+            "whole superchip's, Grace CPU included: NVIDIA gives no GPU-only TDP."
+        ),
+    ),
+    Accelerator(
+        name="GH200 144GB",
+        aliases=("GH200 HBM3e", "GH200 144GB HBM3e"),
+        vendor="NVIDIA",
+        # Same datasheet, HBM3e column: same Hopper GPU and peaks.
+        peak_tflops=_GH200_PEAKS,
+        source=_GH200_SOURCE,
+        note=_GH200_NOTE,
+        memory_gb=144.0,
+        bandwidth_tbs=4.9,
+        power_w=1000.0,
+        specs_source=(
+            "NVIDIA GH200 datasheet (above): 144 GB HBM3e, up to 4.9 TB/s; power "
+            "(memory + CPU + GPU) configurable 450 to 1000 W"
+        ),
+        specs_note=(
+            "Power is the whole superchip's, Grace CPU included. One HBM3e "
+            "system reports 141 GB usable."
+        ),
     ),
     Accelerator(
         name="H200 SXM",
@@ -334,6 +536,15 @@ ACCELERATORS: tuple[Accelerator, ...] = (
             "https://resources.nvidia.com/en-us-gpu-resources/hpc-datasheet-sc23"
         ),
         note=_HALVED + " H200 NVL (lower clocks) is not listed.",
+        # H200 datasheet, SXM column: "GPU Memory 141GB", "GPU Memory
+        # Bandwidth 4.8TB/s", "Max TDP Up to 700W (configurable)".
+        memory_gb=141.0,
+        bandwidth_tbs=4.8,
+        power_w=700.0,
+        specs_source=(
+            "NVIDIA H200 datasheet (above), H200 SXM column: 141 GB, 4.8 TB/s, "
+            "up to 700 W"
+        ),
     ),
     Accelerator(
         name="B200",
@@ -359,6 +570,20 @@ ACCELERATORS: tuple[Accelerator, ...] = (
             "https://nvdam.widen.net/s/wwnsxrhm2w/blackwell-datasheet-3384703"
         ),
         note=_HALVED + " HGX B200 at up to 1,000 W.",
+        # Blackwell datasheet, HGX B200 per GPU: "GPU Memory | Bandwidth
+        # 180 GB HBM3E | 7.7 TB/s", "Max TDP Configurable up to 1,000 W".
+        # CONFLICT: the 2024 revision said "Up to 192 GB | Up to 8 TB/s".
+        memory_gb=180.0,
+        bandwidth_tbs=7.7,
+        power_w=1000.0,
+        specs_source=(
+            "NVIDIA Blackwell datasheet (above), HGX B200 column: 180 GB HBM3E, "
+            "7.7 TB/s, up to 1,000 W"
+        ),
+        specs_note=(
+            "The 2024 revision printed up to 192 GB and 8 TB/s; shipping HGX and "
+            "DGX B200 parts have 180 GB."
+        ),
     ),
     Accelerator(
         name="GB200",
@@ -381,6 +606,16 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         ),
         note=_HALVED + " Per Blackwell GPU (a GB200 superchip has two), "
         "at up to 1,200 W.",
+        # Same datasheet, GB200 NVL72 per GPU: "186 GB HBM3E | 8 TB/s",
+        # "Configurable up to 1,200 W".
+        memory_gb=186.0,
+        bandwidth_tbs=8.0,
+        power_w=1200.0,
+        specs_source=(
+            "NVIDIA Blackwell datasheet (above), GB200 NVL72 column, per GPU: "
+            "186 GB HBM3E, 8 TB/s, up to 1,200 W"
+        ),
+        specs_note="Per GPU; a superchip has two (372 GB, 16 TB/s).",
     ),
     # --------------------------------------------------------------------- AMD
     Accelerator(
@@ -401,6 +636,19 @@ ACCELERATORS: tuple[Accelerator, ...] = (
             "own device with half these figures. fp32 is FP32 Matrix (vector "
             "FP32 is 47.9)."
         ),
+        # Datasheet: "Dedicated Memory Size 128 GB HBM2e", "Peak Memory
+        # Bandwidth 3.2 TB/s" (footnote MI200-07: 3.2768 TB/s); product page:
+        # 500 W TDP, 560 W peak TBP.
+        memory_gb=128.0,
+        bandwidth_tbs=3.2768,
+        power_w=560.0,
+        specs_source=(
+            "AMD Instinct MI200 datasheet (above): 128 GB HBM2e, 3.2 TB/s "
+            "(footnote MI200-07: 3.2768 TB/s); MI250X product page, "
+            "https://www.amd.com/en/products/accelerators/instinct/mi200/"
+            "mi250x.html: 500 W TDP, 560 W peak board power"
+        ),
+        specs_note="Per OAM package (two GCDs of 64 GB each); peak TBP stored.",
     ),
     Accelerator(
         name="MI300X",
@@ -426,6 +674,15 @@ ACCELERATORS: tuple[Accelerator, ...] = (
             "instinct-tech-docs/data-sheets/amd-instinct-mi300x-data-sheet.pdf"
         ),
         note="AMD prints dense figures (sparse listed separately); dense used.",
+        # Data sheet: "192 GB HBM3", "Peak Memory Bandwidth 5.3 TB/s"
+        # (footnote MI300-05A: 5.325 TB/s), "Maximum TBP 750W".
+        memory_gb=192.0,
+        bandwidth_tbs=5.325,
+        power_w=750.0,
+        specs_source=(
+            "AMD Instinct MI300X data sheet (above): 192 GB HBM3, 5.3 TB/s "
+            "(footnote MI300-05A: 5.325 TB/s), 750 W maximum TBP"
+        ),
     ),
     Accelerator(
         name="MI325X",
@@ -448,6 +705,16 @@ ACCELERATORS: tuple[Accelerator, ...] = (
             "instinct-tech-docs/product-briefs/instinct-mi325x-datasheet.pdf"
         ),
         note="AMD prints dense figures (sparse listed separately); dense used.",
+        # Data sheet: "Dedicated Memory Size 256 GB HBM3E", "Peak Memory
+        # Bandwidth 6 TB/s", "1000W maximum TBP".
+        memory_gb=256.0,
+        bandwidth_tbs=6.0,
+        power_w=1000.0,
+        specs_source=(
+            "AMD Instinct MI325X data sheet (above): 256 GB HBM3E, 6 TB/s, "
+            "1000 W maximum TBP"
+        ),
+        specs_note="Announced with 288 GB (Computex 2024), shipped with 256 GB.",
     ),
     # ------------------------------------------------------------------ Google
     Accelerator(
@@ -461,6 +728,19 @@ ACCELERATORS: tuple[Accelerator, ...] = (
             "https://cloud.google.com/tpu/docs/v3"
         ),
         note="Per chip (2 TensorCores); JAX shows each core as a device.",
+        # Docs: "HBM2 capacity and bandwidth 32 GiB, 900 GBps"; "Measured
+        # min/mean/max power 123/220/262 W". 32 GiB = 34.36 GB.
+        memory_gb=34.36,
+        bandwidth_tbs=0.9,
+        power_w=262.0,
+        specs_source=(
+            "Google Cloud TPU v3 documentation (above): 32 GiB HBM2, 900 GBps; "
+            "measured min/mean/max power 123/220/262 W"
+        ),
+        specs_note=(
+            "32 GiB is 34.36 GB (10^9 bytes). Power: Google's measured maximum; "
+            "it publishes no TDP."
+        ),
     ),
     Accelerator(
         name="TPU v4",
@@ -474,6 +754,19 @@ ACCELERATORS: tuple[Accelerator, ...] = (
             "https://cloud.google.com/tpu/docs/v4"
         ),
         note="Per chip (2 TensorCores, shown to JAX as one device). No sparsity.",
+        # Docs: "HBM2 capacity and bandwidth 32 GiB, 1200 GBps"; "Measured
+        # min/mean/max power 90/170/192 W".
+        memory_gb=34.36,
+        bandwidth_tbs=1.2,
+        power_w=192.0,
+        specs_source=(
+            "Google Cloud TPU v4 documentation (above): 32 GiB HBM2, 1200 GBps; "
+            "measured min/mean/max power 90/170/192 W"
+        ),
+        specs_note=(
+            "32 GiB is 34.36 GB (10^9 bytes). Power: Google's measured maximum; "
+            "it publishes no TDP."
+        ),
     ),
     Accelerator(
         name="TPU v5e",
@@ -487,6 +780,16 @@ ACCELERATORS: tuple[Accelerator, ...] = (
             "https://cloud.google.com/tpu/docs/v5e"
         ),
         note="Per chip (1 TensorCore). No sparsity.",
+        # Docs: "HBM2 capacity and bandwidth 16 GB, 819 GBps". No power
+        # figure published.
+        memory_gb=16.0,
+        bandwidth_tbs=0.819,
+        power_w=None,
+        specs_source=(
+            "Google Cloud TPU v5e documentation (above): 16 GB HBM2, 819 GBps; "
+            "no power figure published"
+        ),
+        specs_note="Another revision of the page gives 800 GiBps.",
     ),
     Accelerator(
         name="TPU v5p",
@@ -501,6 +804,18 @@ ACCELERATORS: tuple[Accelerator, ...] = (
             "https://cloud.google.com/tpu/docs/v5p"
         ),
         note="Per chip (2 TensorCores, shown to JAX as one device). No sparsity.",
+        # Docs: "HBM2e capacity and bandwidth 95GB, 2765 GBps". No power
+        # figure published.
+        memory_gb=95.0,
+        bandwidth_tbs=2.765,
+        power_w=None,
+        specs_source=(
+            "Google Cloud TPU v5p documentation (above): 95 GB HBM2e, 2765 GBps; "
+            "no power figure published"
+        ),
+        specs_note=(
+            "A newer revision says 95 GiB usable of 96 GiB physical HBM per chip."
+        ),
     ),
     Accelerator(
         name="TPU v6e",
@@ -514,6 +829,16 @@ ACCELERATORS: tuple[Accelerator, ...] = (
             "https://cloud.google.com/tpu/docs/v6e"
         ),
         note="Per chip (1 TensorCore). No sparsity.",
+        # Docs: "HBM capacity per chip 32 GB", "HBM bandwidth per chip
+        # 1640 GBps". No power figure published.
+        memory_gb=32.0,
+        bandwidth_tbs=1.64,
+        power_w=None,
+        specs_source=(
+            "Google Cloud TPU v6e documentation (above): 32 GB, 1640 GBps; no "
+            "power figure published"
+        ),
+        specs_note="Other revisions of the page give 1638 and 1600 GBps.",
     ),
     # ------------------------------------------------------------------- Intel
     Accelerator(
@@ -525,13 +850,31 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         # (865 vs 835 TFLOPs) and no Intel sheet was checked.
         peak_tflops={"bf16": 432.0},
         source=(
-            "Intel (R. Kaplan), 'Intel Gaudi 3 AI Accelerator: Architected for "
-            "Gen AI Training and Inference', Hot Chips 2024 slides, Gaudi "
-            "generations table (URL not confirmed; product page "
-            "https://www.intel.com/content/www/us/en/products/details/"
-            "processors/ai-accelerators/gaudi2.html)"
+            "Intel (R. Kaplan), 'Intel Gaudi 3 AI Accelerator', Hot Chips 2024, "
+            "Gaudi generations table, https://hc2024.hotchips.org/assets/"
+            "program/conference/day1/60_HC2024.Intel.RomanKaplan.Gaudi3-0826.pdf; "
+            "Intel Gaudi 3 AI Accelerator White Paper (Gaudi 2 vs Gaudi 3 "
+            "table: BF16 432 TFLOPs), https://cdrdv2-public.intel.com/817486/"
+            "gaudi-3-ai-accelerator-white-paper.pdf"
         ),
         note="MME (matrix engine) peak; lower confidence, fp8 not recorded.",
+        # Intel developer article: "in-package memory has tripled to 96 GB of
+        # HBM2e at 2.45 TB/s bandwidth"; HL-225H OAM card TDP 600 W.
+        memory_gb=96.0,
+        bandwidth_tbs=2.45,
+        power_w=600.0,
+        specs_source=(
+            "Intel, 'The Habana Gaudi2 Processor for Deep Learning', "
+            "https://www.intel.com/content/www/us/en/developer/articles/"
+            "technical/habana-gaudi2-processor-for-deep-learning.html: 96 GB "
+            "HBM2e at 2.45 TB/s; Habana Gaudi2 white paper (2022), "
+            "https://habana.ai/wp-content/uploads/pdf/2022/gaudi2-whitepaper.pdf; "
+            "600 W TDP of the HL-225H OAM card"
+        ),
+        specs_note=(
+            "Intel's Gaudi 2 vs 3 table prints 2.46 TB/s. The 600 W is from "
+            "launch coverage, not read in an Intel PDF: lower confidence."
+        ),
     ),
     Accelerator(
         name="Gaudi 3",
@@ -547,6 +890,20 @@ ACCELERATORS: tuple[Accelerator, ...] = (
             "intel-gaudi-3-ai-accelerator-white-paper.html"
         ),
         note="MME (matrix engine) peak of the OAM part.",
+        # White paper: 128 GB HBM2e, 3.7 TB/s; HL-325L OAM product brief:
+        # 900 W (air-cooled; liquid-cooled up to 1,200 W).
+        memory_gb=128.0,
+        bandwidth_tbs=3.7,
+        power_w=900.0,
+        specs_source=(
+            "Intel Gaudi 3 white paper (above), "
+            "https://cdrdv2-public.intel.com/817486/"
+            "gaudi-3-ai-accelerator-white-paper.pdf: 128 GB HBM2e, 3.7 TB/s; "
+            "HL-325L OAM product brief, https://cdrdv2-public.intel.com/817487/"
+            "gaudi-3-ai-accelerator-hl-325l-oam-mezzanine-card-product-brief.pdf: "
+            "900 W"
+        ),
+        specs_note="Air-cooled OAM; liquid-cooled OAM up to 1,200 W.",
     ),
 )
 

@@ -27,6 +27,19 @@ CHINCHILLA_TOKENS_PER_PARAM = 20
 
 #: Bytes in a GB as ZeRO and the vendors' datasheets count them (10^9).
 BYTES_PER_GB = 1e9
+#: Bytes in a TB, as memory bandwidth is quoted (TB/s): 10^12.
+BYTES_PER_TB = 1e12
+
+#: Mixed-precision training with Adam (Rajbhandari et al. 2020, ZeRO, section
+#: 3.1): a 16-bit gradient per trainable parameter, and optimizer states of
+#: 4 + 4 + 4 bytes (an fp32 copy of the weight, Adam's momentum and variance).
+GRADIENT_BYTES = 2
+ADAM_STATE_BYTES = 12
+#: Bytes of a 16-bit weight (bf16, fp16), the usual weight_bytes.
+HALF_PRECISION_BYTES = 2
+
+#: Watt-hours in a megawatt-hour.
+WH_PER_MWH = 1e6
 
 #: Columns of the accelerator table: tensor-core precisions, then plain fp32.
 #: ``int8`` is an integer rate (TOP/s), for inference, not a training precision.
@@ -50,3 +63,15 @@ def find_dtype(name: str) -> str | None:
     key = name.lower().replace("-", "").replace("_", "").replace(" ", "")
     key = DTYPE_ALIASES.get(key, key)
     return key if key in DTYPES else None
+
+
+#: Activation recomputation as Korthikanti et al. 2022 (arXiv 2205.05198) name
+#: it: none, selective (the attention scores), full (all but each layer's input).
+RECOMPUTE_MODES = ("none", "selective", "full")
+
+
+def find_recompute(name: str) -> str | None:
+    """The recomputation mode called ``name``, or None: ``"Selective"`` is
+    ``"selective"``."""
+    key = name.lower().replace("-", "").replace("_", "").replace(" ", "")
+    return key if key in RECOMPUTE_MODES else None

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from ..data.accelerators import BY_NAME
+from ..data.accelerators import BY_NAME, Accelerator
 from ..registry import InvalidValueError, formula
 from ..registry.excel import (
+    ACCELERATOR_BANDWIDTH,
     ACCELERATOR_KEYS,
+    ACCELERATOR_MEMORY,
     ACCELERATOR_PEAKS,
+    ACCELERATOR_POWER,
     ACCELERATOR_ROW,
     DTYPE_COLUMN,
     DTYPE_KEYS,
@@ -56,3 +59,109 @@ def gpu_peak_tflops(gpu: str, dtype: str = "bf16") -> float:
             "#N/A", f"{acc.name} has no {dtype} figure; it has {have}"
         )
     return float(value)
+
+
+def _spec(acc: Accelerator, value: float | None, what: str) -> float:
+    if value is None:
+        raise InvalidValueError(
+            "#N/A", f"{acc.vendor} publishes no {what} figure for the {acc.name}"
+        )
+    return float(value)
+
+
+def _column(name: str) -> str:
+    """One column of the accelerator table, looked up; its dash is #N/A."""
+    return f"IFERROR(INDEX({name},{_ROW})+0,NA())"
+
+
+@formula("GPU_MEMORY_GB", unit="GB", excel=_column(ACCELERATOR_MEMORY))
+def gpu_memory_gb(gpu: str) -> float:
+    """Memory of one accelerator in GB, from its datasheet.
+
+    Formula: a table look-up; GB as the vendor prints them (10^9 bytes;
+    Google's 32 GiB for TPU v3 and v4 is 34.36 GB). Parts that differ in
+    memory are separate names: "A100" is the 80 GB SXM, "A100 40GB" the 40 GB.
+
+    Returns
+    -------
+    float
+        GB per accelerator (per chip or OAM package, as GPU_PEAK_TFLOPS). Not
+        all of it is usable: see docs/memory.md for the headroom to keep.
+
+    References
+    ----------
+    Vendor datasheets, cited per accelerator in
+    :data:`xlfuncs.data.accelerators.ACCELERATORS` (``specs_source``); e.g. the
+    NVIDIA H100 datasheet, H100 SXM column: "GPU Memory 80GB".
+
+    Examples
+    --------
+    >>> gpu_memory_gb("H100")
+    80.0
+    >>> gpu_memory_gb("A100 40GB")
+    40.0
+    """
+    acc = BY_NAME[gpu]
+    return _spec(acc, acc.memory_gb, "memory")
+
+
+@formula("GPU_BANDWIDTH_TBS", unit="TB/s", excel=_column(ACCELERATOR_BANDWIDTH))
+def gpu_bandwidth_tbs(gpu: str) -> float:
+    """Peak memory bandwidth of one accelerator in TB/s, from its datasheet.
+
+    Formula: a table look-up; TB/s of 10^12 bytes per second, the bandwidth
+    of the accelerator's own memory (HBM or GDDR).
+
+    Returns
+    -------
+    float
+        TB/s per accelerator: the bandwidth_tb_per_s of DECODE_TOKENS_PER_SEC.
+
+    References
+    ----------
+    Vendor datasheets, cited per accelerator in
+    :data:`xlfuncs.data.accelerators.ACCELERATORS` (``specs_source``); e.g. the
+    NVIDIA H100 datasheet, H100 SXM column: "GPU Memory Bandwidth 3.35TB/s".
+
+    Examples
+    --------
+    >>> gpu_bandwidth_tbs("H100")
+    3.35
+    >>> gpu_bandwidth_tbs("MI300X")
+    5.325
+    """
+    acc = BY_NAME[gpu]
+    return _spec(acc, acc.bandwidth_tbs, "bandwidth")
+
+
+@formula("GPU_POWER_W", unit="W", excel=_column(ACCELERATOR_POWER))
+def gpu_power_w(gpu: str) -> float:
+    """Board power (maximum TDP) of one accelerator in watts, from its datasheet.
+
+    Formula: a table look-up: the maximum thermal design power or total board
+    power the vendor prints; a configurable range gives its top. Google
+    publishes no power for TPU v5e, v5p and v6e (``#N/A``) and a measured
+    maximum for v3 and v4; GH200's is the whole superchip's, CPU included.
+
+    Returns
+    -------
+    float
+        Watts per accelerator: the watts_per_gpu of TRAINING_ENERGY_MWH, an upper
+        bound of its average draw.
+
+    References
+    ----------
+    Vendor datasheets, cited per accelerator in
+    :data:`xlfuncs.data.accelerators.ACCELERATORS` (``specs_source``); e.g. the
+    NVIDIA A100 datasheet, 80GB SXM column: "Max Thermal Design Power (TDP)
+    400W", the figure BLOOM's and Llama 2's emissions use.
+
+    Examples
+    --------
+    >>> gpu_power_w("A100")
+    400.0
+    >>> gpu_power_w("H100")
+    700.0
+    """
+    acc = BY_NAME[gpu]
+    return _spec(acc, acc.power_w, "power")

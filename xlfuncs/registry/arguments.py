@@ -20,8 +20,20 @@ import numpy as np
 from ..data.accelerators import ACCELERATORS
 from ..data.accelerators import find as find_accelerator
 from ..data.fits import FITS, find_fit
-from ..data.units import DTYPES, find_dtype
-from .domains import DIVISOR, FRACTION, NONNEGATIVE, PERCENTILE, POSITIVE, Domain
+from ..data.models import FIELDS, MODELS, find_field, find_model, spellings
+from ..data.units import DTYPES, RECOMPUTE_MODES, find_dtype, find_recompute
+from .domains import (
+    DIVISOR,
+    FRACTION,
+    NONNEGATIVE,
+    PERCENTILE,
+    POSITIVE,
+    PUE,
+    WHOLE,
+    WHOLE_OR_ZERO,
+    ZERO_STAGE,
+    Domain,
+)
 from .errors import InputError, InvalidTypeError, InvalidValueError
 
 # Characters a pasted name may carry around it that str.strip() keeps.
@@ -235,11 +247,27 @@ GPU = Choice(
 )
 DTYPE = Choice("precision", find_dtype, lambda: DTYPES, "")
 FIT = Choice("fit", find_fit, lambda: FITS, "")
+RECOMPUTE = Choice("recomputation", find_recompute, lambda: RECOMPUTE_MODES, "")
+
+
+def _model(name: str) -> str | None:
+    hit = find_model(name)
+    return hit.name if hit else None
+
+
+MODEL = Choice(
+    "model",
+    _model,
+    lambda: [m.name for m in MODELS],
+    "`xlfuncs models` (in Python, xlfuncs.MODELS)",
+    lambda: [s for m in MODELS for s in spellings(m)],
+)
+FIELD = Choice("field", find_field, lambda: FIELDS, "`xlfuncs list MODEL_SPEC`")
 
 _ARGS = (
     # Fine-tuning throughput (the "Estimador de throughput para fine-tuning" page)
     Arg(
-        "gpus", "Number of GPUs training in parallel (G).", "GPUs", typical=(1, 100_000)
+        "gpus", "Number of GPUs working in parallel (G).", "GPUs", typical=(1, 100_000)
     ),
     Arg(
         "tokens_per_sec_per_gpu",
@@ -355,8 +383,10 @@ _ARGS = (
     ),
     Arg(
         "layers",
-        "Transformer layers (L); give with attention_width and seq_len.",
+        "Transformer layers (L), a whole number. FLOPS_PER_TOKEN, MFU and "
+        "TOKENS_PER_SEC_PER_GPU take it with attention_width and seq_len.",
         "layers",
+        WHOLE,
     ),
     Arg(
         "attention_width",
@@ -366,7 +396,9 @@ _ARGS = (
     ),
     Arg(
         "seq_len",
-        "Training sequence length T in tokens; give with layers and attention_width.",
+        "Sequence length (T or s) in tokens: the training context, or the tokens "
+        "cached per sequence. FLOPS_PER_TOKEN & co. take it with layers and "
+        "attention_width.",
         "tokens",
     ),
     Arg(
@@ -408,6 +440,200 @@ _ARGS = (
         "compute-optimal model.",
         "tokens",
         NONNEGATIVE,
+    ),
+    # Memory (model states, LoRA, activations, KV cache)
+    Arg(
+        "trainable_params",
+        "Parameters that train, a plain count: blank for all of params (full "
+        "fine-tuning), the adapters' count for LoRA (LORA_PARAMS), 0 for "
+        "inference.",
+        "parameters",
+        NONNEGATIVE,
+    ),
+    Arg(
+        "weight_bytes",
+        "Bytes per stored weight: 2 for bf16 or fp16 (default), 1 for 8-bit, 0.5 "
+        "for 4-bit as in QLoRA (0.516 with its double quantization), 4 for fp32.",
+        "bytes",
+    ),
+    Arg(
+        "zero_stage",
+        "ZeRO stage: 0 (default) no sharding; 1 shards the Adam states over the "
+        "GPUs, 2 also the gradients, 3 also the weights.",
+        "stage",
+        ZERO_STAGE,
+    ),
+    Arg(
+        "d_model",
+        "Hidden size d_model in dimensions, a whole number: 4,096 for Llama 2 7B.",
+        "dimensions",
+        WHOLE,
+    ),
+    Arg(
+        "rank",
+        "LoRA rank r in dimensions, a whole number: 8, 16 or 64.",
+        "dimensions",
+        WHOLE,
+    ),
+    Arg(
+        "matrices",
+        "Adapted square attention matrices per layer (d_model × d_model), a "
+        "whole number: 2 for q_proj and v_proj, 4 for q, k, v and o; grouped-query "
+        "k and v go in kv_matrices.",
+        "matrices",
+        WHOLE_OR_ZERO,
+    ),
+    Arg(
+        "mlp_matrices",
+        "Adapted MLP matrices per layer (d_model × ffn_dim), a whole number: 3 "
+        "for gate, up and down of a gated MLP, 2 for a plain one; 0 (default) "
+        "for none.",
+        "matrices",
+        WHOLE_OR_ZERO,
+    ),
+    Arg(
+        "ffn_dim",
+        "MLP width (intermediate_size) in dimensions, a whole number: 11,008 for "
+        "Llama 2 7B; give with mlp_matrices.",
+        "dimensions",
+        WHOLE,
+    ),
+    Arg(
+        "kv_matrices",
+        "Adapted grouped-query key and value matrices per layer (d_model × "
+        "kv_width), a whole number: 2 for k_proj and v_proj; 0 (default) for "
+        "none.",
+        "matrices",
+        WHOLE_OR_ZERO,
+    ),
+    Arg(
+        "kv_width",
+        "Width of each key and value projection in dimensions, kv_heads × "
+        "head_dim: 8 × 128 = 1,024 for Llama 3 8B; give with kv_matrices.",
+        "dimensions",
+        WHOLE,
+    ),
+    Arg(
+        "heads",
+        "Attention heads (a), a whole number of query heads: 32 for Llama 2 7B.",
+        "heads",
+        WHOLE,
+    ),
+    Arg(
+        "micro_batch",
+        "Sequences each GPU processes per step (micro-batch b), a whole number.",
+        "sequences",
+        WHOLE,
+    ),
+    Arg(
+        "tensor_parallel",
+        "Tensor-parallel degree t, a whole number of GPUs splitting each layer; "
+        "1 (default) for none. Sequence parallelism is assumed with it.",
+        "GPUs",
+        WHOLE,
+    ),
+    Arg(
+        "recompute",
+        'Activation recomputation: "none" (default, every activation kept), '
+        '"selective" (attention scores recomputed) or "full" (only each '
+        "layer's input kept).",
+        "text",
+        None,
+        kind="choice",
+        choice=RECOMPUTE,
+    ),
+    Arg(
+        "kv_heads",
+        "Key/value heads, a whole number: the heads for multi-head attention, "
+        "fewer with grouped-query attention (8 for Llama 3 70B), 1 for "
+        "multi-query.",
+        "heads",
+        WHOLE,
+    ),
+    Arg(
+        "head_dim",
+        "Dimensions per attention head, a whole number: 128 for most models.",
+        "dimensions",
+        WHOLE,
+    ),
+    Arg(
+        "batch",
+        "Sequences decoded at once (batch), a whole number.",
+        "sequences",
+        WHOLE,
+    ),
+    Arg(
+        "bytes_per_value",
+        "Bytes per cached key or value: 2 for bf16 or fp16 (default), 1 for fp8 "
+        "or int8.",
+        "bytes",
+    ),
+    # Energy and emissions
+    Arg(
+        "gpu_hours",
+        "GPU-hours of the run (GPUs × hours), e.g. from FT_GPU_HOURS or "
+        "CLUSTER_GPU_HOURS.",
+        "GPU-hours",
+    ),
+    Arg(
+        "watts_per_gpu",
+        "Power per GPU in watts: its TDP for an upper bound (GPU_POWER_W; 400 for "
+        "an A100 SXM) or a measured mean draw.",
+        "watts",
+    ),
+    Arg(
+        "pue",
+        "Power usage effectiveness, the ratio of the facility's energy to the "
+        "IT equipment's, 1 or more: 1 (default) counts the GPUs alone, 1.1 to "
+        "1.2 is typical of large data centres.",
+        "ratio",
+        PUE,
+    ),
+    Arg(
+        "energy_mwh",
+        "Energy in MWh (megawatt-hours), e.g. from TRAINING_ENERGY_MWH.",
+        "MWh",
+        NONNEGATIVE,
+    ),
+    Arg(
+        "kg_co2_per_kwh",
+        "Carbon intensity of the electricity in kg of CO2-equivalent per kWh "
+        "(kg/kWh): 0.057 for the French grid BLOOM used, 0 or more.",
+        "kg/kWh",
+        NONNEGATIVE,
+    ),
+    # Serving
+    Arg(
+        "bandwidth_tb_per_s",
+        "Memory bandwidth of one GPU in TB/s: 3.35 for an H100 SXM (see "
+        "GPU_BANDWIDTH_TBS).",
+        "TB/s",
+    ),
+    Arg(
+        "bytes_per_param",
+        "Bytes read per weight per token: 2 for bf16 or fp16 (default), 1 for "
+        "8-bit, 0.5 for 4-bit weights.",
+        "bytes",
+    ),
+    # Published models
+    Arg(
+        "model",
+        "Model name, e.g. Llama 3.1 70B, Mistral 7B, Qwen2.5 7B, or a Hugging "
+        "Face id such as meta-llama/Llama-3.1-8B (case, spaces and hyphens "
+        "ignored).",
+        "text",
+        None,
+        kind="choice",
+        choice=MODEL,
+    ),
+    Arg(
+        "field",
+        "Which figure: params, active_params, layers, d_model, heads, kv_heads, "
+        "head_dim, attention_width, kv_width, ffn_dim, vocab or context.",
+        "text",
+        None,
+        kind="choice",
+        choice=FIELD,
     ),
 )
 

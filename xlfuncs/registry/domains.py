@@ -16,7 +16,8 @@ class Domain:
 
     ``rule`` completes "<name> must …" in Python terms; ``cell_rule`` says the
     same to someone typing into a cell. Excel answers x/0 with ``#DIV/0!``, so a
-    divisor's ``zero_code`` says so.
+    divisor's ``zero_code`` says so. A ``whole`` domain holds whole numbers only
+    (layers, a ZeRO stage): 2.5 is outside it, and its ``rule`` says so.
     """
 
     lo: float
@@ -26,16 +27,26 @@ class Domain:
     rule: str
     cell_rule: str = ""
     zero_code: str = "#NUM!"
+    whole: bool = False
 
     def contains(self, x: float) -> bool:
-        return (self.lo < x or (self.lo_closed and x == self.lo)) and (
+        inside = (self.lo < x or (self.lo_closed and x == self.lo)) and (
             x < self.hi or (self.hi_closed and x == self.hi)
         )
+        if not (inside and self.whole):
+            return inside
+        try:
+            return float(x).is_integer()
+        except OverflowError:  # an int too large for a float: not a usable number
+            return False
 
     def mask(self, x: np.ndarray) -> np.ndarray:
         """True where ``x`` is inside the domain (NaN never is)."""
         low = x >= self.lo if self.lo_closed else x > self.lo
         high = x <= self.hi if self.hi_closed else x < self.hi
+        if self.whole:
+            inside: np.ndarray = low & high & (np.floor(x) == x)
+            return inside
         return low & high
 
     def all_inside(self, x: np.ndarray) -> bool:
@@ -51,7 +62,9 @@ class Domain:
             flat = x.reshape(-1)
             blocks = [flat[i : i + BLOCK] for i in range(0, flat.size, BLOCK)]
         return all(
-            self.contains(float(b.min())) and self.contains(float(b.max()))
+            self.contains(float(b.min()))
+            and self.contains(float(b.max()))
+            and (not self.whole or bool((np.floor(b) == b).all()))
             for b in blocks
         )
 
@@ -88,6 +101,30 @@ PERCENTILE = Domain(
     0.0, 1.0, True, True,
     "be from 0 to 1, e.g. 0.9 for the 90th percentile",
     "be from 0 to 1: enter 90% or 0.9 for the 90th percentile",
+)  # fmt: skip
+
+
+WHOLE = Domain(
+    0.0, INF, False, False,
+    "be a whole number, 1 or more", "be a whole number, 1 or more", whole=True,
+)  # fmt: skip
+WHOLE_OR_ZERO = Domain(
+    0.0, INF, True, False,
+    "be a whole number, 0 or more", "be a whole number, 0 or more", whole=True,
+)  # fmt: skip
+# ZeRO's stages (Rajbhandari et al. 2020): 0 none, 1 optimizer states, 2 also
+# gradients, 3 also weights.
+ZERO_STAGE = Domain(
+    0.0, 3.0, True, True,
+    "be 0, 1, 2 or 3 (0: no sharding; 1, 2, 3: ZeRO stage)",
+    "be 0, 1, 2 or 3 (0: no sharding; 1, 2, 3: ZeRO stage)", whole=True,
+)  # fmt: skip
+# Power usage effectiveness: facility energy over IT energy, 1 at best.
+PUE = Domain(
+    1.0, INF, True, False,
+    "be 1 or more (facility energy over the IT equipment's; 1 counts the "
+    "GPUs alone)",
+    "be 1 or more: 1.1 for a modern data centre, 1 for the GPUs alone",
 )  # fmt: skip
 
 

@@ -36,9 +36,17 @@ _TOKEN = re.compile(
 ACCELERATOR_KEYS = "AcceleratorKeys"  # every accepted spelling, as key() makes it
 ACCELERATOR_ROW = "AcceleratorRow"  # beside each key: its accelerator's row
 ACCELERATOR_PEAKS = "AcceleratorPeaks"  # dense TFLOP/s: an accelerator × dtype
+ACCELERATOR_MEMORY = "AcceleratorMemory"  # GB, a column beside the peaks
+ACCELERATOR_BANDWIDTH = "AcceleratorBandwidth"  # TB/s
+ACCELERATOR_POWER = "AcceleratorPower"  # W
 DTYPE_KEYS = "DtypeKeys"  # every accepted precision spelling
 DTYPE_COLUMN = "DtypeColumn"  # beside each: its column in AcceleratorPeaks
 FIT_NAMES = "FitNames"
+MODEL_KEYS = "ModelKeys"  # every accepted model spelling, as key() makes it
+MODEL_ROW = "ModelRow"  # beside each key: its model's row
+MODEL_SPECS = "ModelSpecs"  # the models' table: a model × a field
+MODEL_FIELD_KEYS = "ModelFieldKeys"  # every accepted field spelling
+MODEL_FIELD_COLUMN = "ModelFieldColumn"  # beside each: its column in ModelSpecs
 FIT = {  # a column of the fits' table each: FitE, FitA, ..., FitG, FitExponent
     c: f"Fit{c}" for c in ("E", "A", "B", "Alpha", "Beta", "G", "Exponent")
 }

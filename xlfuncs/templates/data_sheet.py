@@ -1,16 +1,19 @@
 """The reference data sheet: the tables the Excel expressions look names up in.
 
-Every workbook whose formulas read an accelerator's peak or a fit's constants
-carries this sheet: the accelerator table (a row per accelerator, a column per
-precision, its source), the fits' constants (with G and the exponent as formulas
-over them), and the key tables that let a formula accept every spelling the Python
-look-ups accept ("nvidia h100-sxm" is the H100 SXM). The workbook names it defines
-are the ones :mod:`xlfuncs.registry.excel` declares.
+Every workbook whose formulas read an accelerator's figures, a model's shape or a
+fit's constants carries this sheet: the accelerator table (a row per accelerator,
+a column per precision, then memory, bandwidth and power, and their sources), the
+fits' constants (with G and the exponent as formulas over them), the models' table
+(a row per model, a column per MODEL_SPEC field, its sources), and the key tables
+that let a formula accept every spelling the Python look-ups accept ("nvidia
+h100-sxm" is the H100 SXM, "meta-llama/Llama-3.1-8B" is Llama 3.1 8B). A figure
+the vendor does not publish is a dash, which ``+0`` turns into an error. The
+workbook names it defines are the ones :mod:`xlfuncs.registry.excel` declares.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from itertools import permutations
 from typing import Any
 
@@ -22,15 +25,26 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from ..data.accelerators import ACCELERATORS, find
 from ..data.fits import FITS
+from ..data.models import FIELD_ALIASES, FIELDS, MODELS, find_field, find_model
+from ..data.models import spellings as model_spellings
+from ..data.models import value as model_value
 from ..data.units import DTYPE_ALIASES, DTYPES, TRAINING_DTYPES, find_dtype
 from ..registry.excel import (
+    ACCELERATOR_BANDWIDTH,
     ACCELERATOR_KEYS,
+    ACCELERATOR_MEMORY,
     ACCELERATOR_PEAKS,
+    ACCELERATOR_POWER,
     ACCELERATOR_ROW,
     DTYPE_COLUMN,
     DTYPE_KEYS,
     FIT,
     FIT_NAMES,
+    MODEL_FIELD_COLUMN,
+    MODEL_FIELD_KEYS,
+    MODEL_KEYS,
+    MODEL_ROW,
+    MODEL_SPECS,
     xl,
 )
 
@@ -42,10 +56,11 @@ VENDOR_WORDS = {
     "Intel": ("intel", "habana"),
 }
 MISSING = "–"  # a figure the vendor does not publish
-SOURCE_WIDTH = 70  # characters: the sources wrap in a column this wide
+SOURCE_WIDTH = 60  # characters: the sources wrap in a column this wide
 
 
 def _lines(text: str, width: float) -> int:
+    """Lines a wrapped text takes in a column ``width`` characters wide."""
     per_line, lines, used = width * 1.1, 1, 0.0
     for word in text.split():
         if used and used + 1 + len(word) > per_line:
@@ -75,6 +90,29 @@ def accelerator_keys() -> Iterator[tuple[str, int]]:
                 if k not in seen and find(k) is acc:  # the Python look-up agrees
                     seen.add(k)
                     yield k, row
+
+
+def model_keys() -> Iterator[tuple[str, int]]:
+    """Every model spelling a formula accepts, as key() writes it, and its row."""
+    seen: set[str] = set()
+    for row, model in enumerate(MODELS, start=1):
+        for spelling in model_spellings(model):
+            k = _key(spelling)
+            if k not in seen and find_model(k) is model:  # the Python look-up agrees
+                seen.add(k)
+                yield k, row
+
+
+def field_keys() -> Iterator[tuple[str, int]]:
+    """Every MODEL_SPEC field spelling, as key() writes it, and its column."""
+    seen: set[str] = set()
+    for spelling in (*FIELDS, *FIELD_ALIASES):
+        field = find_field(spelling)
+        assert field is not None
+        k = _key(spelling)
+        if k not in seen:
+            seen.add(k)
+            yield k, 1 + FIELDS.index(field)
 
 
 def dtype_keys() -> Iterator[tuple[str, int]]:
@@ -107,29 +145,78 @@ def _header(ws: Worksheet, row: int, titles: list[str]) -> None:
         c.alignment = Alignment(wrap_text=True, vertical="center")
 
 
-def add_data_sheet(wb: Workbook, t: Callable[[str], str]) -> tuple[Worksheet, Cached]:
-    """Write the data sheet into ``wb``; ``t`` gives its texts by key.
+def _source(ws: Worksheet, row: int, col: int, text: str) -> None:
+    """A source: wrapped, its row as tall as its text."""
+    c = ws.cell(row, col, text)
+    c.data_type = "s"
+    c.alignment = Alignment(wrap_text=True, vertical="top")
+    width = ws.column_dimensions[get_column_letter(col)].width or SOURCE_WIDTH
+    height = 13 * _lines(text, width) + 2
+    ws.row_dimensions[row].height = max(ws.row_dimensions[row].height or 0, height)
 
-    Keys: data.sheet, data.accelerator, data.vendor, data.source, data.fits,
-    data.fit, data.fit_source, data.keys, data.key, data.row, data.column.
+
+def _finish(ws: Worksheet, widths: Mapping[str, float]) -> None:
+    """Every cell in the one face and size, top-aligned; widths; protection."""
+    for row in ws.iter_rows():
+        for c in row:
+            if not c.font.b:
+                c.font = BODY_FONT
+            if c.alignment.vertical is None:
+                c.alignment = Alignment(
+                    vertical="top", horizontal=c.alignment.horizontal
+                )
+    for col, w in widths.items():
+        ws.column_dimensions[col].width = w
+    ws.protection.sheet = True
+
+
+def add_data_sheet(
+    wb: Workbook, t: Callable[[str], str]
+) -> tuple[list[Worksheet], Cached]:
+    """Write the reference sheets into ``wb``; ``t`` gives their texts by key.
+
+    The Data sheet (accelerators and fits) and the Models sheet are printed; the
+    Keys sheet, hidden, holds the spellings the formulas accept. Keys:
+    data.sheet, data.accelerator, data.vendor, data.source, data.memory,
+    data.bandwidth, data.power, data.fits, data.fit, data.fit_source,
+    data.models_sheet, data.model, data.params_source, data.keys, data.key,
+    data.row, data.column.
     """
     ws = wb.create_sheet(t("data.sheet"))
     title = ws.title
     cached: Cached = {}
-    # Accelerators: a row each, a column per precision, the source last.
-    _header(ws, 1, [t("data.accelerator"), t("data.vendor"), *DTYPES, t("data.source")])
+    # Accelerators: a row each, a column per precision, then memory, bandwidth
+    # and power, then the sources (of the peaks; of the other figures).
+    specs = (t("data.memory"), t("data.bandwidth"), t("data.power"))
+    c_specs = 3 + len(DTYPES)  # the memory column; bandwidth and power follow
+    c_source = c_specs + 3
+    widths: dict[str, float] = {"A": 13, "B": 8}
+    widths |= {get_column_letter(3 + j): 7.5 for j in range(len(DTYPES) + 3)}
+    widths[get_column_letter(c_source)] = SOURCE_WIDTH
+    for letter, w in widths.items():
+        ws.column_dimensions[letter].width = w
+    _header(
+        ws,
+        1,
+        [t("data.accelerator"), t("data.vendor"), *DTYPES, *specs, t("data.source")],
+    )
+    ws.row_dimensions[1].height = 42
     for r, acc in enumerate(ACCELERATORS, start=2):
         ws.cell(r, 1, acc.name).data_type = "s"
         ws.cell(r, 2, acc.vendor).data_type = "s"
-        for j, d in enumerate(DTYPES):
-            value = acc.peak_tflops.get(d)
+        figures = [acc.peak_tflops.get(d) for d in DTYPES]
+        figures += [acc.memory_gb, acc.bandwidth_tbs, acc.power_w]
+        formats = ["#,##0.0"] * len(DTYPES) + ["#,##0.##", "0.0##", "#,##0"]
+        for j, (value, fmt) in enumerate(zip(figures, formats)):
             c = ws.cell(r, 3 + j, value if value is not None else MISSING)
-            c.number_format = "#,##0.0"
+            c.number_format = fmt
             c.alignment = Alignment(horizontal="right")
-        src = ws.cell(r, 3 + len(DTYPES), acc.source)
-        src.data_type = "s"
-        src.alignment = Alignment(wrap_text=True, vertical="top")
-        ws.row_dimensions[r].height = 13 * _lines(acc.source, SOURCE_WIDTH) + 2
+        _source(
+            ws,
+            r,
+            c_source,
+            f"{acc.source}. {specs[0]}, {specs[1]}, {specs[2]}: {acc.specs_source}",
+        )
     last = 1 + len(ACCELERATORS)
     _name(wb, "AcceleratorNames", title, _range(1, 2, 1, last))
     _name(wb, ACCELERATOR_PEAKS, title, _range(3, 2, 2 + len(DTYPES), last))
@@ -137,77 +224,90 @@ def add_data_sheet(wb: Workbook, t: Callable[[str], str]) -> tuple[Worksheet, Ca
     # The precisions a model trains in come first in DTYPES; int8 is last.
     assert DTYPES[: len(TRAINING_DTYPES)] == TRAINING_DTYPES
     _name(wb, "TrainingDtypeNames", title, _range(3, 1, 2 + len(TRAINING_DTYPES), 1))
+    for k, name in enumerate(
+        (ACCELERATOR_MEMORY, ACCELERATOR_BANDWIDTH, ACCELERATOR_POWER)
+    ):
+        _name(wb, name, title, _range(c_specs + k, 2, c_specs + k, last))
 
     # Fits: the constants, and G and a worked out from them by formula.
     r = last + 2
     ws.cell(r, 1, t("data.fits")).font = Font(name="Calibri", sz=10, bold=True)
     r += 1
-    _header(
-        ws, r, [t("data.fit"), "E", "A", "B", "α", "β", "G", "a", t("data.fit_source")]
-    )
+    _header(ws, r, [t("data.fit"), "E", "A", "B", "α", "β", "G", "a"])
+    ws.cell(r, c_source, t("data.fit_source")).font = HEADER_FONT
+    ws.cell(r, c_source).fill = HEADER_FILL
     first = r + 1
     for name, fit in FITS.items():
         r += 1
         ws.cell(r, 1, name).data_type = "s"
-        for col, value in enumerate(
-            (fit.E, fit.A, fit.B, fit.alpha, fit.beta), start=2
-        ):
-            ws.cell(r, col, value)
+        for j, value in enumerate((fit.E, fit.A, fit.B, fit.alpha, fit.beta), start=2):
+            ws.cell(r, j, value)
         # G = (αA/(βB))^(1/(α+β)) and a = β/(α+β), Hoffmann et al. 2022, eq. 4.
-        ws.cell(
-            r, 7, f"=POWER(E{r}*C{r}/(F{r}*D{r}),1/(E{r}+F{r}))"
-        ).number_format = "0.0000"
-        ws.cell(r, 8, f"=F{r}/(E{r}+F{r})").number_format = "0.0000"
+        g = ws.cell(r, 7, f"=POWER(E{r}*C{r}/(F{r}*D{r}),1/(E{r}+F{r}))")
+        a = ws.cell(r, 8, f"=F{r}/(E{r}+F{r})")
+        g.number_format = a.number_format = "0.0000"
         cached[(title, f"G{r}")] = fit.G
         cached[(title, f"H{r}")] = fit.a
-        src = ws.cell(r, 9, fit.source)
-        src.data_type = "s"
-        src.alignment = Alignment(wrap_text=True, vertical="top")
+        _source(ws, r, c_source, fit.source)
     _name(wb, FIT_NAMES, title, _range(1, first, 1, r))
-    for col, which in enumerate(("E", "A", "B", "Alpha", "Beta", "G", "Exponent"), 2):
-        _name(wb, FIT[which], title, _range(col, first, col, r))
-
-    ws.print_area = f"A1:{get_column_letter(3 + len(DTYPES))}{r}"
+    for j, which in enumerate(("E", "A", "B", "Alpha", "Beta", "G", "Exponent"), 2):
+        _name(wb, FIT[which], title, _range(j, first, j, r))
+    ws.print_area = f"A1:{get_column_letter(c_source)}{r}"
     ws.print_title_rows = "1:1"
+    ws.freeze_panes = "B2"
+    _finish(ws, widths)
+
+    # Models: a row each, a column per MODEL_SPEC field, the sources last.
+    ms = wb.create_sheet(t("data.models_sheet"))
+    _header(ms, 1, [t("data.model"), *FIELDS, t("data.source")])
+    ms.row_dimensions[1].height = 30
+    m_widths: dict[str, float] = {"A": 18.0}
+    m_widths |= {get_column_letter(2 + j): 9.0 for j in range(len(FIELDS))}
+    m_source = 2 + len(FIELDS)
+    m_widths[get_column_letter(m_source)] = 48
+    for letter, w in m_widths.items():
+        ms.column_dimensions[letter].width = w
+    for r, model in enumerate(MODELS, start=2):
+        ms.cell(r, 1, model.name).data_type = "s"
+        for j, field in enumerate(FIELDS, start=2):
+            ms.cell(r, j, model_value(model, field)).number_format = "#,##0"
+        _source(
+            ms,
+            r,
+            m_source,
+            f"{model.source}. {t('data.params_source')}: {model.params_source}",
+        )
+    end = 1 + len(MODELS)
+    _name(wb, "ModelNames", ms.title, _range(1, 2, 1, end))
+    _name(wb, MODEL_SPECS, ms.title, _range(2, 2, 1 + len(FIELDS), end))
+    ms.print_area = f"A1:{get_column_letter(m_source)}{end}"
+    ms.print_title_rows = "1:1"
+    ms.freeze_panes = "B2"
+    _finish(ms, m_widths)
 
     # Keys, on a hidden sheet: every spelling a formula accepts, beside the row
     # or column it means.
     keys = wb.create_sheet(t("data.keys"))
     keys.sheet_state = "hidden"
-    _header(keys, 1, [t("data.key"), t("data.row"), t("data.key"), t("data.column")])
-    top = 2
-    akeys, dkeys = list(accelerator_keys()), list(dtype_keys())
-    for k, (text, row) in enumerate(akeys):
-        keys.cell(top + k, 1, text).data_type = "s"
-        keys.cell(top + k, 2, row)
-    for k, (text, col) in enumerate(dkeys):
-        keys.cell(top + k, 3, text).data_type = "s"
-        keys.cell(top + k, 4, col)
-    kt = keys.title
-    _name(wb, ACCELERATOR_KEYS, kt, _range(1, top, 1, top + len(akeys) - 1))
-    _name(wb, ACCELERATOR_ROW, kt, _range(2, top, 2, top + len(akeys) - 1))
-    _name(wb, DTYPE_KEYS, kt, _range(3, top, 3, top + len(dkeys) - 1))
-    _name(wb, DTYPE_COLUMN, kt, _range(4, top, 4, top + len(dkeys) - 1))
-    keys.protection.sheet = True
-
-    for sheet in (ws, keys):
-        for row in sheet.iter_rows():
-            for c in row:
-                if not c.font.b:
-                    c.font = BODY_FONT
-                if c.alignment.vertical is None:
-                    c.alignment = Alignment(
-                        vertical="top", horizontal=c.alignment.horizontal
-                    )
-    ws.column_dimensions["A"].width = 12
-    ws.column_dimensions["B"].width = 9
-    for j in range(len(DTYPES)):
-        ws.column_dimensions[get_column_letter(3 + j)].width = 8.5
-    ws.column_dimensions[get_column_letter(3 + len(DTYPES))].width = SOURCE_WIDTH
-    ws.row_dimensions[1].height = 28
-    ws.freeze_panes = "B2"
-    ws.protection.sheet = True
-    return ws, cached
+    _header(
+        keys, 1, [t("data.key"), t("data.row"), t("data.key"), t("data.column")] * 2
+    )
+    tables = (  # (keys, their name, the name of the rows or columns beside them)
+        (list(accelerator_keys()), ACCELERATOR_KEYS, ACCELERATOR_ROW),
+        (list(dtype_keys()), DTYPE_KEYS, DTYPE_COLUMN),
+        (list(model_keys()), MODEL_KEYS, MODEL_ROW),
+        (list(field_keys()), MODEL_FIELD_KEYS, MODEL_FIELD_COLUMN),
+    )
+    for k_table, (found, keys_name, index_name) in enumerate(tables):
+        c = 1 + 2 * k_table
+        for k, (text, index) in enumerate(found):
+            keys.cell(2 + k, c, text).data_type = "s"
+            keys.cell(2 + k, c + 1, index)
+        end = 1 + len(found)
+        _name(wb, keys_name, keys.title, _range(c, 2, c, end))
+        _name(wb, index_name, keys.title, _range(c + 1, 2, c + 1, end))
+    _finish(keys, {})
+    return [ws, ms], cached
 
 
-__all__ = ["add_data_sheet", "accelerator_keys", "dtype_keys", "xl"]
+__all__ = ["MISSING", "accelerator_keys", "add_data_sheet", "dtype_keys", "xl"]

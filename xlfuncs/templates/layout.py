@@ -645,7 +645,8 @@ class Sheet:
                 align=st.CENTER,
             )
             n_lines = max(
-                n_lines, lines(f"{self.t(res.label)} ({self.t(res.unit)})", COLUMNS[col])
+                n_lines,
+                lines(f"{self.t(res.label)} ({self.t(res.unit)})", COLUMNS[col]),
             )
         for col in "ABCDE":
             self.ws[f"{col}{head}"].fill = st.HEADER_FILL
@@ -839,9 +840,10 @@ def build_template(tpl: Template, lang: str) -> Built:
     sheet.finish()
     cached = sheet.cached
     if tpl.data_sheet:
-        data, data_cached = add_data_sheet(wb, lambda key: _DATA[key](lang))
+        sheets, data_cached = add_data_sheet(wb, lambda key: _DATA[key](lang))
         cached.update(data_cached)
-        setup_print(data, lang, portrait=False, scale=90)
+        for data, scale in zip(sheets, (85, 75)):
+            setup_print(data, lang, portrait=False, scale=scale)
     add_cover(wb, cover, tpl, lang, build_date())
     wb.active = 1  # open on the model
     p = wb.properties
@@ -863,9 +865,15 @@ _DATA = {
     "data.accelerator": tx.T("Accelerator", "Acelerador"),
     "data.vendor": tx.T("Vendor", "Fabricante"),
     "data.source": tx.T(
-        "Source (dense peak TFLOP/s per chip)",
-        "Fuente (pico denso en TFLOP/s por chip)",
+        "Sources (dense peak TFLOP/s per chip; memory, bandwidth, power)",
+        "Fuentes (pico denso en TFLOP/s por chip; memoria, ancho de banda, potencia)",
     ),
+    "data.memory": tx.T("Memory (GB)", "Memoria (GB)"),
+    "data.bandwidth": tx.T("Bandwidth (TB/s)", "Ancho de banda (TB/s)"),
+    "data.power": tx.T("Power (W)", "Potencia (W)"),
+    "data.models_sheet": tx.T("Models", "Modelos"),
+    "data.model": tx.T("Model", "Modelo"),
+    "data.params_source": tx.T("Parameter count", "Número de parámetros"),
     "data.fits": tx.T(
         "Fitted scaling laws: L = E + A/N^α + B/D^β",
         "Leyes de escalado ajustadas: L = E + A/N^α + B/D^β",

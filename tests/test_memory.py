@@ -1,0 +1,304 @@
+"""GPU memory: model states, LoRA, activations and the KV cache, against publications.
+
+Expected values are the papers' printed figures or hand arithmetic from their
+formulas, never the library's own output.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import xlfuncs as xf
+from xlfuncs import udfs
+
+
+def code(result) -> str:
+    assert isinstance(result, str), result
+    return result.split(" ", 1)[0]
+
+
+# ------------------------------------------------------------------ model states
+
+
+@pytest.mark.parametrize(
+    ("stage", "published"),
+    # Rajbhandari et al. 2020 (ZeRO), figure 1 and sections 5.1-5.3: 7.5 B
+    # parameters, 64-way data parallelism, mixed-precision Adam (K = 12).
+    [(0, 120.0), (1, 31.4), (2, 16.6), (3, 1.9)],
+)
+def test_zero_figure_1(stage, published):
+    gb = xf.model_state_gb(7.5e9, gpus=64, zero_stage=stage)
+    assert round(gb, 1) == published
+
+
+def test_zero_formulas_by_hand():
+    # Section 5: (2 + 2 + K)Ψ with K = 12; P_os: 4Ψ + KΨ/N_d; P_os+g: 2Ψ + 14Ψ/N_d;
+    # P_os+g+p: 16Ψ/N_d. Ψ = 7.5e9, N_d = 64, in GB of 1e9 bytes.
+    psi, n = 7.5, 64
+    assert xf.model_state_gb(7.5e9, 7.5e9, 2, 64, 0) == pytest.approx(16 * psi)
+    assert xf.model_state_gb(7.5e9, 7.5e9, 2, 64, 1) == pytest.approx(
+        4 * psi + 12 * psi / n
+    )
+    assert xf.model_state_gb(7.5e9, 7.5e9, 2, 64, 2) == pytest.approx(
+        2 * psi + 14 * psi / n
+    )
+    assert xf.model_state_gb(7.5e9, 7.5e9, 2, 64, 3) == pytest.approx(16 * psi / n)
+    # Section 3.1: GPT-2's 1.5 B parameters need "at least 24 GB" of model states.
+    assert xf.model_state_gb(1.5e9) == pytest.approx(24)
+
+
+def test_lora_model_state_counts_adapters_only_for_training():
+    # Llama 2 7B with PEFT's 4,194,304 adapter weights: all params 6,742,609,920
+    # (llama-recipes quickstart printout), 2 bytes each, plus 2 + 12 bytes per
+    # adapter weight.
+    want = (6_742_609_920 * 2 + 4_194_304 * 14) / 1e9
+    assert xf.model_state_gb(6_742_609_920, 4_194_304) == pytest.approx(want)
+    # Inference: no trainable parameters, the weights alone.
+    assert xf.model_state_gb(7e9, 0) == pytest.approx(14)
+
+
+def test_qlora_65b_fits_one_48gb_gpu():
+    # Dettmers et al. 2023 (QLoRA), abstract: "finetune a 65B parameter model on a
+    # single 48GB GPU". LLaMA 65B (Touvron et al. 2023, table 2): 65.2 B
+    # parameters, d_model 8,192, 64 heads, 80 layers; MLP width 22,016 (LLaMA's
+    # rule: 2/3 × 4 × 8,192 rounded up to a multiple of 256).
+    # QLoRA's settings (artidoro/qlora, scripts/finetune_guanaco_65b.sh):
+    # --lora_r 64 --lora_modules all --double_quant --quant_type nf4
+    # --gradient_checkpointing. NF4 with double quantization stores 4 + 0.127
+    # bits per weight (section 3).
+    lora = xf.lora_params(80, 8192, 64, 4, 3, 22016)
+    assert lora == 80 * 64 * (4 * (8192 + 8192) + 3 * (8192 + 22016))
+    weight_bytes = (4 + 0.127) / 8
+    state = xf.model_state_gb(65.2e9 + lora, lora, weight_bytes)
+    # The adapters are 16-bit, not 4-bit: add what MODEL_STATE_GB counts short.
+    adapters_16_bit = lora * (2 - weight_bytes) / 1e9
+    # Gradient checkpointing ("full"): each layer's input, a sequence of 512
+    # tokens at batch 1 (an assumption: the paper's figure 6 setting).
+    activations = xf.activation_gb(80, 8192, 64, 512, 1, 1, "full")
+    total = state + adapters_16_bit + activations
+    assert total < 48
+    assert total == pytest.approx(
+        (65.2e9 * weight_bytes + lora * 16 + 2 * 512 * 8192 * 80) / 1e9, rel=1e-9
+    )
+    # Section 1: 16-bit fine-tuning of LLaMA 65B needs "more than 780 GB".
+    assert xf.model_state_gb(65.2e9) > 780
+
+
+def test_trainable_params_default_to_all():
+    assert xf.model_state_gb(7e9) == xf.model_state_gb(7e9, 7e9)
+    assert udfs.MODEL_STATE_GB(7e9, None) == pytest.approx(112)
+    assert udfs.MODEL_STATE_GB([[7e9]], [[None]], [[2.0]]) == pytest.approx(112)
+
+
+def test_model_state_errors():
+    with pytest.raises(xf.InvalidValueError, match="must not exceed params"):
+        xf.model_state_gb(7e9, 8e9)
+    assert code(udfs.MODEL_STATE_GB(7e9, 8e9)) == "#NUM!"
+    # Cell by cell: a bad cell elsewhere in the range spoils only its own result.
+    out = udfs.MODEL_STATE_GB([[7e9], ["x"], [1e9]], [[1e6], [1e6], [2e9]])
+    assert out[0][0] == pytest.approx((7e9 * 2 + 1e6 * 14) / 1e9)
+    assert code(out[1][0]) == "#VALUE!" and "params must be a number" in out[1][0]
+    assert code(out[2][0]) == "#NUM!" and "must not exceed" in out[2][0]
+    for stage in (4.0, -1.0, 1.5):
+        out = udfs.MODEL_STATE_GB(7.5e9, 7.5e9, 2.0, 64.0, stage)
+        assert code(out) == "#NUM!" and "0, 1, 2 or 3" in out, out
+        with pytest.raises(ValueError, match="0, 1, 2 or 3"):
+            xf.model_state_gb(7.5e9, 7.5e9, 2, 64, stage)
+    assert code(udfs.MODEL_STATE_GB(7.5e9, 7.5e9, 0.0)) == "#NUM!"  # weight_bytes
+    assert code(udfs.MODEL_STATE_GB("7B")) == "#VALUE!"
+
+
+def test_zero_stage_range_and_arrays():
+    # Ranges and numpy arrays: a fractional stage is an error in its own cell.
+    out = udfs.MODEL_STATE_GB(7.5e9, 7.5e9, 2.0, 64.0, [[0.0], [1.0], [2.5], [3.0]])
+    assert out[0][0] == pytest.approx(120)
+    assert out[1][0] == pytest.approx(31.40625)
+    assert code(out[2][0]) == "#NUM!"
+    assert out[3][0] == pytest.approx(1.875)
+    arr = udfs.MODEL_STATE_GB(7.5e9, 7.5e9, 2.0, 64.0, np.array([3.0, 0.5]))
+    assert arr[0] == pytest.approx(1.875) and code(arr[1]) == "#NUM!"
+    with pytest.raises(ValueError, match="0, 1, 2 or 3"):
+        xf.model_state_gb(7.5e9, zero_stage=np.array([1.0, 2.5]))
+
+
+# ------------------------------------------------------------------------ LoRA
+
+
+def test_peft_llama_2_7b_q_v():
+    # meta-llama/llama-recipes examples/quickstart.ipynb: LoraConfig(r=8,
+    # target_modules=["q_proj", "v_proj"]) on Llama 2 7B prints
+    # "trainable params: 4194304 || all params: 6742609920".
+    assert xf.lora_params(32, 4096, 8, 2) == 4_194_304
+    assert udfs.LORA_PARAMS(32.0, 4096.0, 8.0, 2.0) == 4_194_304
+    # The base model plus the adapters is PEFT's "all params".
+    base = xf.model_spec("meta-llama/Llama-2-7b-hf", "params")
+    assert base + 4_194_304 == 6_742_609_920
+
+
+def test_grouped_query_and_mlp_matrices():
+    # Llama 3 8B: q and o are 4,096 × 4,096; k and v 4,096 × 1,024 (8 heads of
+    # 128). r = 8 on q, k, v, o: 32 × 8 × (2 × 8,192 + 2 × 5,120) = 6,815,744.
+    assert xf.lora_params(32, 4096, 8, 2, 0, None, 2, 1024) == 6_815_744
+    # The same count is r = 16 on q and v: a published run on a Llama 3 8B
+    # (yentinglin/Llama-3-Taiwan-8B-Instruct) printed "trainable params: 6,815,744".
+    assert xf.lora_params(32, 4096, 16, 1, 0, None, 1, 1024) == 6_815_744
+    # Every linear layer of a Llama 2 7B-shaped model (Qwen1.5-7B), r = 8: a
+    # printed "trainable params: 19,988,480": 32 × 8 × (4 × 8,192 + 3 × 15,104).
+    assert xf.lora_params(32, 4096, 8, 4, 3, 11008) == 19_988_480
+    # MLP only.
+    assert xf.lora_params(32, 4096, 8, 0, 3, 11008) == 32 * 8 * 3 * (4096 + 11008)
+    # The default: the four square attention matrices.
+    assert xf.lora_params(32, 4096, 8) == 32 * 8 * 4 * 8192
+
+
+def test_lora_width_must_come_with_its_count():
+    with pytest.raises(TypeError, match="give ffn_dim with mlp_matrices"):
+        xf.lora_params(32, 4096, 8, 4, 3)
+    with pytest.raises(TypeError, match="give kv_width with kv_matrices"):
+        xf.lora_params(32, 4096, 8, 2, 0, None, 2)
+    out = udfs.LORA_PARAMS(32.0, 4096.0, 8.0, 4.0, 3.0)
+    assert code(out) == "#VALUE!" and "ffn_dim" in out
+    # A width without a count adds nothing.
+    assert xf.lora_params(32, 4096, 8, 2, 0, 11008) == 4_194_304
+
+
+@pytest.mark.parametrize(
+    ("args", "name"),
+    [
+        ((32.5, 4096.0, 8.0), "layers"),
+        ((32.0, 4096.0, 8.5), "rank"),
+        ((32.0, 4096.0, 8.0, 1.5), "matrices"),
+        ((32.0, 4096.0, 8.0, 2.0, 2.5, 11008.0), "mlp_matrices"),
+        ((32.0, 4096.0, 8.0, -1.0), "matrices"),
+        ((0.0, 4096.0, 8.0), "layers"),
+    ],
+)
+def test_whole_numbers_are_refused_as_fractions(args, name):
+    out = udfs.LORA_PARAMS(*args)
+    assert code(out) == "#NUM!" and f"{name} must be a whole number" in out, out
+    cells = udfs.LORA_PARAMS(*([[a]] for a in args))
+    assert cells == out
+    with pytest.raises(xf.InvalidValueError, match=f"{name} must be a whole number"):
+        xf.lora_params(*args)
+
+
+def test_an_int_too_large_for_a_float_in_a_whole_number_argument():
+    # Found by the random-input test: a whole-number check must not convert it.
+    for rank in (8.0, np.array([0.0])):
+        out = udfs.LORA_PARAMS(10**400, 4096.0, rank)
+        text = out if isinstance(out, str) else out[0]
+        assert code(text) == "#NUM!" and "layers is too large" in text, out
+    with pytest.raises(xf.InvalidValueError, match="too large"):
+        xf.lora_params(10**400, 4096, 8)
+
+
+def test_zero_matrices_is_allowed():
+    assert udfs.LORA_PARAMS(32.0, 4096.0, 8.0, 0.0) == 0.0
+
+
+# ----------------------------------------------------------------- activations
+
+
+def sbh(s, b, h):
+    return s * b * h
+
+
+def test_korthikanti_equation_1_per_layer():
+    # Korthikanti et al. 2022, section 4.1, eq. 1: sbh(34 + 5as/h) bytes per
+    # layer, no parallelism, no recomputation. GPT-3: a = 96, s = 2,048, h = 12,288.
+    s, b, h, a = 2048, 1, 12288, 96
+    want = sbh(s, b, h) * (34 + 5 * a * s / h)
+    assert xf.activation_gb(1, h, a, s, b) * 1e9 == pytest.approx(want, rel=1e-12)
+    assert 5 * a * s / h == 80  # the paper: "5as/h = 80"
+    # Times the layers.
+    assert xf.activation_gb(96, h, a, s, b) == pytest.approx(96 * want / 1e9)
+
+
+@pytest.mark.parametrize(
+    ("recompute", "per_layer"),
+    [
+        # Table 2 rows, for the paper's 22 B model (table 3: a = 64, h = 6,144,
+        # s = 2,048, t = 8) at micro-batch 4, by hand:
+        # tensor + sequence parallel: sbh(34/t + 5as/(ht))
+        ("none", 2048 * 4 * 6144 * (34 / 8 + 5 * 64 * 2048 / (6144 * 8))),
+        # tensor + sequence parallel + selective recomputation: sbh(34/t)
+        ("selective", 2048 * 4 * 6144 * 34 / 8),
+        # full activation recomputation: sbh(2)
+        ("full", 2048 * 4 * 6144 * 2),
+    ],
+)
+def test_korthikanti_table_2(recompute, per_layer):
+    got = xf.activation_gb(1, 6144, 64, 2048, 4, 8, recompute) * 1e9
+    assert got == pytest.approx(per_layer, rel=1e-12)
+    # The same in whole bytes, worked out once: 884,998,144 / 213,909,504 /
+    # 100,663,296.
+    assert (
+        round(got)
+        == {
+            "none": 884_998_144,
+            "selective": 213_909_504,
+            "full": 100_663_296,
+        }[recompute]
+    )
+
+
+@pytest.mark.parametrize(
+    ("a", "h", "saving"),
+    # Section 5: selective recomputation saves "70% and 65%" of the activation
+    # memory of GPT-3 (a = 96, h = 12,288) and MT-NLG (a = 128, h = 20,480), s 2,048.
+    [(96, 12288, 0.70), (128, 20480, 0.65)],
+)
+def test_selective_recomputation_savings(a, h, saving):
+    none = xf.activation_gb(1, h, a, 2048, 1, 8, "none")
+    selective = xf.activation_gb(1, h, a, 2048, 1, 8, "selective")
+    assert round(1 - selective / none, 2) == saving
+
+
+def test_activation_names_and_errors():
+    base = xf.activation_gb(32, 4096, 32, 4096, 1)
+    assert base == xf.activation_gb(32, 4096, 32, 4096, 1, 1, "none")
+    assert udfs.ACTIVATION_GB(32.0, 4096.0, 32.0, 4096.0, 1.0, 1.0, " Selective ") == (
+        pytest.approx(34 * 4096 * 4096 * 32 / 1e9)
+    )
+    out = udfs.ACTIVATION_GB(32.0, 4096.0, 32.0, 4096.0, 1.0, 1.0, "selektive")
+    assert code(out) == "#N/A" and "did you mean selective?" in out
+    with pytest.raises(xf.InvalidValueError) as info:
+        xf.activation_gb(32, 4096, 32, 4096, 1, 1, "partial")
+    assert info.value.code == "#N/A"
+    # Full recomputation keeps each layer's input, which t does not divide.
+    assert xf.activation_gb(32, 4096, 32, 4096, 1, 8, "full") == pytest.approx(
+        2 * 4096 * 4096 * 32 / 1e9
+    )
+    assert code(udfs.ACTIVATION_GB(32.0, 4096.0, 32.0, 4096.0, 1.5)) == "#NUM!"
+    # A range of modes: one result each.
+    out = udfs.ACTIVATION_GB(1.0, 4096.0, 32.0, 4096.0, 1.0, 1.0, [["none", "full"]])
+    assert out[0][1] == pytest.approx(2 * 4096 * 4096 / 1e9)
+
+
+# -------------------------------------------------------------------- KV cache
+
+
+def test_kipply_kv_cache_per_token():
+    # kipply, "Transformer Inference Arithmetic": a 52 B model with 64 layers and
+    # d_model 8,192 (64 heads of 128) stores 4 · 64 · 8,192 = 2,097,152 bytes per
+    # token in 16 bits.
+    assert xf.kv_cache_gb(64, 64, 128, 1, 1) * 1e9 == pytest.approx(2_097_152)
+    assert udfs.KV_CACHE_GB(64.0, 64.0, 128.0, 1.0, 1.0) == pytest.approx(0.002097152)
+    # "16/0.002 ≈ 8000 tokens" fit in the 16 GB left on two 80 GB GPUs: exactly
+    # 16e9 / 2,097,152 = 7,629 tokens.
+    assert int(16 / xf.kv_cache_gb(64, 64, 128, 1, 1)) == 7629
+
+
+def test_grouped_query_attention_divides_the_cache():
+    # Llama 3 70B: 64 query heads but 8 key/value heads (config.json).
+    layers = xf.model_spec("Llama 3 70B", "layers")
+    kv = xf.model_spec("Llama 3 70B", "kv_heads")
+    heads = xf.model_spec("Llama 3 70B", "heads")
+    gqa = xf.kv_cache_gb(layers, kv, 128, 8192, 1)
+    mha = xf.kv_cache_gb(layers, heads, 128, 8192, 1)
+    assert mha / gqa == 8
+    assert gqa == pytest.approx(2 * 80 * 8 * 128 * 8192 * 2 / 1e9)
+    # fp8 cache: half.
+    assert xf.kv_cache_gb(80, 8, 128, 8192, 1, 1) == pytest.approx(gqa / 2)
+    assert code(udfs.KV_CACHE_GB(80.0, 7.5, 128.0, 8192.0, 1.0)) == "#NUM!"

@@ -1,0 +1,230 @@
+"""The published models' table and MODEL_SPEC; the accelerators' memory, bandwidth,
+power look-ups."""
+
+from __future__ import annotations
+
+import pytest
+
+import xlfuncs as xf
+from xlfuncs import udfs
+from xlfuncs.data.accelerators import ACCELERATORS
+from xlfuncs.data.models import MODELS, Model
+
+
+def code(result) -> str:
+    assert isinstance(result, str), result
+    return result.split(" ", 1)[0]
+
+
+def recount(m: Model, active: bool = False) -> int:
+    """Parameters implied by a shape, written here from the architectures' papers.
+
+    Per layer: attention q, k, v, o (k and v of kv_heads × head_dim: grouped-query
+    attention), biases where the model has them, Transformer-XL's relative
+    position projection and its u, v vectors (Gopher, Chinchilla), the MLP (three
+    matrices if gated, two if not; per expert, plus a router of d × experts for a
+    mixture), and the norms (a weight, and a bias for LayerNorm). Then a final
+    norm, the embeddings (one matrix if tied, two if not) and learned positions.
+    """
+    d, q, kv, f = m.d_model, m.heads * m.head_dim, m.kv_heads * m.head_dim, m.ffn_dim
+    attention = d * q + 2 * d * kv + q * d
+    if m.qkv_bias or m.linear_bias:
+        attention += q + 2 * kv
+    if m.linear_bias:
+        attention += d  # the output projection's bias
+    if m.relative_positions:
+        attention += d * q + 2 * q
+    mlp = (3 if m.gated_mlp else 2) * d * f
+    if m.linear_bias:
+        mlp += (2 * f if m.gated_mlp else f) + d
+    if m.experts:
+        assert m.experts_per_token is not None
+        n = m.experts_per_token if active else m.experts
+        mlp = n * mlp + d * m.experts
+    norm = 2 * d if m.layer_norm else d
+    total = m.layers * (attention + mlp + m.norms_per_layer * norm) + norm
+    total += m.vocab * d * (1 if m.tied_embeddings else 2)
+    if m.learned_positions:
+        total += m.context * d
+    return total
+
+
+@pytest.mark.parametrize("model", MODELS, ids=lambda m: m.name)
+def test_published_count_is_the_shape_within_1_percent(model):
+    assert recount(model) == pytest.approx(model.params, rel=0.01)
+    if model.experts:
+        assert model.active_params is not None
+        assert recount(model, active=True) == pytest.approx(
+            model.active_params, rel=0.01
+        )
+    else:
+        assert model.active_params is None
+
+
+def test_recount_reproduces_exact_published_counts():
+    by = {m.name: m for m in MODELS}
+    # Gemma 2 report (arXiv 2408.00118), table 2: non-embedding parameters
+    # 2,024,517,888 / 8,324,201,984 / 26,047,480,320.
+    for name, non_embedding in (
+        ("Gemma 2 2B", 2_024_517_888),
+        ("Gemma 2 9B", 8_324_201_984),
+        ("Gemma 2 27B", 26_047_480_320),
+    ):
+        m = by[name]
+        assert recount(m) - m.vocab * m.d_model == non_embedding
+    # keras-hub's Phi-3 mini preset records 3,821,079,552 parameters.
+    assert recount(by["Phi-3 mini 4k"]) == 3_821_079_552
+    # PEFT's printout for Llama 2 7B: all params 6,742,609,920 with 4,194,304
+    # LoRA weights (llama-recipes quickstart).
+    assert recount(by["Llama 2 7B"]) == 6_742_609_920 - 4_194_304
+    # Checkpoint counts recorded by others: Together AI's client
+    # (togethercomputer/together-python, src/together/finetune.py) for Llama 2;
+    # GGUF metadata (general.parameter_count) for Mistral Nemo and Phi-4.
+    assert recount(by["Llama 2 13B"]) == 13_015_864_320
+    assert recount(by["Llama 2 70B"]) == 68_976_648_192
+    assert recount(by["Mistral Nemo 12B"]) == 12_247_782_400
+    assert recount(by["Phi-4"]) == 14_659_507_200
+    # Mixtral: "46.7B total parameters but only uses 12.9B parameters per token".
+    assert round(recount(by["Mixtral 8x7B"]) / 1e9, 1) == 46.7
+    assert round(recount(by["Mixtral 8x7B"], active=True) / 1e9, 1) == 12.9
+    # PaLM, table 1: 540.35 B.
+    assert int(recount(by["PaLM 540B"]) / 1e7) / 100 == 540.35
+
+
+def test_chinchilla_needs_its_relative_positions():
+    # Without Transformer-XL's relative-position weights Chinchilla's shape
+    # (Hoffmann et al. 2022, table 4) counts 64.7 B, 7.6 % short of its 70 B.
+    chinchilla = next(m for m in MODELS if m.name == "Chinchilla 70B")
+    plain = Model(**{**chinchilla.__dict__, "relative_positions": False})
+    assert recount(plain) / 70e9 == pytest.approx(0.924, abs=0.001)
+
+
+def test_every_row_is_cited_and_well_formed():
+    names = set()
+    for m in MODELS:
+        assert "http" in m.source or "arXiv" in m.source or "et al." in m.source
+        assert m.params_source, m.name
+        assert m.name not in names
+        names.add(m.name)
+        assert m.kv_heads <= m.heads and m.heads % m.kv_heads == 0, m.name
+        assert xf.model_spec(m.name, "params") == m.params
+        for alias in m.aliases:
+            assert xf.model_spec(alias, "layers") == m.layers, alias
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Llama 3.1 70B",
+        "llama-3.1-70b",
+        "LLAMA_3.1_70B",
+        " Llama 3.1 70B\u00a0",
+        "meta-llama/Llama-3.1-70B",
+        "Llama-3.1-70B-Instruct",
+        "Meta-Llama-3.1-70B",
+        "llama3.1:70b",
+    ],
+)
+def test_model_spec_by_name_variants(name):
+    # meta-llama/Llama-3.1-70B config.json: 80 layers, hidden 8,192, 64 heads,
+    # 8 key/value heads, intermediate 28,672, vocab 128,256, 131,072 positions.
+    want = {
+        "layers": 80,
+        "d_model": 8192,
+        "heads": 64,
+        "kv_heads": 8,
+        "head_dim": 128,
+        "ffn_dim": 28672,
+        "vocab": 128256,
+        "context": 131072,
+    }
+    for field, value in want.items():
+        assert xf.model_spec(name, field) == value
+        assert udfs.MODEL_SPEC(name, field) == value
+
+
+def test_field_names_and_derived_fields():
+    assert xf.model_spec("Mistral 7B", "hidden_size") == 4096
+    assert xf.model_spec("Mistral 7B", "num_key_value_heads") == 8
+    assert xf.model_spec("Mistral 7B", "D-Model") == 4096
+    # PaLM's attention width is 48 × 256 = 12,288, not its d_model 18,432.
+    assert xf.model_spec("PaLM 540B", "attention_width") == 12288
+    assert xf.model_spec("Llama 3 8B", "kv_width") == 1024
+    # A dense model uses all its parameters per token; Mixtral 12.9 B of 46.7 B.
+    assert xf.model_spec("Llama 3 8B", "active_params") == 8e9
+    assert xf.model_spec("Mixtral 8x7B", "active_params") == 12.9e9
+    assert xf.model_spec("Mixtral 8x7B", "params") == 46.7e9
+
+
+def test_model_spec_feeds_the_other_functions():
+    # Llama 2 7B, r = 8 on q_proj and v_proj, from the table: PEFT's 4,194,304.
+    layers = xf.model_spec("Llama 2 7B", "layers")
+    d = xf.model_spec("Llama 2 7B", "d_model")
+    assert xf.lora_params(layers, d, 8, 2) == 4_194_304
+    # PaLM's FLOPs per token take its attention width.
+    width = xf.model_spec("PaLM 540B", "attention_width")
+    assert xf.flops_per_token(540.35e9, 118, width, 2048) == pytest.approx(
+        6 * 540.35e9 + 12 * 118 * 12288 * 2048
+    )
+
+
+def test_unknown_models_and_fields_are_na():
+    out = udfs.MODEL_SPEC("Llama 5 9B", "layers")
+    assert code(out) == "#N/A" and "unknown model" in out
+    assert "did you mean" in udfs.MODEL_SPEC("Llama 3.1 7B", "layers")
+    out = udfs.MODEL_SPEC("Llama 3.1 70B", "depth")
+    assert code(out) == "#N/A" and "unknown field" in out
+    with pytest.raises(xf.InvalidValueError) as info:
+        xf.model_spec("GPT-5", "params")
+    assert info.value.code == "#N/A"
+    assert code(udfs.MODEL_SPEC(7.0, "layers")) == "#VALUE!"
+    # Ranges: a result per name, an error where a name is unknown.
+    out = udfs.MODEL_SPEC([["Llama 2 7B"], ["nope"], ["Qwen2.5 7B"]], "layers")
+    assert out[0][0] == 32 and code(out[1][0]) == "#N/A" and out[2][0] == 28
+    assert udfs.MODEL_SPEC("Gemma 2 9B", [["heads", "kv_heads"]]) == [[16.0, 8.0]]
+
+
+# ----------------------------------------------------------------- accelerators
+
+
+def test_gpu_memory_bandwidth_power_are_datasheet_figures():
+    # NVIDIA H100 datasheet, SXM column: 80 GB, 3.35 TB/s, up to 700 W (the TDP
+    # Meta's Llama 3 card uses for its emissions).
+    assert xf.gpu_memory_gb("H100") == 80
+    assert xf.gpu_bandwidth_tbs("H100") == 3.35
+    assert xf.gpu_power_w("H100") == 700
+    # NVIDIA A100 datasheet: 80GB SXM 2,039 GB/s 400 W; 40GB PCIe 1,555 GB/s 250 W.
+    assert xf.gpu_bandwidth_tbs("A100") == 2.039
+    assert xf.gpu_power_w("A100") == 400  # BLOOM's and Llama 2's 400 W
+    assert xf.gpu_memory_gb("A100 40GB PCIe") == 40
+    assert xf.gpu_power_w("A100 40GB PCIe") == 250
+    assert xf.gpu_memory_gb("A100 40GB") == 40
+    # AMD MI300X data sheet: 192 GB, 5.3 TB/s (footnote: 5.325), 750 W.
+    assert xf.gpu_memory_gb("MI300X") == 192
+    assert xf.gpu_bandwidth_tbs("AMD Instinct MI300X") == 5.325
+    # Google: "32 GiB" of HBM for a TPU v4, 34.36 GB of 1e9 bytes.
+    assert xf.gpu_memory_gb("TPU v4") == round(32 * 2**30 / 1e9, 2)
+    # Intel: Gaudi 2, "96 GB of HBM2e at 2.45 TB/s".
+    assert xf.gpu_memory_gb("Gaudi 2") == 96 and xf.gpu_bandwidth_tbs("Gaudi2") == 2.45
+
+
+def test_a_figure_the_vendor_does_not_publish_is_na():
+    with pytest.raises(xf.InvalidValueError) as info:
+        xf.gpu_power_w("TPU v5e")
+    assert info.value.code == "#N/A"
+    out = udfs.GPU_POWER_W("TPU v5e")
+    assert code(out) == "#N/A" and "publishes no power" in out
+    assert code(udfs.GPU_MEMORY_GB("H1000")) == "#N/A"
+    out = udfs.GPU_MEMORY_GB([["H100"], ["B200"]])
+    assert out == [[80.0], [180.0]]
+
+
+def test_accelerator_specs_are_cited():
+    for acc in ACCELERATORS:
+        assert acc.memory_gb and acc.bandwidth_tbs, acc.name
+        assert acc.specs_source, acc.name
+        assert "http" in acc.specs_source or "(above)" in acc.specs_source, acc.name
+        if acc.power_w is None:
+            assert "no power" in acc.specs_source, acc.name
+    gaudi = next(a for a in ACCELERATORS if a.name == "Gaudi 2")
+    assert "not confirmed" not in gaudi.source and "hotchips.org" in gaudi.source

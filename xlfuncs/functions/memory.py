@@ -1,0 +1,365 @@
+"""GPU memory: model states, LoRA adapters, activations and the KV cache.
+
+Does a training or fine-tuning run fit in the GPUs' memory, and on how many
+GPUs? Each function estimates one term, per GPU, in GB of 10^9 bytes (as ZeRO
+and the vendors' datasheets count them):
+
+- model states (weights, gradients, Adam states) with ZeRO's sharding
+  (Rajbhandari et al. 2020, arXiv 1910.02054), full fine-tuning, LoRA or QLoRA;
+- the trainable parameters LoRA adds (Hu et al. 2021, arXiv 2106.09685);
+- activations after Korthikanti et al. 2022 (arXiv 2205.05198), with tensor and
+  sequence parallelism and selective or full recomputation;
+- the key/value cache of serving (kipply 2022, "Transformer Inference
+  Arithmetic"), with grouped-query attention.
+
+The sum is a floor: frameworks also hold a CUDA context, kernels, buffers and
+fragmented free memory. ``docs/memory.md`` says how much headroom to keep and
+where published tools disagree. Every function broadcasts like a ufunc.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..data.units import (
+    ADAM_STATE_BYTES,
+    BYTES_PER_GB,
+    GRADIENT_BYTES,
+    HALF_PRECISION_BYTES,
+    RECOMPUTE_MODES,
+)
+from ..registry import Floats, InvalidTypeError, formula
+from ..registry.excel import key, xl
+
+# Korthikanti et al. 2022, section 4.1, eq. 1: bytes per layer stored for the
+# backward pass, s·b·h·(34 + 5·a·s/h) with 16-bit activations and 1-byte dropout
+# masks: 34·s·b·h for the linear parts (attention 11, MLP 19, layer norms 4) and
+# 5·a·s²·b for the attention scores, softmax and its dropout. Section 5: full
+# recomputation keeps 2·s·b·h (each layer's 16-bit input).
+_LINEAR_BYTES = 34
+_SCORE_BYTES = 5
+_INPUT_BYTES = 2
+#: Keys and values: two cached vectors per head per token.
+_KV = 2
+
+
+def _model_state_bytes(
+    params: Floats,
+    trainable: Floats,
+    weight_bytes: Floats,
+    gpus: Floats,
+    zero_stage: Floats,
+) -> Floats:
+    """Bytes per GPU of weights, gradients and Adam states, ZeRO-sharded.
+
+    NaN where trainable exceeds params: cell by cell, as Excel's IF does.
+    """
+    weights = params * weight_bytes / np.where(zero_stage >= 3, gpus, 1.0)
+    grads = trainable * GRADIENT_BYTES / np.where(zero_stage >= 2, gpus, 1.0)
+    adam = trainable * ADAM_STATE_BYTES / np.where(zero_stage >= 1, gpus, 1.0)
+    total = np.where(trainable > params, np.nan, weights + grads + adam)
+    return float(total) if np.ndim(total) == 0 else total
+
+
+def _trainable_expr() -> str:
+    return "IF(OMITTED(trainable_params),params,trainable_params)"
+
+
+def _model_state_excel() -> str:
+    t = _trainable_expr()
+    return (
+        f"IF({t}>params,#NUM!,"
+        "(params*weight_bytes/IF(zero_stage>=3,gpus,1)"
+        f"+{t}*{xl(GRADIENT_BYTES)}/IF(zero_stage>=2,gpus,1)"
+        f"+{t}*{xl(ADAM_STATE_BYTES)}/IF(zero_stage>=1,gpus,1))"
+        f"/{xl(BYTES_PER_GB)})"
+    )
+
+
+@formula(
+    "MODEL_STATE_GB",
+    unit="GB",
+    excel=_model_state_excel(),
+    invalid_result="trainable_params must not exceed params (the parameters held, "
+    "adapters included), or the result is out of range",
+)
+def model_state_gb(
+    params: Floats,
+    trainable_params: Floats | None = None,
+    weight_bytes: Floats = HALF_PRECISION_BYTES,
+    gpus: Floats = 1,
+    zero_stage: Floats = 0,
+) -> Floats:
+    """Per-GPU GB of weights, gradients and Adam states, sharded by ZeRO's stage.
+
+    Formula: ``(N·w / g₃ + N_t·2 / g₂ + N_t·12 / g₁) / 1e9`` with N the
+    parameters held at w bytes each, N_t those that train (a 16-bit gradient,
+    and fp32 weight, momentum and variance: 4 + 4 + 4 bytes), and g₁, g₂, g₃
+    the GPUs when the ZeRO stage is at least 1, 2, 3 (else 1). Full
+    fine-tuning: N_t = N, 16 bytes per parameter. LoRA: N is the base model
+    plus its adapters (PEFT's "all params"), N_t the adapters. QLoRA:
+    weight_bytes 0.5 (4-bit; the adapters, in 16-bit, are then counted at 0.5
+    bytes too: 1.5 bytes per adapter weight short).
+
+    Returns
+    -------
+    float or ndarray
+        GB (10^9 bytes) per GPU. Activations (ACTIVATION_GB), the KV cache,
+        framework buffers and fragmentation come on top: see docs/memory.md.
+
+    References
+    ----------
+    Rajbhandari et al. 2020, "ZeRO: Memory Optimizations Toward Training
+    Trillion Parameter Models", arXiv 1910.02054, section 3.1 (2 + 2 + 12 bytes
+    per parameter) and figure 1 / sections 5.1-5.3: 7.5 B parameters on 64
+    GPUs take 120 GB without sharding, 31.4 GB at stage 1, 16.6 GB at stage 2
+    and 1.9 GB at stage 3. Dettmers et al. 2023, "QLoRA", arXiv 2305.14314.
+
+    Examples
+    --------
+    ZeRO's figure 1, stage 1 (31.4 GB in the paper):
+
+    >>> model_state_gb(7.5e9, 7.5e9, 2, 64, 1)
+    31.40625
+    >>> model_state_gb(7.5e9)
+    120.0
+    >>> round(model_state_gb(7.5e9, gpus=64, zero_stage=3), 3)
+    1.875
+    """
+    trainable = params if trainable_params is None else trainable_params
+    state = _model_state_bytes(params, trainable, weight_bytes, gpus, zero_stage)
+    return state / BYTES_PER_GB
+
+
+def _lora_params(
+    layers: Floats,
+    d_model: Floats,
+    rank: Floats,
+    matrices: Floats,
+    mlp_matrices: Floats,
+    ffn_dim: Floats | None,
+    kv_matrices: Floats,
+    kv_width: Floats | None,
+) -> Floats:
+    """rank × (d_in + d_out) per adapted matrix, summed over the layers."""
+    mlp = _pair("mlp_matrices", mlp_matrices, "ffn_dim", ffn_dim, d_model)
+    kv = _pair("kv_matrices", kv_matrices, "kv_width", kv_width, d_model)
+    per_rank = matrices * 2 * d_model + mlp + kv
+    return layers * rank * per_rank
+
+
+def _pair(
+    count_name: str,
+    count: Floats,
+    width_name: str,
+    width: Floats | None,
+    d_model: Floats,
+) -> Floats:
+    """count × (d_model + width): matrices of one kind, or 0 when there are none."""
+    if width is None:
+        if np.any(np.asarray(count) > 0):
+            raise InvalidTypeError(
+                "#VALUE!", f"give {width_name} with {count_name}: their width"
+            )
+        return 0.0
+    return count * (d_model + width)
+
+
+@formula(
+    "LORA_PARAMS",
+    unit="parameters",
+    excel="layers*rank*(matrices*2*d_model"
+    "+IF(OMITTED(ffn_dim),IF(mlp_matrices>0,#VALUE!,0),mlp_matrices*(d_model+ffn_dim))"
+    "+IF(OMITTED(kv_width),IF(kv_matrices>0,#VALUE!,0),kv_matrices*(d_model+kv_width)))",
+)
+def lora_params(
+    layers: Floats,
+    d_model: Floats,
+    rank: Floats,
+    matrices: Floats = 4,
+    mlp_matrices: Floats = 0,
+    ffn_dim: Floats | None = None,
+    kv_matrices: Floats = 0,
+    kv_width: Floats | None = None,
+) -> Floats:
+    """Trainable LoRA parameters: rank × (d_in + d_out) per adapted matrix and layer.
+
+    Formula: ``L · r · (m·2·d + m_mlp·(d + ffn) + m_kv·(d + kv_width))`` with m
+    square attention matrices (d × d: q and o, and k and v without
+    grouped-query attention), m_mlp MLP matrices (d × ffn_dim) and m_kv
+    grouped-query key/value matrices (d × kv_heads·head_dim). Each adapted
+    d_in × d_out matrix W gains B·A with A of r × d_in and B of d_out × r.
+
+    Returns
+    -------
+    float or ndarray
+        Trainable parameters: the trainable_params of MODEL_STATE_GB. Biases and
+        norms are frozen; PEFT's ``modules_to_save`` would add more.
+
+    References
+    ----------
+    Hu et al. 2021, "LoRA: Low-Rank Adaptation of Large Language Models",
+    arXiv 2106.09685, section 4.1. Meta's llama-recipes quickstart notebook,
+    PEFT's printout for Llama 2 7B, r = 8 on q_proj and v_proj: "trainable
+    params: 4194304".
+
+    Examples
+    --------
+    Llama 2 7B (32 layers, d_model 4,096), r = 8 on q_proj and v_proj:
+
+    >>> lora_params(32, 4096, 8, 2)
+    4194304.0
+
+    Llama 3 8B, r = 8 on q and o (4,096 × 4,096) and on its grouped-query k and
+    v (4,096 × 1,024):
+
+    >>> lora_params(32, 4096, 8, 2, 0, None, 2, 1024)
+    6815744.0
+
+    QLoRA's setting, every linear layer of Llama 2 7B at r = 64:
+
+    >>> lora_params(32, 4096, 64, 4, 3, 11008)
+    159907840.0
+    """
+    return _lora_params(
+        layers, d_model, rank, matrices, mlp_matrices, ffn_dim, kv_matrices, kv_width
+    )
+
+
+def _activation_bytes(
+    layers: Floats,
+    d_model: Floats,
+    heads: Floats,
+    seq_len: Floats,
+    micro_batch: Floats,
+    tensor_parallel: Floats,
+    recompute: str,
+) -> Floats:
+    """Korthikanti et al. 2022, table 2, times the layers."""
+    sbhl = seq_len * micro_batch * d_model * layers
+    if recompute == "full":  # not divided by t: broadcast against it all the same
+        return _INPUT_BYTES * sbhl + 0 * tensor_parallel
+    if recompute == "selective":
+        return _LINEAR_BYTES * sbhl / tensor_parallel
+    scores = _SCORE_BYTES * heads * seq_len / d_model
+    return sbhl * (_LINEAR_BYTES + scores) / tensor_parallel
+
+
+_SBHL = "seq_len*micro_batch*d_model*layers"
+_ACTIVATION_EXCEL = {  # bytes per GPU, by recomputation mode
+    "none": f"{_SBHL}*({xl(_LINEAR_BYTES)}+{xl(_SCORE_BYTES)}*heads*seq_len/d_model)"
+    "/tensor_parallel",
+    "selective": f"{xl(_LINEAR_BYTES)}*{_SBHL}/tensor_parallel",
+    "full": f"{xl(_INPUT_BYTES)}*{_SBHL}",
+}
+_MODES = ",".join(f'"{m}"' for m in RECOMPUTE_MODES)
+
+
+@formula(
+    "ACTIVATION_GB",
+    unit="GB",
+    excel=f"CHOOSE(MATCH({key('recompute')},{{{_MODES}}},0),"
+    + ",".join(_ACTIVATION_EXCEL[m] for m in RECOMPUTE_MODES)
+    + f")/{xl(BYTES_PER_GB)}",
+)
+def activation_gb(
+    layers: Floats,
+    d_model: Floats,
+    heads: Floats,
+    seq_len: Floats,
+    micro_batch: Floats,
+    tensor_parallel: Floats = 1,
+    recompute: str = "none",
+) -> Floats:
+    """Per-GPU GB of activations kept for the backward pass, after Korthikanti et al.
+
+    Formula: per layer, in bytes, ``s·b·h·(34 + 5·a·s/h) / t`` with no
+    recomputation, ``34·s·b·h / t`` with selective recomputation of the
+    attention scores, ``2·s·b·h`` with full recomputation (each layer's input
+    only); times L layers, over 1e9. s is seq_len, b micro_batch, h d_model, a
+    heads, t tensor_parallel. Tensor parallelism is assumed to come with
+    sequence parallelism, so t divides everything but full recomputation's
+    inputs (the paper's table 2 does not divide those). 16-bit activations,
+    dropout masks of one byte, no FlashAttention: FlashAttention stores no
+    attention scores, as "selective" assumes. With pipeline parallelism and
+    1F1B, the first stage holds L layers' worth of micro-batches: give all the
+    layers (section 4.2.3).
+
+    Returns
+    -------
+    float or ndarray
+        GB (10^9 bytes) per GPU, for one micro-batch in flight per layer.
+
+    References
+    ----------
+    Korthikanti et al. 2022, "Reducing Activation Recomputation in Large
+    Transformer Models", arXiv 2205.05198, section 4.1 eq. 1 and table 2.
+    GPT-3 175B (h = 12,288, a = 96, s = 2,048): 5·a·s/h = 80, so selective
+    recomputation saves 80 / 114 = 70 % of the activation memory.
+
+    Examples
+    --------
+    The paper's 22 B model (48 layers, h 6,144, 64 heads, s 2,048, b 4) on 8
+    tensor-parallel GPUs, all activations kept:
+
+    >>> round(activation_gb(48, 6144, 64, 2048, 4, 8), 3)
+    42.48
+    >>> round(activation_gb(48, 6144, 64, 2048, 4, 8, "selective"), 3)
+    10.268
+    >>> round(activation_gb(48, 6144, 64, 2048, 4, 8, "full"), 3)
+    4.832
+    """
+    per_gpu = _activation_bytes(
+        layers, d_model, heads, seq_len, micro_batch, tensor_parallel, recompute
+    )
+    return per_gpu / BYTES_PER_GB
+
+
+@formula(
+    "KV_CACHE_GB",
+    unit="GB",
+    excel=f"{xl(_KV)}*layers*kv_heads*head_dim*seq_len*batch*bytes_per_value"
+    f"/{xl(BYTES_PER_GB)}",
+)
+def kv_cache_gb(
+    layers: Floats,
+    kv_heads: Floats,
+    head_dim: Floats,
+    seq_len: Floats,
+    batch: Floats,
+    bytes_per_value: Floats = HALF_PRECISION_BYTES,
+) -> Floats:
+    """GB of the key/value cache: 2 (K, V) × layers × kv_heads × head_dim × tokens × B.
+
+    Formula: ``2 · L · kv_heads · head_dim · seq_len · batch · bytes / 1e9``.
+    With grouped-query attention kv_heads is the number of key/value heads (8
+    for Llama 3 70B), not of query heads: counting the query heads overstates
+    the cache 8 times there.
+
+    Returns
+    -------
+    float or ndarray
+        GB (10^9 bytes) for the whole batch; split over tensor-parallel GPUs
+        by dividing by their number (at most kv_heads of them).
+
+    References
+    ----------
+    kipply (C. Chen), "Transformer Inference Arithmetic", 2022,
+    https://kipp.ly/transformer-inference-arithmetic/: "2·2·n_layers·n_heads·
+    d_head" bytes per token in 16 bits, 2,097,152 for a 52 B model with 64
+    layers and d_model 8,192 (64 heads of 128).
+
+    Examples
+    --------
+    kipply's 52 B model: 64 layers, 64 heads of 128, one token, in bytes:
+
+    >>> kv_cache_gb(64, 64, 128, 1, 1)
+    0.002097152
+
+    Llama 3 70B (80 layers, 8 key/value heads of 128) at 8,192 tokens, batch 8:
+
+    >>> round(kv_cache_gb(80, 8, 128, 8192, 8), 2)
+    21.47
+    """
+    tokens = seq_len * batch
+    return _KV * layers * kv_heads * head_dim * tokens * bytes_per_value / BYTES_PER_GB

@@ -1,0 +1,52 @@
+"""Published models by name, from the cited table in :mod:`xlfuncs.data.models`."""
+
+from __future__ import annotations
+
+from ..data.models import BY_NAME, value
+from ..registry import formula
+from ..registry.excel import (
+    MODEL_FIELD_COLUMN,
+    MODEL_FIELD_KEYS,
+    MODEL_KEYS,
+    MODEL_ROW,
+    MODEL_SPECS,
+    key,
+)
+
+_ROW = f"INDEX({MODEL_ROW},MATCH({key('model')},{MODEL_KEYS},0))"
+_COLUMN = f"INDEX({MODEL_FIELD_COLUMN},MATCH({key('field')},{MODEL_FIELD_KEYS},0))"
+
+
+@formula("MODEL_SPEC", unit="count", excel=f"INDEX({MODEL_SPECS},{_ROW},{_COLUMN})")
+def model_spec(model: str, field: str) -> float:
+    """A published model's shape by name: params, layers, d_model, heads, kv_heads, ….
+
+    Formula: a table look-up. Fields: params (the published count),
+    active_params (per token; params for a dense model), layers, d_model,
+    heads, kv_heads, head_dim, attention_width (heads × head_dim),
+    kv_width (kv_heads × head_dim), ffn_dim (intermediate_size), vocab,
+    context. Hugging Face config names (hidden_size, num_key_value_heads, …)
+    work too. ``xlfuncs models`` lists the models.
+
+    Returns
+    -------
+    float
+        The figure, a count (parameters, layers, heads, dimensions, tokens).
+        An unknown model or field gives ``#N/A``.
+
+    References
+    ----------
+    Each model's config.json or paper, cited per row in
+    :data:`xlfuncs.data.models.MODELS`; e.g. meta-llama/Llama-3.1-70B's
+    config.json: 80 layers, hidden size 8,192, 64 heads, 8 key/value heads.
+
+    Examples
+    --------
+    >>> model_spec("Llama 3.1 70B", "kv_heads")
+    8.0
+    >>> model_spec("meta-llama/Llama-2-7b-hf", "params")
+    6738415616.0
+    >>> model_spec("Mixtral 8x7B", "active_params")
+    12900000000.0
+    """
+    return float(value(BY_NAME[model], field))
