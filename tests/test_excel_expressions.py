@@ -139,6 +139,12 @@ def case(spec: Formula, rng: random.Random) -> tuple[object, ...]:
         args = args[:1] + [value_for(spec, "dtype", rng, chosen)]  # no default
     if spec.name == "MODEL_STATE_GB" and n > 1:  # trainable within params
         args[1] = args[0] * rng.choice([1.0, rng.uniform(1e-4, 1.0)])
+    if spec.name == "MIN_GPUS_FOR_MEMORY":
+        # A case that some number of GPUs holds: stage 3 shards the whole state.
+        args = [rng.uniform(1e8, 2e12), rng.uniform(16, 300), rng.uniform(0, 10)]
+        args += [args[0] * rng.uniform(1e-3, 1.0), rng.choice([0.5, 2.0]), 3.0][: n - 3]
+        if len(args) < 6:
+            args = args[:3] + [args[0], 2.0, 3.0]
     return tuple(args)
 
 

@@ -48,6 +48,39 @@ def test_zero_formulas_by_hand():
     assert xf.model_state_gb(1.5e9) == pytest.approx(24)
 
 
+@pytest.mark.parametrize(
+    ("stage", "memory", "other", "want"),
+    [
+        # ZeRO's 7.5 B model: 2 + 2 + 12 = 16 bytes a parameter, 120 GB in all.
+        (3, 80, 0, 2),  # all 120 GB shard: 120 / 80 = 1.5, so 2 GPUs
+        (3, 80, 20, 2),  # 120 / (80 - 20) = 2 exactly
+        (3, 80, 21, 3),  # 120 / 59 = 2.03
+        (1, 80, 0, 2),  # weights and gradients stay (30 GB): 90 / (80 - 30) = 1.8
+        (2, 40, 0, 5),  # weights stay (15 GB): 105 / (40 - 15) = 4.2
+        (0, 160, 0, 1),  # nothing shards; 120 GB fits one 160 GB GPU
+    ],
+)
+def test_min_gpus_for_memory_by_hand(stage, memory, other, want):
+    n = 7.5e9
+    got = xf.min_gpus_for_memory(n, memory, other, n, 2, stage)
+    assert got == want
+    # The answer fits and one GPU fewer does not.
+    assert xf.model_state_gb(n, n, 2, got, stage) + other <= memory
+    if want > 1:
+        assert xf.model_state_gb(n, n, 2, want - 1, stage) + other > memory
+
+
+def test_min_gpus_when_nothing_fits():
+    # Stage 0 shards nothing: 120 GB never fits an 80 GB GPU; stage 1 keeps 30 GB.
+    with pytest.raises(ValueError, match="no number of GPUs"):
+        xf.min_gpus_for_memory(7.5e9, 80, 0, 7.5e9, 2, 0)
+    assert udfs.MIN_GPUS_FOR_MEMORY(7.5e9, 30.0, 0.0, 7.5e9, 2.0, 1.0).startswith(
+        "#NUM!"
+    )
+    # LoRA on a 4-bit 65 B model: one 48 GB GPU (QLoRA's claim), stage 0.
+    assert xf.min_gpus_for_memory(65e9, 48, 2, 0.8e9, 0.5, 0) == 1
+
+
 def test_lora_model_state_counts_adapters_only_for_training():
     # Llama 2 7B with PEFT's 4,194,304 adapter weights: all params 6,742,609,920
     # (llama-recipes quickstart printout), 2 bytes each, plus 2 + 12 bytes per

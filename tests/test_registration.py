@@ -120,6 +120,9 @@ EXTRA = {
     "CLUSTER_GPU_HOURS": "gpus, days",
     "CLUSTER_COST": "gpus, days, price_per_gpu_hour",
     "ISOFLOP_TOKENS": "budget_pf_days, params",
+    # The planner's "fewest GPUs that fit" (issue 11's planner part).
+    "MIN_GPUS_FOR_MEMORY": "params, memory_gb, Optional other_gb, "
+    "Optional trainable_params, Optional weight_bytes, Optional zero_stage",
 }
 DEFAULTS = {
     ("CHINCHILLA_PARAMS", "tokens_per_param"): 20,

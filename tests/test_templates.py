@@ -171,6 +171,42 @@ def test_planner_chain_in_cached_values(built):
         assert 6 * v[p] * v[d] == pytest.approx(v["TrainingFLOPs"], rel=1e-12)
 
 
+def test_planner_memory_and_energy_by_hand(built):
+    v = read_names(built / "llm-training-planner.xlsx")
+    n = math.sqrt(1024 * 989.4 * 0.4 * 30 / 1000 * 8.64e19 / 120)  # the 20-tokens N
+    # ZeRO stage 3 shards all 16 bytes a parameter over the 1,024 GPUs.
+    assert v["PretrainStateGB"] == pytest.approx(16 * n / 1024 / 1e9, rel=1e-12)
+    # Llama 3.1 70B's shape (80 layers, width 8,192), full recomputation keeps
+    # each layer's 16-bit input: 2 · s · b · h · L bytes (Korthikanti et al. 2022).
+    act = 2 * 4096 * 1 * 8192 * 80 / 1e9
+    assert v["PretrainActivationGB"] == pytest.approx(act, rel=1e-12)
+    assert v["PretrainMemoryGB"] == pytest.approx(16 * n / 1024 / 1e9 + act)
+    assert v["PretrainMinGPUs"] == math.ceil(16 * n / ((80 - act) * 1e9))
+    # BLOOM's method (Luccioni et al. 2022): GPU-hours × TDP × PUE, then × grid.
+    energy = 1024 * 30 * 24 * 700 * 1.2 / 1e6
+    assert v["PretrainEnergyMWh"] == pytest.approx(energy, rel=1e-12)
+    assert v["PretrainCO2Tonnes"] == pytest.approx(energy * 0.4, rel=1e-12)
+
+
+def test_finetune_memory_by_hand(built):
+    v = read_names(built / FINETUNE.filename("en"))
+    # Llama 3.1 8B: 32 layers, width 4,096, MLP 14,336, grouped k/v width 1,024.
+    # LoRA r = 16 on all seven linear layers: 41,943,040, PEFT's count for r = 16
+    # on q, k, v, o, gate, up, down of Llama-3-8B-shaped models.
+    assert v["LoRAParams"] == 41_943_040
+    n = v["BaseParams"]
+    act = 2 * 2048 * 4 * 4096 * 32 / 1e9  # gradient checkpointing: 2·s·b·h·L
+    assert v["FTActivationGB"] == pytest.approx(act, rel=1e-12)
+    assert v["FullMemoryGB"] == pytest.approx(16 * n / 8 / 1e9 + act)  # ZeRO-3, 8 GPUs
+    lora_all = n + 41_943_040
+    assert v["LoRAMemoryGB"] == pytest.approx(
+        (2 * lora_all + 14 * 41_943_040) / 1e9 + act
+    )
+    assert v["QLoRAMemoryGB"] == pytest.approx(
+        (0.5 * lora_all + 14 * 41_943_040) / 1e9 + act
+    )
+
+
 def test_fine_tune_cost_does_not_follow_pretraining_days():
     # The planner fine-tunes the model the user names, not one re-sized by days.
     named = {"FTModelParams": 8e9}

@@ -49,7 +49,13 @@ from .functions.hardware import (
     gpu_peak_tflops,
     gpu_power_w,
 )
-from .functions.memory import activation_gb, kv_cache_gb, lora_params, model_state_gb
+from .functions.memory import (
+    activation_gb,
+    kv_cache_gb,
+    lora_params,
+    min_gpus_for_memory,
+    model_state_gb,
+)
 from .functions.models import model_spec
 from .functions.scaling import (
     chinchilla_budget,
@@ -118,6 +124,7 @@ __all__ = [
     "lora_params",
     "mfu",
     "model_spec",
+    "min_gpus_for_memory",
     "model_state_gb",
     "pfdays_to_flops",
     "throughput",

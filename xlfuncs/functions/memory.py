@@ -131,6 +131,103 @@ def model_state_gb(
     return state / BYTES_PER_GB
 
 
+def _min_gpus(
+    params: Floats,
+    memory_gb: Floats,
+    other_gb: Floats,
+    trainable: Floats,
+    weight_bytes: Floats,
+    zero_stage: Floats,
+) -> Floats:
+    """The smallest whole G with fixed + sharded/G + other within memory.
+
+    The parts of the model state the stage shards shrink with G; the rest does
+    not. NaN where nothing fits: the unsharded part and ``other`` alone exceed
+    the memory, or the trainable parameters exceed those held.
+    """
+    weights = params * weight_bytes
+    grads = trainable * GRADIENT_BYTES
+    adam = trainable * ADAM_STATE_BYTES
+    sharded = (
+        np.where(zero_stage >= 3, weights, 0.0)
+        + np.where(zero_stage >= 2, grads, 0.0)
+        + np.where(zero_stage >= 1, adam, 0.0)
+    )
+    room = (memory_gb - other_gb) * BYTES_PER_GB - (weights + grads + adam - sharded)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        # A hair below the exact quotient: 120 GB in 80 GB chunks is 2, not 3.
+        gpus = np.maximum(1.0, np.ceil(sharded / room * (1 - 1e-12)))
+    bad = (room <= 0) | (trainable > params)
+    out = np.where(bad, np.nan, gpus)
+    return float(out) if np.ndim(out) == 0 else out
+
+
+def _min_gpus_excel() -> str:
+    t = _trainable_expr()
+    weights, grads = "params*weight_bytes", f"{t}*{xl(GRADIENT_BYTES)}"
+    adam = f"{t}*{xl(ADAM_STATE_BYTES)}"
+    sharded = (
+        f"(IF(zero_stage>=3,{weights},0)+IF(zero_stage>=2,{grads},0)"
+        f"+IF(zero_stage>=1,{adam},0))"
+    )
+    fixed = f"({weights}+{grads}+{adam}-{sharded})"
+    room = f"((memory_gb-other_gb)*{xl(BYTES_PER_GB)}-{fixed})"
+    # Nested IFs, not OR() or MAX(): those would fold a range into one value.
+    return (
+        f"IF({room}<=0,#NUM!,IF({t}>params,#NUM!,IF({sharded}=0,1,"
+        f"ROUNDUP({sharded}/{room}*(1-1E-12),0))))"
+    )
+
+
+@formula(
+    "MIN_GPUS_FOR_MEMORY",
+    unit="GPUs",
+    excel=_min_gpus_excel(),
+    invalid_result="no number of GPUs holds it: what ZeRO's stage does not shard, "
+    "plus other_gb, exceeds memory_gb (try a higher zero_stage)",
+)
+def min_gpus_for_memory(
+    params: Floats,
+    memory_gb: Floats,
+    other_gb: Floats = 0,
+    trainable_params: Floats | None = None,
+    weight_bytes: Floats = HALF_PRECISION_BYTES,
+    zero_stage: Floats = 0,
+) -> Floats:
+    """Fewest GPUs whose memory holds the ZeRO-sharded model state plus other_gb each.
+
+    Formula: the smallest whole G ≥ 1 with ``fixed + sharded / G + other ≤
+    memory``, that is ``max(1, ceil(sharded / (memory − other − fixed)))``,
+    where ZeRO's stage decides which of MODEL_STATE_GB's terms are ``sharded``
+    over the G GPUs (stage 1 the Adam states, 2 also the gradients, 3 also the
+    weights) and which stay ``fixed`` on every GPU.
+
+    Returns
+    -------
+    float or ndarray
+        GPUs, a whole number. #NUM! when no number of GPUs is enough (at stage 0
+        nothing shrinks: 1 if it fits on one GPU).
+
+    References
+    ----------
+    Rajbhandari et al. 2020, "ZeRO", arXiv 1910.02054, section 5: stage 3
+    divides all 16 bytes per parameter by the data-parallel degree.
+
+    Examples
+    --------
+    7.5 B parameters at stage 3 need 120 GB of model state: 2 GPUs of 80 GB.
+
+    >>> min_gpus_for_memory(7.5e9, 80, 0, 7.5e9, 2, 3)
+    2.0
+    >>> min_gpus_for_memory(7.5e9, 80, 10, 7.5e9, 2, 3)
+    2.0
+    >>> min_gpus_for_memory(70e9, 80, 5, 70e9, 2, 3)
+    15.0
+    """
+    trainable = params if trainable_params is None else trainable_params
+    return _min_gpus(params, memory_gb, other_gb, trainable, weight_bytes, zero_stage)
+
+
 def _lora_params(
     layers: Floats,
     d_model: Floats,

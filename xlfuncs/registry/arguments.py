@@ -400,6 +400,7 @@ _ARGS = (
         "cached per sequence. FLOPS_PER_TOKEN & co. take it with layers and "
         "attention_width.",
         "tokens",
+        typical=(128, 1_048_576),
     ),
     Arg(
         "gpu",
@@ -474,6 +475,7 @@ _ARGS = (
         "LoRA rank r in dimensions, a whole number: 8, 16 or 64.",
         "dimensions",
         WHOLE,
+        typical=(1, 512),
     ),
     Arg(
         "matrices",
@@ -524,6 +526,7 @@ _ARGS = (
         "Sequences each GPU processes per step (micro-batch b), a whole number.",
         "sequences",
         WHOLE,
+        typical=(1, 256),
     ),
     Arg(
         "tensor_parallel",
@@ -531,6 +534,7 @@ _ARGS = (
         "1 (default) for none. Sequence parallelism is assumed with it.",
         "GPUs",
         WHOLE,
+        typical=(1, 64),
     ),
     Arg(
         "recompute",
@@ -588,6 +592,7 @@ _ARGS = (
         "1.2 is typical of large data centres.",
         "ratio",
         PUE,
+        typical=(1, 2),
     ),
     Arg(
         "energy_mwh",
@@ -596,11 +601,25 @@ _ARGS = (
         NONNEGATIVE,
     ),
     Arg(
+        "memory_gb",
+        "Memory of one GPU in GB (10^9 bytes), as its datasheet gives it: 80 for "
+        "an H100 SXM (GPU_MEMORY_GB).",
+        "GB",
+    ),
+    Arg(
+        "other_gb",
+        "Memory each GPU needs besides the model state, in GB: activations "
+        "(ACTIVATION_GB), buffers, the headroom you keep; 0 or more.",
+        "GB",
+        NONNEGATIVE,
+    ),
+    Arg(
         "kg_co2_per_kwh",
         "Carbon intensity of the electricity in kg of CO2-equivalent per kWh "
         "(kg/kWh): 0.057 for the French grid BLOOM used, 0 or more.",
         "kg/kWh",
         NONNEGATIVE,
+        typical=(0, 1.2),
     ),
     # Serving
     Arg(

@@ -40,7 +40,27 @@ class Fallback:
     fallback: str
 
 
-Expr = Call | Fallback
+@dataclass(frozen=True)
+class Sum:
+    """A row that adds other rows, e.g. model state + activations."""
+
+    terms: tuple[str, ...]
+
+
+Expr = Call | Fallback | Sum
+
+
+@dataclass(frozen=True)
+class Fit:
+    """Does the memory a GPU needs fit in what it has? Checked below the rows.
+
+    OK, or "Does not fit: …" with the fewest GPUs that would, where a row says.
+    """
+
+    label: Text
+    need: str  # a result: GB needed per GPU
+    have: str  # a result: the GPU's memory in GB
+    fewest: str | None = None  # a result: the fewest GPUs that fit
 
 
 @dataclass(frozen=True)
@@ -100,6 +120,7 @@ class Results:
     title: Text
     rows: tuple[Result, ...]
     steps: bool = False  # intermediate calculations, shaded grey
+    fits: tuple[Fit, ...] = ()  # memory checks, each a line below the rows
 
 
 @dataclass(frozen=True)
@@ -223,11 +244,12 @@ class Template:
         if self.is_input(name):
             return [name]
         expr = self.result(name).expr
-        reads = (
-            [a for a in expr.args if isinstance(a, str)]
-            if isinstance(expr, Call)
-            else [expr.input, expr.fallback]
-        )
+        if isinstance(expr, Call):
+            reads = [a for a in expr.args if isinstance(a, str)]
+        elif isinstance(expr, Sum):
+            reads = list(expr.terms)
+        else:
+            reads = [expr.input, expr.fallback]
         seen: list[str] = []
         for r in reads:
             seen += [n for n in self.leaves(r) if n not in seen]

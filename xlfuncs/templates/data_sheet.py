@@ -28,7 +28,13 @@ from ..data.fits import FITS
 from ..data.models import FIELD_ALIASES, FIELDS, MODELS, find_field, find_model
 from ..data.models import spellings as model_spellings
 from ..data.models import value as model_value
-from ..data.units import DTYPE_ALIASES, DTYPES, TRAINING_DTYPES, find_dtype
+from ..data.units import (
+    DTYPE_ALIASES,
+    DTYPES,
+    RECOMPUTE_MODES,
+    TRAINING_DTYPES,
+    find_dtype,
+)
 from ..registry.excel import (
     ACCELERATOR_BANDWIDTH,
     ACCELERATOR_KEYS,
@@ -252,6 +258,12 @@ def add_data_sheet(
     _name(wb, FIT_NAMES, title, _range(1, first, 1, r))
     for j, which in enumerate(("E", "A", "B", "Alpha", "Beta", "G", "Exponent"), 2):
         _name(wb, FIT[which], title, _range(j, first, j, r))
+    # Recomputation modes ACTIVATION_GB takes, for the templates' drop-downs.
+    r += 2
+    ws.cell(r, 1, t("data.recompute")).font = Font(name="Calibri", sz=10, bold=True)
+    for j, mode in enumerate(RECOMPUTE_MODES, start=2):
+        ws.cell(r, j, mode).data_type = "s"
+    _name(wb, "RecomputeNames", title, _range(2, r, 1 + len(RECOMPUTE_MODES), r))
     ws.print_area = f"A1:{get_column_letter(c_source)}{r}"
     ws.print_title_rows = "1:1"
     ws.freeze_panes = "B2"

@@ -10,13 +10,16 @@ from .blocks import (
     Call,
     Chart,
     Cover,
+    Fit,
     Grid,
     Input,
     Inputs,
+    Lit,
     Notes,
     Result,
     Results,
     Scenarios,
+    Sum,
     Sweep,
     Template,
 )
@@ -138,6 +141,187 @@ RESULTS = Results(
             T("GPU-hours × price per GPU-hour.", "GPU-horas × precio por GPU-hora."),
             fmt=tx.MONEY, key=True,
         ),
+    ),
+)  # fmt: skip
+
+MEMORY_INPUTS = Inputs(
+    T("Memory per GPU", "Memoria por GPU"),
+    (
+        Input(
+            "FTModel", "model", "Llama 3.1 8B",
+            T("Model to fine-tune", "Modelo a ajustar"), T("name", "nombre"),
+            T("A published model (the Models sheet lists them with their sources): "
+              "its parameters and shape give the memory.",
+              "Un modelo publicado (la hoja Modelos los lista con sus fuentes): sus "
+              "parámetros y su forma dan la memoria."),
+            choices="ModelNames",
+        ),
+        Input(
+            "GPUModel", "gpu", "H100 SXM",
+            T("GPU model", "Modelo de GPU"), T("name", "nombre"),
+            T("Pick from the list (the Data sheet): its memory is the limit.",
+              "Elija de la lista (hoja Datos): su memoria es el límite."),
+            choices="AcceleratorNames",
+        ),
+        Input(
+            "SeqLen", "seq_len", 2048,
+            T("Sequence length", "Longitud de secuencia"), T("tokens", "tokens"),
+            T("The longest sequence a batch is padded to (not the mean).",
+              "La secuencia más larga a la que se rellena un batch (no la media)."),
+        ),
+        Input(
+            "MicroBatch", "micro_batch", 4,
+            T("Micro-batch per GPU", "Micro-batch por GPU"), T("sequences", "secuencias"),
+            T("Sequences each GPU holds at once. A whole number, 1 or more.",
+              "Secuencias que procesa cada GPU a la vez. Un entero, 1 o más."),
+        ),
+        Input(
+            "LoRARank", "rank", 16,
+            T("LoRA rank (r)", "Rango de LoRA (r)"), T("dimensions", "dimensiones"),
+            T("Rank of the LoRA adapters on every linear layer (q, k, v, o, gate, up, "
+              "down), as QLoRA trains them.",
+              "Rango de los adaptadores LoRA en todas las capas lineales (q, k, v, o, "
+              "gate, up, down), como los entrena QLoRA."),
+        ),
+        Input(
+            "ZeroStage", "zero_stage", 3,
+            T("ZeRO stage", "Etapa de ZeRO"), T("0 to 3", "0 a 3"),
+            T("How full fine-tuning shards its state over the GPUs above: 3 shards "
+              "weights, gradients and Adam states.",
+              "Cómo reparte el ajuste completo su estado entre las GPU de arriba: 3 "
+              "reparte pesos, gradientes y estados de Adam."),
+        ),
+    ),
+)  # fmt: skip
+
+_SHAPE = {  # result name: (MODEL_SPEC field, label, unit)
+    "BaseParams": ("params", T("Parameters (N)", "Parámetros (N)"), T("parameters", "parámetros")),
+    "BaseLayers": ("layers", T("Layers (L)", "Capas (L)"), T("layers", "capas")),
+    "BaseWidth": ("d_model", T("Width (h)", "Anchura (h)"), T("dimensions", "dimensiones")),
+    "BaseHeads": ("heads", T("Attention heads (a)", "Cabezas de atención (a)"), T("heads", "cabezas")),
+    "BaseFFN": ("ffn_dim", T("MLP width", "Anchura del MLP"), T("dimensions", "dimensiones")),
+    "BaseKVWidth": ("kv_width", T("Key/value width", "Anchura de claves/valores"), T("dimensions", "dimensiones")),
+}  # fmt: skip
+
+SHAPE = Results(
+    T("The model's shape", "La forma del modelo"),
+    tuple(
+        Result(
+            name, Call("MODEL_SPEC", ("FTModel", Lit(field))), label, unit,
+            T(f"MODEL_SPEC(model, \"{field}\"): from its published configuration.",
+              f"MODEL_SPEC(modelo, \"{field}\"): de su configuración publicada."),
+            fmt=tx.BILLIONS if field == "params" else tx.COUNT,
+        )
+        for name, (field, label, unit) in _SHAPE.items()
+    ),
+    steps=True,
+)  # fmt: skip
+
+_HEADROOM = T(
+    "Keep 10-20 % of the GPU free for the framework, buffers and fragmentation.",
+    "Deje libre un 10-20 % de la GPU para el framework, los buffers y la fragmentación.",
+)
+
+MEMORY = Results(
+    T("Memory per GPU: full, LoRA and QLoRA", "Memoria por GPU: completo, LoRA y QLoRA"),
+    (
+        Result(
+            "GPUMemoryGB", Call("GPU_MEMORY_GB", ("GPUModel",)),
+            T("GPU memory", "Memoria de la GPU"), T("GB", "GB"),
+            T("From the GPU model's datasheet (the Data sheet).",
+              "De la ficha técnica del modelo de GPU (hoja Datos)."),
+            fmt=tx.DECIMAL,
+        ),
+        Result(
+            "LoRAParams",
+            Call("LORA_PARAMS", ("BaseLayers", "BaseWidth", "LoRARank", Lit(2), Lit(3),
+                                 "BaseFFN", Lit(2), "BaseKVWidth")),
+            T("LoRA trainable parameters", "Parámetros entrenables de LoRA"), T("parameters", "parámetros"),
+            T("r × (inputs + outputs) of each adapted matrix: q and o (square), k and v "
+              "(grouped-query width), gate, up and down (MLP), in every layer.",
+              "r × (entradas + salidas) de cada matriz adaptada: q y o (cuadradas), k y "
+              "v (anchura de grupo), gate, up y down (MLP), en cada capa."),
+        ),
+        Result(
+            "LoRAAllParams", Sum(("BaseParams", "LoRAParams")),
+            T("Parameters held with LoRA", "Parámetros con LoRA"), T("parameters", "parámetros"),
+            T("The base model plus its adapters.", "El modelo base más sus adaptadores."),
+            fmt=tx.BILLIONS,
+        ),
+        Result(
+            "FTActivationGB",
+            Call("ACTIVATION_GB", ("BaseLayers", "BaseWidth", "BaseHeads", "SeqLen",
+                                   "MicroBatch", Lit(1), Lit("full"))),
+            T("Activations", "Activaciones"), T("GB", "GB"),
+            T("With gradient checkpointing (each layer's input kept: 2·s·b·h bytes a "
+              "layer, Korthikanti et al. 2022), as fine-tuning recipes run.",
+              "Con gradient checkpointing (se guarda la entrada de cada capa: 2·s·b·h "
+              "bytes por capa, Korthikanti et al. 2022), como lo hacen las recetas de "
+              "fine-tuning."),
+            fmt=tx.DECIMAL,
+        ),
+        Result(
+            "FullStateGB",
+            Call("MODEL_STATE_GB", ("BaseParams", "BaseParams", Lit(2), "GPUs", "ZeroStage")),
+            T("Full fine-tuning: model state", "Ajuste completo: estado del modelo"), T("GB", "GB"),
+            T("16 bytes a parameter (16-bit weights and gradients, fp32 Adam states), "
+              "sharded over the GPUs by the ZeRO stage.",
+              "16 bytes por parámetro (pesos y gradientes de 16 bits, estados de Adam en "
+              "fp32), repartidos entre las GPU según la etapa de ZeRO."),
+            fmt=tx.DECIMAL,
+        ),
+        Result(
+            "FullMemoryGB", Sum(("FullStateGB", "FTActivationGB")),
+            T("Full fine-tuning: per GPU", "Ajuste completo: por GPU"), T("GB", "GB"),
+            _HEADROOM, fmt=tx.DECIMAL, key=True,
+        ),
+        Result(
+            "FullMinGPUs",
+            Call("MIN_GPUS_FOR_MEMORY", ("BaseParams", "GPUMemoryGB", "FTActivationGB",
+                                         "BaseParams", Lit(2), "ZeroStage")),
+            T("Full fine-tuning: fewest GPUs", "Ajuste completo: mínimo de GPU"), T("GPUs", "GPU"),
+            T("The smallest cluster whose share of the state, plus the activations, "
+              "fits each GPU at this ZeRO stage.",
+              "El clúster más pequeño cuya parte del estado, más las activaciones, cabe "
+              "en cada GPU con esta etapa de ZeRO."),
+        ),
+        Result(
+            "LoRAStateGB",
+            Call("MODEL_STATE_GB", ("LoRAAllParams", "LoRAParams", Lit(2))),
+            T("LoRA: model state", "LoRA: estado del modelo"), T("GB", "GB"),
+            T("16-bit base weights (2 bytes a parameter) plus 16 bytes per adapter "
+              "parameter; each GPU holds a whole copy.",
+              "Pesos base de 16 bits (2 bytes por parámetro) más 16 bytes por parámetro "
+              "de adaptador; cada GPU guarda una copia entera."),
+            fmt=tx.DECIMAL,
+        ),
+        Result(
+            "LoRAMemoryGB",
+            Sum(("LoRAStateGB", "FTActivationGB")),
+            T("LoRA: per GPU", "LoRA: por GPU"), T("GB", "GB"),
+            _HEADROOM, fmt=tx.DECIMAL, key=True,
+        ),
+        Result(
+            "QLoRAStateGB",
+            Call("MODEL_STATE_GB", ("LoRAAllParams", "LoRAParams", Lit(0.5))),
+            T("QLoRA: model state", "QLoRA: estado del modelo"), T("GB", "GB"),
+            T("4-bit base weights (0.5 bytes a parameter, Dettmers et al. 2023) plus the "
+              "adapters' gradients and Adam states.",
+              "Pesos base de 4 bits (0,5 bytes por parámetro, Dettmers et al. 2023) más "
+              "gradientes y estados de Adam de los adaptadores."),
+            fmt=tx.DECIMAL,
+        ),
+        Result(
+            "QLoRAMemoryGB",
+            Sum(("QLoRAStateGB", "FTActivationGB")),
+            T("QLoRA: per GPU", "QLoRA: por GPU"), T("GB", "GB"),
+            _HEADROOM, fmt=tx.DECIMAL, key=True,
+        ),
+    ),
+    fits=(
+        Fit(T("Full fine-tuning", "Ajuste completo"), "FullMemoryGB", "GPUMemoryGB", "FullMinGPUs"),
+        Fit(T("LoRA", "LoRA"), "LoRAMemoryGB", "GPUMemoryGB"),
+        Fit(T("QLoRA", "QLoRA"), "QLoRAMemoryGB", "GPUMemoryGB"),
     ),
 )  # fmt: skip
 
@@ -283,5 +467,9 @@ FINETUNE = Template(
         ),
         sources=SOURCES_FINETUNE,
     ),
-    blocks=(INPUTS, STEPS, RESULTS, SCENARIOS, HOURS_GRID, COST_GRID, LENGTHS, NOTES),
+    blocks=(
+        INPUTS, STEPS, RESULTS, MEMORY_INPUTS, SHAPE, MEMORY,
+        SCENARIOS, HOURS_GRID, COST_GRID, LENGTHS, NOTES,
+    ),
+    data_sheet=True,
 )  # fmt: skip

@@ -35,7 +35,8 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from .. import __version__
 from ..data.accelerators import ACCELERATORS
-from ..data.units import DTYPES, TRAINING_DTYPES
+from ..data.models import MODELS
+from ..data.units import DTYPES, RECOMPUTE_MODES, TRAINING_DTYPES
 from ..registry import REGISTRY, InputError
 from ..registry.excel import OMITTED, Bound, expand, paren, xl
 from ..registry.formula import excel_functions
@@ -47,6 +48,7 @@ from .blocks import (
     Custom,
     Expr,
     Fallback,
+    Fit,
     Grid,
     Input,
     Inputs,
@@ -55,6 +57,7 @@ from .blocks import (
     Result,
     Results,
     Scenarios,
+    Sum,
     Sweep,
     Template,
 )
@@ -74,6 +77,8 @@ LISTS: dict[str, list[str]] = {
     "AcceleratorNames": [a.name for a in ACCELERATORS],
     "DtypeNames": list(DTYPES),
     "TrainingDtypeNames": list(TRAINING_DTYPES),
+    "ModelNames": [m.name for m in MODELS],
+    "RecomputeNames": list(RECOMPUTE_MODES),
 }
 
 
@@ -105,8 +110,23 @@ def compute(tpl: Template, inputs: Mapping[str, Any]) -> dict[str, Any]:
     an error rule, or when the library refuses the inputs.
     """
     env: dict[str, Any] = {**tpl.defaults, **inputs, "@lists": LISTS}
+    results = {r.name: r for r in tpl.results}
+
+    def need(name: str) -> None:  # the rows a result reads come first
+        if name in env or name not in results:
+            return
+        r = results[name]
+        e = r.expr
+        reads = e.terms if isinstance(e, Sum) else (
+            (e.input, e.fallback) if isinstance(e, Fallback)
+            else tuple(a for a in e.args if isinstance(a, str))
+        )  # fmt: skip
+        for n in reads:
+            need(n)
+        env[name] = _value(tpl, r, env)
+
     for r in tpl.results:
-        env[r.name] = _value(tpl, r, env)
+        need(r.name)
     return env
 
 
@@ -117,6 +137,9 @@ def _value(tpl: Template, r: Result, env: dict[str, Any]) -> Any:
     if isinstance(expr, Fallback):
         value = env[expr.input]
         return env[expr.fallback] if value is None else value
+    if isinstance(expr, Sum):
+        terms = [env[t] for t in expr.terms]
+        return NA if any(t is NA for t in terms) else float(sum(terms))
     args = [a.value if isinstance(a, Lit) else env[a] for a in expr.args]
     if any(a is NA for a in args):
         return NA
@@ -267,6 +290,8 @@ class Sheet:
         if isinstance(expr, Fallback):
             x, f = self.ref(expr.input, scope), self.ref(expr.fallback, scope)
             return f"IF(ISBLANK({x}),{f},{x})"
+        if isinstance(expr, Sum):
+            return "+".join(paren(self.ref(t, scope)) for t in expr.terms)
         spec = REGISTRY[expr.function]
         assert spec.excel is not None, f"{spec.name} has no Excel expression"
         bindings: dict[str, Bound] = {}
@@ -468,7 +493,54 @@ class Sheet:
             self.cell(f"D{r}", how, align=st.WRAP)
             self.fit(max(lines(how, _width("D:F")), lines(label, COLUMNS["A"])))
             self.define(res.name, f"B{r}")
+        for fit in block.fits:
+            self.fit_line(fit)
         self.blocks.append((start, self.row))
+
+    def fit_line(self, fit: Fit) -> None:
+        """OK if the memory needed per GPU fits the GPU's; else by how much."""
+        r = self.next_row()
+        label = self.t(fit.label)
+        self.cell(f"A{r}", label, font=st.BOLD, align=st.WRAP)
+        self.ws.merge_cells(f"B{r}:F{r}")
+        need, have = fit.need, fit.have
+        parts = self.t(tx.NO_FIT).split("{need}")
+        head, rest = parts[0], parts[1].split("{have}")
+        text = (
+            f'{quoted(head)}&TEXT({need},"0.0")&{quoted(rest[0])}'
+            f'&TEXT({have},"0")&{quoted(rest[1])}'
+        )
+        if fit.fewest:
+            before, after = self.t(tx.FEWEST).split("{n}")
+            text += (
+                f'&IF(ISNUMBER({fit.fewest}),{quoted(before)}&TEXT({fit.fewest},"0")'
+                f'&{quoted(after)},"")'
+            )
+        ok, na = quoted(tx.OK(self.lang)), quoted(tx.NA(self.lang))
+        formula = (
+            f"=IF(AND(ISNUMBER({need}),ISNUMBER({have})),"
+            f"IF({need}<={have},{ok},{text}),{na})"
+        )
+        value = self.fit_text(fit, self.env)
+        self.formula(f"B{r}", formula, value, align=st.WRAP, box=True)
+        self.problems.append((label, f"B{r}", value))
+        self.fit_row_height(r)
+
+    def fit_text(self, fit: Fit, env: dict[str, Any]) -> str:
+        need, have = env[fit.need], env[fit.have]
+        if need is NA or have is NA:
+            return tx.NA(self.lang)
+        if need <= have:
+            return tx.OK(self.lang)
+        text = self.t(tx.NO_FIT).format(need=f"{need:.1f}", have=f"{have:.0f}")
+        fewest = env[fit.fewest] if fit.fewest else NA
+        if fewest is not NA:
+            text += self.t(tx.FEWEST).format(n=f"{fewest:.0f}")
+        return text
+
+    def fit_row_height(self, r: int) -> None:
+        longest = self.t(tx.NO_FIT) + self.t(tx.FEWEST) + "99999.9 9999 99999"
+        self.fit(lines(longest, _width("B:F")), r)
 
     def problem_formula(self, items: Sequence[tuple[str, Input, str]]) -> str:
         """The first problem among some input cells, "<where>: <message>", or OK."""
@@ -874,6 +946,7 @@ _DATA = {
     "data.models_sheet": tx.T("Models", "Modelos"),
     "data.model": tx.T("Model", "Modelo"),
     "data.params_source": tx.T("Parameter count", "Número de parámetros"),
+    "data.recompute": tx.T("Recomputation modes", "Modos de recálculo"),
     "data.fits": tx.T(
         "Fitted scaling laws: L = E + A/N^α + B/D^β",
         "Leyes de escalado ajustadas: L = E + A/N^α + B/D^β",

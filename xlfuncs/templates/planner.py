@@ -14,7 +14,7 @@ from typing import Any
 
 from openpyxl.utils import quote_sheetname
 
-from ..data.accelerators import BY_NAME
+from ..data.accelerators import BY_NAME, Accelerator
 from ..registry import REGISTRY
 from ..registry.excel import Bound, expand
 from ..registry.formula import excel_functions
@@ -26,6 +26,7 @@ from .blocks import (
     Cover,
     Custom,
     Fallback,
+    Fit,
     Grid,
     Input,
     Inputs,
@@ -35,6 +36,7 @@ from .blocks import (
     Results,
     Rule,
     Scenarios,
+    Sum,
     Template,
 )
 from .layout import NA, Sheet, quoted
@@ -42,16 +44,20 @@ from .shared import CURRENCY, PRICE, SOURCES_PLANNER
 from .texts import T
 
 
+def _accelerator(env: dict[str, Any]) -> Accelerator | None:
+    """The accelerator the GPUModel cell names (MATCH ignores case)."""
+    name = str(env["GPUModel"]).strip().lower()
+    return next((a for n, a in BY_NAME.items() if n.lower() == name), None)
+
+
 def _has_figure(env: dict[str, Any]) -> bool:
-    acc = next(
-        (
-            a
-            for n, a in BY_NAME.items()
-            if n.lower() == str(env["GPUModel"]).strip().lower()
-        ),
-        None,
-    )
+    acc = _accelerator(env)
     return acc is not None and str(env["Dtype"]).strip().lower() in acc.peak_tflops
+
+
+def _has_power(env: dict[str, Any]) -> bool:
+    acc = _accelerator(env)
+    return acc is not None and acc.power_w is not None
 
 
 CLUSTER = Inputs(
@@ -65,6 +71,15 @@ CLUSTER = Inputs(
               "Elija de la lista (hoja Datos): se usa su pico denso en la precisión de "
               "abajo."),
             choices="AcceleratorNames",
+            rules=(
+                Rule(
+                    "ISNUMBER(INDEX(AcceleratorPower,MATCH(GPUModel,AcceleratorNames,0)))",
+                    _has_power,
+                    T("Warning: its vendor publishes no power figure, so energy shows n/a",
+                      "Aviso: su fabricante no publica su potencia: la energía muestra n/d"),
+                    error=False,
+                ),
+            ),
         ),
         Input(
             "Dtype", "dtype", "bf16",
@@ -230,6 +245,184 @@ LOSS = Results(
               "La menor pérdida según Epoch (su propia escala: compare dentro de un "
               "ajuste)."),
             fmt=tx.LOSS,
+        ),
+    ),
+)  # fmt: skip
+
+MEMORY_INPUTS = Inputs(
+    T("Memory per GPU", "Memoria por GPU"),
+    (
+        Input(
+            "ShapeModel", "model", "Llama 3.1 70B",
+            T("Shape from model", "Forma del modelo"), T("name", "nombre"),
+            T("A published model near the planned size (the Models sheet): its "
+              "layers, width and heads give the activations.",
+              "Un modelo publicado de tamaño parecido (hoja Modelos): sus capas, "
+              "anchura y cabezas dan las activaciones."),
+            choices="ModelNames",
+        ),
+        Input(
+            "SeqLen", "seq_len", 4096,
+            T("Sequence length", "Longitud de secuencia"), T("tokens", "tokens"),
+            T("Tokens per training sequence.", "Tokens por secuencia de entrenamiento."),
+        ),
+        Input(
+            "MicroBatch", "micro_batch", 1,
+            T("Micro-batch per GPU", "Micro-batch por GPU"), T("sequences", "secuencias"),
+            T("Sequences each GPU holds at once. A whole number, 1 or more.",
+              "Secuencias que procesa cada GPU a la vez. Un entero, 1 o más."),
+        ),
+        Input(
+            "TensorParallel", "tensor_parallel", 1,
+            T("Tensor parallelism", "Paralelismo tensorial"), T("GPUs", "GPU"),
+            T("GPUs that split each layer (with sequence parallelism): they divide "
+              "the activations; ZeRO shards the model state.",
+              "GPU que reparten cada capa (con paralelismo de secuencia): dividen las "
+              "activaciones; ZeRO reparte el estado del modelo."),
+        ),
+        Input(
+            "ZeroStage", "zero_stage", 3,
+            T("ZeRO stage", "Etapa de ZeRO"), T("0 to 3", "0 a 3"),
+            T("0: every GPU holds the whole state; 1 shards the Adam states over the "
+              "GPUs, 2 also the gradients, 3 also the weights.",
+              "0: cada GPU guarda todo el estado; 1 reparte los estados de Adam entre "
+              "las GPU, 2 también los gradientes, 3 también los pesos."),
+        ),
+        Input(
+            "Recompute", "recompute", "full",
+            T("Activation recomputation", "Recálculo de activaciones"), T("mode", "modo"),
+            T("none, selective (attention only) or full (each layer's input only): "
+              "full saves the most memory for about a third more compute.",
+              "none, selective (solo la atención) o full (solo la entrada de cada "
+              "capa): full ahorra más memoria a cambio de un tercio más de cómputo."),
+            choices="RecomputeNames",
+        ),
+    ),
+)  # fmt: skip
+
+MEMORY = Results(
+    T("Memory per GPU: results", "Memoria por GPU: resultados"),
+    (
+        Result(
+            "GPUMemoryGB", Call("GPU_MEMORY_GB", ("GPUModel",)),
+            T("GPU memory", "Memoria de la GPU"), T("GB", "GB"),
+            T("From the GPU model's datasheet (the Data sheet).",
+              "De la ficha técnica del modelo de GPU (hoja Datos)."),
+            fmt=tx.DECIMAL,
+        ),
+        Result(
+            "ShapeLayers", Call("MODEL_SPEC", ("ShapeModel", Lit("layers"))),
+            T("Layers (L)", "Capas (L)"), T("layers", "capas"),
+            T("Of the model named above (the Models sheet).",
+              "Del modelo indicado arriba (hoja Modelos)."),
+        ),
+        Result(
+            "ShapeWidth", Call("MODEL_SPEC", ("ShapeModel", Lit("d_model"))),
+            T("Width (h)", "Anchura (h)"), T("dimensions", "dimensiones"),
+            T("Hidden size d_model of that model.", "Tamaño oculto d_model de ese modelo."),
+        ),
+        Result(
+            "ShapeHeads", Call("MODEL_SPEC", ("ShapeModel", Lit("heads"))),
+            T("Attention heads (a)", "Cabezas de atención (a)"), T("heads", "cabezas"),
+            T("Attention heads of that model.", "Cabezas de atención de ese modelo."),
+        ),
+        Result(
+            "PretrainStateGB",
+            Call("MODEL_STATE_GB", ("RuleParams", "RuleParams", Lit(2), "GPUs", "ZeroStage")),
+            T("Model state", "Estado del modelo"), T("GB", "GB"),
+            T("Weights, gradients and Adam states of the 20-tokens model, 16 bytes a "
+              "parameter, sharded over the GPUs by the ZeRO stage (Rajbhandari et al. "
+              "2020).",
+              "Pesos, gradientes y estados de Adam del modelo de 20 tokens, 16 bytes "
+              "por parámetro, repartidos entre las GPU según la etapa de ZeRO "
+              "(Rajbhandari et al. 2020)."),
+            fmt=tx.DECIMAL,
+        ),
+        Result(
+            "PretrainActivationGB",
+            Call("ACTIVATION_GB", ("ShapeLayers", "ShapeWidth", "ShapeHeads", "SeqLen",
+                                   "MicroBatch", "TensorParallel", "Recompute")),
+            T("Activations", "Activaciones"), T("GB", "GB"),
+            T("Kept for the backward pass: s·b·h·(34 + 5·a·s/h) bytes a layer, less "
+              "with recomputation (Korthikanti et al. 2022).",
+              "Guardadas para el paso hacia atrás: s·b·h·(34 + 5·a·s/h) bytes por capa, "
+              "menos con recálculo (Korthikanti et al. 2022)."),
+            fmt=tx.DECIMAL,
+        ),
+        Result(
+            "PretrainMemoryGB", Sum(("PretrainStateGB", "PretrainActivationGB")),
+            T("Memory per GPU", "Memoria por GPU"), T("GB", "GB"),
+            T("Model state + activations. Keep 10-20 % of the GPU free for the "
+              "framework, buffers and fragmentation.",
+              "Estado del modelo + activaciones. Deje libre un 10-20 % de la GPU para "
+              "el framework, los buffers y la fragmentación."),
+            fmt=tx.DECIMAL, key=True,
+        ),
+        Result(
+            "PretrainMinGPUs",
+            Call("MIN_GPUS_FOR_MEMORY", ("RuleParams", "GPUMemoryGB", "PretrainActivationGB",
+                                         "RuleParams", Lit(2), "ZeroStage")),
+            T("Fewest GPUs that fit", "Mínimo de GPU que caben"), T("GPUs", "GPU"),
+            T("The smallest cluster whose share of the state, plus the activations, "
+              "fits each GPU's memory at this ZeRO stage.",
+              "El clúster más pequeño cuya parte del estado, más las activaciones, cabe "
+              "en la memoria de cada GPU con esta etapa de ZeRO."),
+        ),
+    ),
+    fits=(Fit(T("Memory check", "Control de memoria"), "PretrainMemoryGB", "GPUMemoryGB",
+              "PretrainMinGPUs"),),
+)  # fmt: skip
+
+ENERGY_INPUTS = Inputs(
+    T("Energy and emissions", "Energía y emisiones"),
+    (
+        Input(
+            "PUE", "pue", 1.2,
+            T("Power usage effectiveness (PUE)", "Eficiencia energética (PUE)"), T("ratio", "ratio"),
+            T("The data centre's total power over its IT power: 1.1-1.2 for modern "
+              "sites, 1.5 or more for older ones.",
+              "Potencia total del centro de datos entre la de TI: 1,1-1,2 en centros "
+              "modernos, 1,5 o más en antiguos."),
+            fmt=tx.TWO,
+        ),
+        Input(
+            "GridIntensity", "kg_co2_per_kwh", 0.4,
+            T("Grid carbon intensity", "Intensidad de carbono de la red"), T("kg CO2e/kWh", "kg CO2e/kWh"),
+            T("Of the electricity the cluster uses: 0.057 for France (BLOOM), about "
+              "0.4 for the US average; your provider may publish it.",
+              "De la electricidad del clúster: 0,057 en Francia (BLOOM), unos 0,4 de "
+              "media en EE. UU.; su proveedor puede publicarla."),
+            fmt="0.000",
+        ),
+    ),
+)  # fmt: skip
+
+ENERGY = Results(
+    T("Energy and emissions: results", "Energía y emisiones: resultados"),
+    (
+        Result(
+            "GPUPowerW", Call("GPU_POWER_W", ("GPUModel",)),
+            T("Power per GPU", "Potencia por GPU"), T("W", "W"),
+            T("The GPU's board power (TDP) from its datasheet: an upper bound of its "
+              "draw.",
+              "Potencia de la tarjeta (TDP) según su ficha: un máximo de su consumo."),
+        ),
+        Result(
+            "PretrainEnergyMWh",
+            Call("TRAINING_ENERGY_MWH", ("PretrainGPUHours", "GPUPowerW", "PUE")),
+            T("Energy", "Energía"), T("MWh", "MWh"),
+            T("GPU-hours × power × PUE ÷ 10^6 (Luccioni et al. 2022's method for "
+              "BLOOM).",
+              "GPU-horas × potencia × PUE ÷ 10^6 (el método de Luccioni et al. 2022 "
+              "para BLOOM)."),
+            fmt=tx.DECIMAL, key=True,
+        ),
+        Result(
+            "PretrainCO2Tonnes",
+            Call("TRAINING_CO2_TONNES", ("PretrainEnergyMWh", "GridIntensity")),
+            T("Emissions", "Emisiones"), T("t CO2e", "t CO2e"),
+            T("Energy × grid carbon intensity.", "Energía × intensidad de carbono de la red."),
+            fmt=tx.DECIMAL, key=True,
         ),
     ),
 )  # fmt: skip
@@ -622,6 +815,9 @@ PLANNER = Template(
         ),
         sources=SOURCES_PLANNER,
     ),
-    blocks=(CLUSTER, BUDGET, MODEL, LOSS, FT_INPUTS, FT, SCENARIOS, SIZE_GRID, COST_GRID, ISOFLOP, NOTES),
+    blocks=(
+        CLUSTER, BUDGET, MODEL, LOSS, MEMORY_INPUTS, MEMORY, ENERGY_INPUTS, ENERGY,
+        FT_INPUTS, FT, SCENARIOS, SIZE_GRID, COST_GRID, ISOFLOP, NOTES,
+    ),
     data_sheet=True,
 )  # fmt: skip

@@ -75,6 +75,11 @@ UNUSUAL = T(
     "Aviso: inusual; lo habitual es de {lo} a {hi}",
 )
 ENTER_TEXT = T("Error: enter a short text", "Error: introduzca un texto breve")
+NO_FIT = T(
+    "Does not fit: {need} GB per GPU, {have} GB on the GPU",
+    "No cabe: {need} GB por GPU, {have} GB en la GPU",
+)
+FEWEST = T("; fewest GPUs that fit: {n}", "; mínimo de GPU que caben: {n}")
 
 # Data validation pop-ups.
 INVALID_TITLE = T("Invalid input", "Dato no válido")
