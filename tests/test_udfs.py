@@ -565,3 +565,44 @@ def test_udf_equals_python_api_for_valid_input(g, v, e, t):
     assert udfs.FT_EXAMPLES_PER_SEC(cell(g), cell(v), cell(e), cell(t)) == (
         xf.examples_per_sec(g, v, e, t)
     )
+
+
+# ------------------------------------------------------------ review fixes
+
+
+def test_bad_cells_of_a_number_range_compute_on_a_safe_value():
+    # A NaN, an infinity or a zero must not reach the math: the percentile of
+    # inf raised inside numpy ("internal error") before.
+    out = udfs.FT_TOKENS_PER_EXAMPLE([[600.0], [800.0]], [[0.5, math.inf]])
+    assert out[0][0] == 700.0
+    assert code(out[0][1]) == "#NUM!" and "percentile must be a finite" in out[0][1]
+    arg = REGISTRY["FT_TOKENS_PER_EXAMPLE"].args[1]
+    values, errs = cells._checked(arg, np.array([0.5, np.nan, -np.inf, 2.0, -1.0]))
+    assert values.tolist()[0] == 0.5 and all(0 <= v <= 1 for v in values.tolist())
+    assert [e is None for e in errs] == [True, False, False, False, False]
+    gpus = REGISTRY["FT_THROUGHPUT"].args[0]
+    values, errs = cells._checked(gpus, np.array([8.0, 0.0, np.inf, -1.0]))
+    assert values[0] == 8.0 and (values[1:] > 0).all() and np.isfinite(values).all()
+    assert "positive" in errs[1].reason and "finite" in errs[2].reason
+
+
+PERCENTILE_CELL = st.one_of(
+    st.floats(0.0, 1.0),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from([0.0, 1.0, -0.0, 90.0, np.nan, np.inf, -np.inf]),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    lengths=st.lists(st.floats(1.0, 1e4), min_size=1, max_size=6),
+    ks=st.lists(
+        st.lists(PERCENTILE_CELL, min_size=2, max_size=2), min_size=1, max_size=3
+    ),
+)
+def test_each_cell_of_a_percentile_range_is_that_percentile_alone(lengths, ks):
+    # A range of numbers goes through the whole-array check (_checked); each of
+    # its cells must give what the same number alone gives.
+    column = [[x] for x in lengths]
+    out = udfs.FT_TOKENS_PER_EXAMPLE(column, ks)
+    assert out == [[udfs.FT_TOKENS_PER_EXAMPLE(column, k) for k in row] for row in ks]

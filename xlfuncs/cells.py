@@ -390,11 +390,13 @@ def _checked(arg: Arg, x: np.ndarray) -> tuple[np.ndarray, Any]:
         return x, None
     bad = ~arg.domain.mask(x)
     errs = np.full(x.shape, None, dtype=object)
+    left = bad.copy()  # bad cells without an error yet; ``bad`` itself stays whole
     # One error object per kind of fault, not one per cell.
     for fault in (~np.isfinite(x), x == 0, bad):
-        fault &= bad & _none(errs)
-        if fault.any():
-            errs[fault] = arg.domain.error(arg.name, float(x[fault].flat[0]))
+        hit = fault & left
+        if hit.any():
+            errs[hit] = arg.domain.error(arg.name, float(x[hit].flat[0]))
+            left &= ~hit
     return np.where(bad, _safe(arg.domain), x), errs
 
 
