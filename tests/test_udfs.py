@@ -525,8 +525,20 @@ ANY_RANGE = st.integers(1, 3).flatmap(
 ANY_ARRAY = st.lists(
     st.floats(allow_nan=True, allow_infinity=True), min_size=1, max_size=4
 ).map(np.array)
-ODD = st.sampled_from([[], [[]], [[[1.0]]], [[1.0], [2.0, 3.0]], [1.0, [2.0]]])
-ANY_ARG = st.one_of(ANY_CELL, ANY_RANGE, ANY_CELL.map(lambda c: [[c]]), ANY_ARRAY, ODD)
+ODD = st.sampled_from(
+    [[], [[]], [[[1.0]]], [[1.0], [2.0, 3.0]], [1.0, [2.0]]]
+    + [np.zeros(0), np.zeros((0, 3)), np.zeros((1, 0))]
+)
+# Arrays where a cell belongs: inside a range, or as a one-cell range.
+NESTED = st.one_of(
+    ANY_ARRAY.map(lambda a: [[a]]),
+    ANY_ARRAY.map(lambda a: [a]),
+    st.tuples(ANY_CELL, ANY_ARRAY).map(lambda t: [[t[0], t[1]]]),
+    ANY_ARRAY.map(lambda a: [[a[0].reshape(())]]),
+)
+ANY_ARG = st.one_of(
+    ANY_CELL, ANY_RANGE, ANY_CELL.map(lambda c: [[c]]), ANY_ARRAY, ODD, NESTED
+)
 
 
 def _acceptable(value) -> bool:
@@ -606,3 +618,18 @@ def test_each_cell_of_a_percentile_range_is_that_percentile_alone(lengths, ks):
     column = [[x] for x in lengths]
     out = udfs.FT_TOKENS_PER_EXAMPLE(column, ks)
     assert out == [[udfs.FT_TOKENS_PER_EXAMPLE(column, k) for k in row] for row in ks]
+
+
+def test_an_array_inside_a_range_is_nested_too_deep_not_an_internal_error():
+    for value in ([[np.array([1.0, 2.0])]], [[np.array(20.0)]], [np.array([1.0])]):
+        out = udfs.CHINCHILLA_PARAMS(6000.0, value)
+        assert code(out) == "#VALUE!" and "nested too deep" in out, out
+    assert udfs.CHINCHILLA_PARAMS(6000.0, [[None]]) == udfs.CHINCHILLA_PARAMS(6000.0)
+
+
+def test_an_empty_numpy_percentile_gives_an_empty_result():
+    out = udfs.FT_TOKENS_PER_EXAMPLE(2.0, np.zeros((0, 3)))
+    assert isinstance(out, np.ndarray) and out.shape == (0, 3)
+    out = xf.tokens_per_example([1.0, 2.0], [[]])
+    assert isinstance(out, np.ndarray) and out.shape == (1, 0)
+    assert xf.throughput([], 2500, 0.82).shape == (0,)  # as for any argument

@@ -33,6 +33,7 @@ from .registry.errors import ERROR_CODES, shorten, shown_error
 _NEVER = (math.inf, -math.inf)  # fast-path bounds no number satisfies
 _MAX_FLOAT = 1.7976931348623157e308
 _NUMBERS = {float, int}
+_NESTED = (list, tuple, np.ndarray)  # inside a range: a range within a range
 
 # Error cells as Windows Excel's COM interface hands them over (CVErr values),
 # for the codes xlwings leaves as ints: the newer ones, e.g. #SPILL!.
@@ -293,8 +294,13 @@ def _none(a: np.ndarray) -> np.ndarray:
 
 
 def _is_blank(a: Any) -> bool:
+    """True for a blank cell: None, or a one-cell range ``[[None]]``."""
     return a is None or (
-        type(a) is list and len(a) == 1 and type(a[0]) is list and a[0] == [None]
+        type(a) is list
+        and len(a) == 1
+        and type(a[0]) is list
+        and len(a[0]) == 1
+        and a[0][0] is None
     )
 
 
@@ -361,7 +367,7 @@ def _cells(arg: Arg, a: Any) -> tuple[Any, Any]:
 
     shape, err = _rows(arg, a)
     kinds = _kinds(a, shape) if err is None else set()
-    if kinds & {list, tuple}:
+    if any(issubclass(k, _NESTED) for k in kinds):
         err = _too_deep(arg)
     if err is not None:
         return (_safe(arg.domain) if arg.kind == "number" else None), err
@@ -431,7 +437,7 @@ def _sample(arg: Arg, a: Any) -> tuple[Any, Any]:
         a = [a]
     shape, err = _rows(arg, a)
     kinds = _kinds(a, shape) if err is None else set()
-    if kinds & {list, tuple}:
+    if any(issubclass(k, _NESTED) for k in kinds):
         err = _too_deep(arg)
     if err is not None:
         return None, err

@@ -307,5 +307,7 @@ def tokens_per_example(lengths: Floats, percentile: Floats | None = None) -> Flo
     """
     if percentile is None:
         return float(np.mean(lengths))
+    if isinstance(percentile, np.ndarray) and percentile.size == 0:
+        return np.empty(percentile.shape)  # no percentiles asked, none given
     result = np.quantile(lengths, percentile)
     return float(result) if np.ndim(result) == 0 else result
