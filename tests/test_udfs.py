@@ -633,3 +633,19 @@ def test_an_empty_numpy_percentile_gives_an_empty_result():
     out = xf.tokens_per_example([1.0, 2.0], [[]])
     assert isinstance(out, np.ndarray) and out.shape == (1, 0)
     assert xf.throughput([], 2500, 0.82).shape == (0,)  # as for any argument
+
+
+# Every character str.strip() removes, and the invisible ones it keeps.
+BLANKS = "".join(chr(c) for c in range(0x3001) if chr(c).isspace())
+PADDING = st.text(alphabet=BLANKS + "\u200b\u200c\u200d\u2060\ufeff", max_size=6)
+
+
+@settings(max_examples=200, deadline=None)
+@given(before=PADDING, after=PADDING)
+def test_any_mix_of_whitespace_around_a_name_is_ignored(before, after):
+    assert udfs.GPU_PEAK_TFLOPS(cell(before + "H100" + after)) == 989.4
+    assert xf.gpu_peak_tflops(before + "h100" + after, after + "bf16" + before) == 989.4
+
+
+def test_whitespace_then_invisible_then_whitespace():
+    assert udfs.GPU_PEAK_TFLOPS(" \u200b \u00a0H100\ufeff \u200b ") == 989.4

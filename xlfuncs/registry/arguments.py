@@ -28,9 +28,18 @@ from .errors import InputError, InvalidTypeError, InvalidValueError
 _INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff"
 
 
+def _blank(ch: str) -> bool:
+    return ch.isspace() or ch in _INVISIBLE
+
+
 def clean_name(text: str) -> str:
-    """A typed name without whitespace of any kind around it."""
-    return text.strip().strip(_INVISIBLE).strip()
+    """A typed name without whitespace of any kind around it, in any mix."""
+    start, end = 0, len(text)
+    while start < end and _blank(text[start]):
+        start += 1
+    while end > start and _blank(text[end - 1]):
+        end -= 1
+    return text[start:end]
 
 
 @dataclass(frozen=True)
