@@ -649,3 +649,33 @@ def test_any_mix_of_whitespace_around_a_name_is_ignored(before, after):
 
 def test_whitespace_then_invisible_then_whitespace():
     assert udfs.GPU_PEAK_TFLOPS(" \u200b \u00a0H100\ufeff \u200b ") == 989.4
+
+
+def test_a_divisor_rounding_to_zero_reads_the_same_in_a_cell_a_range_and_python():
+    # 1e-200 × 1e-200 is 0: the scalar call and a range cell say the same.
+    scalar = udfs.CLUSTER_DAYS(6000.0, 1e-200, 1e-200, 0.5)
+    assert code(scalar) == "#DIV/0!" and "rounds to 0" in scalar
+    in_range = udfs.CLUSTER_DAYS(6000.0, [[1e-200], [1.0]], 1e-200, [[0.5, 0.6]])
+    assert in_range[0] == [scalar, scalar]
+    assert in_range[1][0] == udfs.CLUSTER_DAYS(6000.0, 1.0, 1e-200, 0.5)  # finite
+    numpy = udfs.CLUSTER_DAYS(6000.0, np.array([1e-200, 1e3]), 1e-200, 0.5)
+    assert numpy[0] == scalar
+    overflow = udfs.TRAINING_FLOPS([[1e200, 1.0]], 1e200)
+    assert overflow[0][0] == udfs.TRAINING_FLOPS(1e200, 1e200)
+    assert code(overflow[0][0]) == "#NUM!"
+    with pytest.raises(xf.InvalidValueError) as one:
+        xf.training_hours(1, 1, 1e-200, 1e-200, 0.5, 1)
+    with pytest.raises(xf.InvalidValueError) as many:
+        xf.training_hours(1, 1, np.array([1.0, 1e-200]), 1e-200, 0.5, 1)
+    assert str(one.value) == str(many.value) and one.value.code == "#DIV/0!"
+    assert str(one.value) in scalar  # one text, in Python and in the cell
+
+
+def test_each_raise_is_a_new_exception():
+    # A shared exception instance would collect every traceback it was raised with.
+    caught = []
+    for _ in range(2):
+        with pytest.raises(xf.InvalidValueError) as info:
+            xf.cluster_days(1, 1e-200, 1e-200, 0.5)
+        caught.append(info.value)
+    assert caught[0] is not caught[1]

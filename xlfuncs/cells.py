@@ -28,7 +28,8 @@ import numpy as np
 
 from .registry import Arg, Formula, InputError, InvalidValueError
 from .registry.domains import Domain, all_finite
-from .registry.errors import ERROR_CODES, shorten, shown_error
+from .registry.errors import ERROR_CODES, divisor_too_small, shorten, shown_error
+from .registry.formula import cell_values
 
 _NEVER = (math.inf, -math.inf)  # fast-path bounds no number satisfies
 _MAX_FLOAT = 1.7976931348623157e308
@@ -204,7 +205,15 @@ class _Evaluator:
                 take = free & ~_none(err_b)
                 err_cells[take] = err_b[take]
         bad_result = ~np.isfinite(result) & _none(err_cells)
-        err_cells[bad_result] = spec.invalid
+        if bad_result.any():
+            # Each such cell says what a call with its values alone says.
+            why = np.empty(int(np.count_nonzero(bad_result)), dtype=object)
+            with np.errstate(all="ignore"):
+                for i, cell in enumerate(
+                    cell_values(spec.args, values, shape, bad_result)
+                ):
+                    why[i] = spec.result_error(cell)
+            err_cells[bad_result] = why
         return _output(result, err_cells, shape, numpy_in)
 
     def _whole_arrays(self, args: tuple[Any, ...]) -> np.ndarray | None:
@@ -275,17 +284,12 @@ class _Evaluator:
         except InputError as err:
             return np.full(shape, np.nan), err
         except ZeroDivisionError:
-            return np.full(shape, np.nan), _TOO_SMALL
+            return np.full(shape, np.nan), divisor_too_small()
         except ArithmeticError:
             return np.full(shape, np.nan), self.spec.invalid
         if out.shape != shape:  # an argument the math does not use was a range
             out = np.broadcast_to(out, shape).copy()
         return out, None
-
-
-_TOO_SMALL = InvalidValueError(
-    "#DIV/0!", "a divisor rounds to 0: the inputs are too small"
-)
 
 
 def _none(a: np.ndarray) -> np.ndarray:

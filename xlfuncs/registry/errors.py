@@ -61,6 +61,17 @@ for _cls in (InputError, InvalidValueError, InvalidTypeError):
     _cls.__module__ = "xlfuncs"
 
 
+def divisor_too_small() -> InvalidValueError:
+    """A divisor that rounds to 0 although every input is valid (1e-200 × 1e-200).
+
+    The one definition for cells, ranges, the Python API and the CLI; a new
+    exception each time, so that no traceback collects on a shared one.
+    """
+    return InvalidValueError(
+        "#DIV/0!", "a divisor rounds to 0: the inputs are too small for a float"
+    )
+
+
 def shorten(text: str, limit: int = MAX_CELL_TEXT) -> str:
     """``text`` cut to ``limit`` characters, with an ellipsis where it was cut."""
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"

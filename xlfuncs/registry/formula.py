@@ -20,7 +20,8 @@ import ast
 import doctest
 import functools
 import inspect
-from collections.abc import Callable, Mapping
+import itertools
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ParamSpec, TypeAlias, TypeVar
 
@@ -29,7 +30,12 @@ import numpy.typing as npt
 
 from .arguments import ARGS, Arg
 from .domains import all_finite
-from .errors import InputError, InvalidTypeError, InvalidValueError
+from .errors import (
+    InputError,
+    InvalidTypeError,
+    InvalidValueError,
+    divisor_too_small,
+)
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -96,12 +102,25 @@ class Formula:
         """The error for a result with no finite value."""
         return InvalidValueError("#NUM!", self.invalid_result)
 
+    def result_error(self, values: Sequence[Any]) -> InputError:
+        """Why one cell's checked values (plain Python floats) give no finite result.
+
+        The one answer for a single cell, a cell of a range and the Python API: a
+        divisor that rounds to 0 is ``#DIV/0!``, any other non-finite result
+        ``#NUM!``. Call it inside ``np.errstate(all="ignore")``.
+        """
+        try:
+            self.raw(*values)
+        except ZeroDivisionError:
+            return divisor_too_small()
+        except InputError as err:
+            return err
+        except Exception:  # noqa: BLE001 - an overflow, or what numpy says of inf
+            pass
+        return self.invalid
+
 
 REGISTRY: dict[str, Formula] = {}
-
-TOO_SMALL = InvalidValueError(
-    "#DIV/0!", "a divisor rounds to 0: the inputs are too small for a float"
-)
 
 
 def formula(
@@ -151,11 +170,16 @@ def formula(
                 try:
                     result = math_(*values)
                 except ZeroDivisionError:
-                    raise TOO_SMALL from None
+                    raise divisor_too_small() from None
                 except OverflowError:
                     raise spec.invalid from None
-            if not all_finite(np.asarray(result, dtype=float)):
-                raise spec.invalid
+                out = np.asarray(result, dtype=float)
+                if not all_finite(out):
+                    # Say why as a single call with the first bad cell's values would.
+                    bad = ~np.isfinite(out)
+                    shape = np.broadcast_shapes(out.shape, *_shapes(args, values))
+                    first = next(cell_values(args, values, shape, _first(shape, bad)))
+                    raise spec.result_error(first)
             return result
 
         api.__doc__ = _with_parameters(doc, args, defaults)
@@ -185,6 +209,41 @@ def formula(
         return api
 
     return decorate
+
+
+def cell_values(
+    args: Sequence[Arg], values: Sequence[Any], shape: tuple[int, ...], where: Any
+) -> Iterator[tuple[Any, ...]]:
+    """The checked values of each cell ``where`` selects, as plain Python values.
+
+    Arrays are broadcast to ``shape`` and read where ``where`` (a boolean array of
+    that shape) is true, as floats, so that x / 0 raises as it does for a scalar
+    call; samples, names and None pass whole.
+    """
+    n = int(np.count_nonzero(where))
+    columns: list[Iterable[Any]] = [
+        np.broadcast_to(v, shape)[where].tolist()
+        if a.kind != "sample" and isinstance(v, np.ndarray)
+        else itertools.repeat(v, n)
+        for a, v in zip(args, values)
+    ]
+    return zip(*columns)
+
+
+def _shapes(args: Sequence[Arg], values: Sequence[Any]) -> list[tuple[int, ...]]:
+    return [
+        np.shape(v)
+        for a, v in zip(args, values)
+        if a.kind != "sample" and isinstance(v, np.ndarray)
+    ]
+
+
+def _first(shape: tuple[int, ...], bad: np.ndarray) -> np.ndarray:
+    """A mask of ``shape`` true only at the first cell where ``bad`` is."""
+    full = np.broadcast_to(bad, shape)
+    mask = np.zeros(shape, dtype=bool)
+    mask.flat[int(np.argmax(full))] = True
+    return mask
 
 
 def _check_shapes(args: tuple[Arg, ...], values: list[Any]) -> None:
