@@ -679,3 +679,14 @@ def test_each_raise_is_a_new_exception():
             xf.cluster_days(1, 1e-200, 1e-200, 0.5)
         caught.append(info.value)
     assert caught[0] is not caught[1]
+
+
+def test_an_unexpected_exception_in_the_math_never_escapes_a_cell():
+    import dataclasses
+
+    def boom(*args):
+        raise RuntimeError("boom")
+
+    spec = dataclasses.replace(REGISTRY["FT_THROUGHPUT"], raw=boom)
+    out = cells.cell_function(spec)(8.0, 2500.0, 0.82)  # the fast path's call
+    assert code(out) == "#VALUE!" and "internal error" in out and "boom" in out

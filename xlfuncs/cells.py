@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import os
+import sys
 from collections.abc import Callable
 from itertools import chain
 from typing import Any
@@ -32,7 +33,7 @@ from .registry.errors import ERROR_CODES, divisor_too_small, shorten, shown_erro
 from .registry.formula import cell_values
 
 _NEVER = (math.inf, -math.inf)  # fast-path bounds no number satisfies
-_MAX_FLOAT = 1.7976931348623157e308
+_MAX_FLOAT = sys.float_info.max
 _NUMBERS = {float, int}
 _NESTED = (list, tuple, np.ndarray)  # inside a range: a range within a range
 
@@ -120,8 +121,8 @@ def cell_function(spec: Formula) -> Callable[..., Any]:
             result = raw(*values)
         except InputError as err:
             return cell_text(err)
-        except ArithmeticError:
-            return general(args)  # says which: a divisor of 0, or an overflow
+        except Exception:  # noqa: BLE001 - a divisor of 0, an overflow: it says which
+            return general(args)
         if result - result == 0:  # finite: inf - inf and nan - nan are nan
             return result
         return cell_text(spec.invalid)
@@ -346,15 +347,27 @@ def _rows(arg: Arg, a: list[Any]) -> tuple[tuple[int, ...], InputError | None]:
     return (len(a), width), None
 
 
-def _kinds(a: list[Any], shape: tuple[int, ...]) -> set[type]:
-    """The types of the cells in a range."""
-    return set(map(type, chain.from_iterable(a) if len(shape) == 2 else a))
-
-
 def _too_deep(arg: Arg) -> InvalidValueError:
     return InvalidValueError(
         "#VALUE!", f"{arg.name} is nested too deep for a range of cells"
     )
+
+
+def _read_range(
+    arg: Arg, a: list[Any]
+) -> tuple[list[Any], tuple[int, ...], list[type]] | InputError:
+    """A range's cells in one flat list (row by row), its shape and the cells'
+    types; or why it is not a range of cells."""
+    shape, err = _rows(arg, a)
+    if err is not None:
+        return err
+    cells = list(chain.from_iterable(a)) if len(shape) == 2 else a
+    types = list(map(type, cells))
+    if types.count(float) != len(types) and any(
+        issubclass(k, _NESTED) for k in set(types)
+    ):
+        return _too_deep(arg)
+    return cells, shape, types
 
 
 def _cells(arg: Arg, a: Any) -> tuple[Any, Any]:
@@ -368,29 +381,34 @@ def _cells(arg: Arg, a: Any) -> tuple[Any, Any]:
         if err:
             return (_safe(arg.domain) if arg.kind == "number" else None), err
         return (arg.key(a) if arg.kind == "choice" else float(a)), None
+    read = _read_range(arg, a)
+    if isinstance(read, InputError):
+        return (_safe(arg.domain) if arg.kind == "number" else None), read
+    cells, shape, types = read
+    if arg.kind == "choice":
+        return _each_cell(arg, cells, shape)
+    return _numbers(arg, cells, shape, types)
 
-    shape, err = _rows(arg, a)
-    kinds = _kinds(a, shape) if err is None else set()
-    if any(issubclass(k, _NESTED) for k in kinds):
-        err = _too_deep(arg)
-    if err is not None:
-        return (_safe(arg.domain) if arg.kind == "number" else None), err
-    if arg.kind == "number" and _all_numbers(a, kinds, shape):
+
+def _numbers(
+    arg: Arg, cells: list[Any], shape: tuple[int, ...], types: list[type]
+) -> tuple[np.ndarray, Any]:
+    """A range for a number argument: converted at once if every cell is a number."""
+    if _all_numbers(cells, types):
         try:
-            return _checked(arg, np.array(a, dtype=float))
+            return _checked(arg, np.array(cells, dtype=float).reshape(shape))
         except OverflowError:  # an int too large for a float: say which, below
             pass
-    cells = list(chain.from_iterable(a)) if len(shape) == 2 else a
     return _each_cell(arg, cells, shape)
 
 
-def _all_numbers(a: list[Any], kinds: set[type], shape: tuple[int, ...]) -> bool:
+def _all_numbers(cells: list[Any], types: list[type]) -> bool:
     """True if every cell is a number (Excel's are floats; an int may be an error)."""
-    if not kinds <= _NUMBERS:
-        return False
-    if int not in kinds:
+    floats = types.count(float)
+    if floats == len(types):
         return True
-    cells = chain.from_iterable(a) if len(shape) == 2 else a
+    if floats + types.count(int) != len(types):
+        return False
     return not any(type(c) is int and c in _COM_ERRORS for c in cells)
 
 
@@ -411,7 +429,7 @@ def _checked(arg: Arg, x: np.ndarray) -> tuple[np.ndarray, Any]:
 
 
 def _each_cell(arg: Arg, cells: list[Any], shape: tuple[int, ...]) -> tuple[Any, Any]:
-    """The slow path: a range holding text, blanks, booleans or errors."""
+    """Cell by cell: names, and the reference the whole-range paths must agree with."""
     errs = np.full(len(cells), None, dtype=object)
     if arg.kind == "choice":
         values = np.full(len(cells), None, dtype=object)
@@ -434,38 +452,24 @@ def _sample(arg: Arg, a: Any) -> tuple[Any, Any]:
     """A range reduced to one statistic: one bad cell spoils the whole result."""
     if isinstance(a, np.ndarray):
         if a.dtype.kind in "iuf":
-            x = a.astype(float, copy=False).ravel()
-            return _sample_checked(arg, x)
+            return _whole_sample(arg, *_checked(arg, a.astype(float).ravel()))
         a = a.tolist() if a.ndim else a.item()
-    if type(a) is not list:
-        a = [a]
-    shape, err = _rows(arg, a)
-    kinds = _kinds(a, shape) if err is None else set()
-    if any(issubclass(k, _NESTED) for k in kinds):
-        err = _too_deep(arg)
-    if err is not None:
-        return None, err
-    cells = list(chain.from_iterable(a)) if len(shape) == 2 else a
-    if type(None) in kinds:  # blank cells at the end of a selected column
+    read = _read_range(arg, a if type(a) is list else [a])
+    if isinstance(read, InputError):
+        return None, read
+    cells, _, types = read
+    if type(None) in types:  # blank cells at the end of a selected column
         cells = [c for c in cells if c is not None]
-        kinds.discard(type(None))
-    if _all_numbers(cells, kinds, (len(cells),)):
-        try:
-            return _sample_checked(arg, np.array(cells, dtype=float))
-        except OverflowError:
-            pass
-    for c in cells:
-        err = _cell_error(arg, c)
-        if err:
-            return None, err
-    return _sample_checked(arg, np.array([float(c) for c in cells], dtype=float))
+        types = list(map(type, cells))
+    return _whole_sample(arg, *_numbers(arg, cells, (len(cells),), types))
 
 
-def _sample_checked(arg: Arg, x: np.ndarray) -> tuple[Any, Any]:
+def _whole_sample(arg: Arg, x: np.ndarray, errs: Any) -> tuple[Any, Any]:
+    """The sample, or the error of its first bad cell."""
+    if errs is not None:
+        return None, errs[~_none(errs)][0]
     if x.size == 0:
         return None, InvalidValueError("#DIV/0!", f"{arg.name} holds no numbers")
-    if arg.domain is not None and not arg.domain.all_inside(x):
-        return None, arg.domain.error(arg.name, float(x[~arg.domain.mask(x)][0]))
     return x, None
 
 

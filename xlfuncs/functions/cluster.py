@@ -1,6 +1,6 @@
 """What a cluster delivers: compute budgets, training days, FLOPs per token, MFU.
 
-These connect hardware to the compute budget of :mod:`xlfuncs.scaling`: *this
+These connect hardware to the compute budget of :mod:`xlfuncs.functions.scaling`: *this
 many GPUs, at this utilisation, for this long, buy this many PF/s-days*, and back.
 Peaks are dense TFLOP/s per accelerator (see :mod:`xlfuncs.data.accelerators`).
 
