@@ -690,3 +690,45 @@ def test_an_unexpected_exception_in_the_math_never_escapes_a_cell():
     spec = dataclasses.replace(REGISTRY["FT_THROUGHPUT"], raw=boom)
     out = cells.cell_function(spec)(8.0, 2500.0, 0.82)  # the fast path's call
     assert code(out) == "#VALUE!" and "internal error" in out and "boom" in out
+
+
+def _no_general_path(self, args):
+    raise AssertionError(f"the general path ran for {args}")
+
+
+@pytest.mark.parametrize(
+    ("name", "args"),
+    [
+        ("FT_THROUGHPUT", (8.0, 2500.0, 1.0)),  # efficiency 100 %: (0, 1] is closed
+        ("FT_THROUGHPUT", ([[8.0]], [[2500.0]], [[1.0]])),
+        ("FT_COST", (1e5, 3.0, 8.0, 2500.0, 0.82, 900.0, 0.0)),  # a price of 0
+        ("FT_COST", (1e5, 3.0, 8.0, 2500.0, 0.82, 900.0, -0.0)),
+        ("FT_TOKENS_PER_EXAMPLE", (600.0, 0.0)),  # percentile 0 and 1
+        ("FT_TOKENS_PER_EXAMPLE", ([[600.0]], [[1.0]])),
+        ("FT_TOKENS_PER_EXAMPLE", (600.0, None)),
+        ("PFDAYS_TO_FLOPS", (0.0,)),
+        ("MFU", (38.7858, 540.35e9, 275.0, 118.0, 12288.0, 2048.0)),
+        ("GPU_PEAK_TFLOPS", ("H100", None)),
+    ],
+)
+def test_valid_numbers_at_the_ends_of_a_domain_take_the_fast_path(
+    monkeypatch, name, args
+):
+    want = getattr(xf, REGISTRY[name].python_name)(
+        *(a[0][0] if isinstance(a, list) else a for a in args)
+    )
+    monkeypatch.setattr(cells._Evaluator, "__call__", _no_general_path)
+    assert getattr(udfs, name)(*args) == want
+
+
+def test_fast_path_bounds_are_the_domains():
+    edges = [0.0, -0.0, 1.0, 5e-324, -5e-324, math.inf, -math.inf, math.nan]
+    edges += [math.nextafter(1.0, 2.0), math.nextafter(1.0, 0.0), 1.7e308, -1.0]
+    for spec in REGISTRY.values():
+        for a in spec.args:
+            if a.kind == "choice":
+                continue
+            lo, hi = cells._fast_bounds(a)
+            for x in edges:
+                inside = a.domain.contains(x) and math.isfinite(x)
+                assert (lo <= x <= hi) == inside, (spec.name, a.name, x)

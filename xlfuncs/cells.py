@@ -32,7 +32,7 @@ from .registry.domains import Domain, all_finite
 from .registry.errors import ERROR_CODES, divisor_too_small, shorten, shown_error
 from .registry.formula import cell_values
 
-_NEVER = (math.inf, -math.inf)  # fast-path bounds no number satisfies
+_NEVER = (math.inf, -math.inf)  # fast-path bounds no number lies within
 _MAX_FLOAT = sys.float_info.max
 _NUMBERS = {float, int}
 _NESTED = (list, tuple, np.ndarray)  # inside a range: a range within a range
@@ -72,18 +72,10 @@ def cell_function(spec: Formula) -> Callable[..., Any]:
     raw = spec.raw
     n_args, n_required = len(spec.args), spec.n_required
     tail = tuple(spec.defaults.values())
-    # Per argument: open bounds a plain number must lie strictly within, the
-    # name lookup for choices, and whether a blank means "use the default None".
+    # Per argument: the closed interval a plain number must lie in, the name
+    # lookup for choices, and what a blank cell stands for (_REQUIRED: nothing).
     fast = tuple(
-        (
-            *(
-                (a.domain.lo, a.domain.hi)
-                if a.kind == "number" and a.domain
-                else _NEVER
-            ),
-            a.key if a.kind == "choice" else None,
-            a.name in spec.defaults and spec.defaults[a.name] is None,
-        )
+        (*_fast_bounds(a), a.key if a.kind == "choice" else None, _blank_value(spec, a))
         for a in spec.args
     )
     general = _Evaluator(spec)
@@ -95,28 +87,30 @@ def cell_function(spec: Formula) -> Callable[..., Any]:
                 return cell_text(spec.arity_error(n))  # type: ignore[arg-type]
             args = args + tail[n - n_required :]
         values = []
-        for a, (lo, hi, lookup, blank_ok) in zip(args, fast):
+        for a, (lo, hi, lookup, blank) in zip(args, fast):
             if type(a) is list:  # xlwings gives a single cell as [[x]]
                 if len(a) != 1 or type(a[0]) is not list or len(a[0]) != 1:
                     return general(args)
                 a = a[0][0]
-            t = type(a)
-            if t is int and -_MAX_FLOAT < a < _MAX_FLOAT:  # from Python, not Excel
-                a, t = float(a), float
-            if t is float:
-                if lo < a < hi:
-                    values.append(a)
+            if type(a) is not float:
+                t = type(a)
+                if t is int and a not in _COM_ERRORS and -_MAX_FLOAT <= a <= _MAX_FLOAT:
+                    a = float(a)  # from Python: Excel's numbers are floats
+                elif a is None and blank is not _REQUIRED:
+                    values.append(blank)
                     continue
-            elif a is None:
-                if blank_ok:
-                    values.append(None)
-                    continue
-            elif t is str and lookup is not None:
-                key = lookup(a)
-                if key is not None:
+                elif t is str and lookup is not None:
+                    key = lookup(a)
+                    if key is None:
+                        return general(args)
                     values.append(key)
                     continue
-            return general(args)
+                else:
+                    return general(args)
+            if lo <= a <= hi:  # also False for NaN
+                values.append(a)
+            else:
+                return general(args)
         try:
             result = raw(*values)
         except InputError as err:
@@ -128,6 +122,35 @@ def cell_function(spec: Formula) -> Callable[..., Any]:
         return cell_text(spec.invalid)
 
     return call
+
+
+_REQUIRED = object()  # a blank cell is no value for this argument
+
+
+def _fast_bounds(arg: Arg) -> tuple[float, float]:
+    """The closed interval of floats the fast path takes as valid for ``arg``.
+
+    An open end becomes the next float inside it, so that ``lo <= x <= hi`` holds
+    exactly when the domain contains ``x``; infinities never do.
+    """
+    if arg.kind == "choice":
+        return _NEVER
+    d = arg.domain
+    if d is None:
+        return -_MAX_FLOAT, _MAX_FLOAT
+    lo = d.lo if d.lo_closed else math.nextafter(d.lo, math.inf)
+    hi = d.hi if d.hi_closed else math.nextafter(d.hi, -math.inf)
+    return max(lo, -_MAX_FLOAT), min(hi, _MAX_FLOAT)
+
+
+def _blank_value(spec: Formula, arg: Arg) -> Any:
+    """What a blank cell gives the math for ``arg``: its default, ready to use."""
+    if arg.name not in spec.defaults:
+        return _REQUIRED
+    default = spec.defaults[arg.name]
+    if default is None:
+        return None
+    return arg.key(default) if arg.kind == "choice" else float(default)
 
 
 class _Evaluator:
