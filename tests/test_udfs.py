@@ -461,8 +461,9 @@ def test_whole_array_path_agrees_with_the_per_cell_path(name, data):
 
 LIST_CELL = st.one_of(
     ELEMENT,
+    ELEMENT,  # mostly numbers, so that ranges of numbers and a few others are common
     st.integers(-5, 10**6),
-    st.sampled_from([None, True, "x", "#N/A", 10**400]),
+    st.sampled_from([None, True, "x", "#N/A", 10**400, -2146826246, "#NUM! x"]),
 )
 
 
@@ -485,9 +486,14 @@ def test_range_of_numbers_agrees_with_the_cell_by_cell_path(name, data):
     udf = getattr(udfs, name)
     fast = udf(*args)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(cells, "_NUMBERS", set())  # no type counts as all-numbers
+        mp.setattr(cells, "_numbers", _cell_by_cell)
         slow = udf(*args)
     assert fast == slow
+
+
+def _cell_by_cell(arg, values, shape, *rest):
+    """Every cell of a number range through the per-cell code: the reference."""
+    return cells._each_cell(arg, values, shape)
 
 
 def test_office_js_returns_bare_codes(monkeypatch):
@@ -732,3 +738,50 @@ def test_fast_path_bounds_are_the_domains():
             for x in edges:
                 inside = a.domain.contains(x) and math.isfinite(x)
                 assert (lo <= x <= hi) == inside, (spec.name, a.name, x)
+
+
+def test_one_text_cell_leaves_the_rest_of_the_range_to_the_whole_range_path(
+    monkeypatch,
+):
+    monkeypatch.setattr(cells, "_each_cell", _no_cell_by_cell)
+    seen = []
+    cell_error = cells._cell_error
+    monkeypatch.setattr(
+        cells, "_cell_error", lambda *a: seen.append(a[1]) or cell_error(*a)
+    )
+    g, v, e, t = (x.reshape(100, 100).tolist() for x in _large_inputs(10_000))
+    want = udfs.FT_EXAMPLES_PER_SEC(g, v, e, t)
+    g[3][7], g[99][99], e[0][0] = "x", None, 82
+    out = udfs.FT_EXAMPLES_PER_SEC(g, v, e, t)
+    assert seen == ["x", None]  # the per-cell code ran for those cells only
+    assert code(out[3][7]) == "#VALUE!" and code(out[99][99]) == "#VALUE!"
+    assert code(out[0][0]) == "#NUM!" and "efficiency" in out[0][0]
+    for i, j in ((3, 7), (99, 99), (0, 0)):
+        out[i][j] = want[i][j]
+    assert out == want
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    cells_=st.lists(
+        st.one_of(st.floats(), st.sampled_from([None, "x", 1, True])), max_size=200
+    )
+)
+def test_not_floats_finds_every_cell_that_is_not_a_float(cells_):
+    assert cells._not_floats(cells_) == [
+        i for i, c in enumerate(cells_) if type(c) is not float
+    ]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    column=st.lists(LIST_CELL, min_size=1, max_size=12),
+    k=st.sampled_from([None, 0.0, 0.5, 1.0]),
+)
+def test_a_sample_range_agrees_with_the_cell_by_cell_path(column, k):
+    lengths = [[c] for c in column]
+    fast = udfs.FT_TOKENS_PER_EXAMPLE(lengths, k)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(cells, "_numbers", _cell_by_cell)
+        slow = udfs.FT_TOKENS_PER_EXAMPLE(lengths, k)
+    assert fast == slow

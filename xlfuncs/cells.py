@@ -10,10 +10,10 @@ cells still compute; ranges broadcast like numpy arrays; ranges that do not line
 up give ``#VALUE!``.
 
 Excel calls a UDF once per cell, so the common call (every argument one valid
-number) takes a fast path in plain Python. A range whose cells are all numbers is
-converted once and checked with whole-array operations (a min and a max); only a
-range holding text, blanks, booleans or errors is read cell by cell. Numpy arrays
-in give numpy arrays out.
+number) takes a fast path in plain Python. A range is converted to numbers in one
+pass and checked with whole-array operations (a min and a max); only its cells
+that hold text, blanks, booleans or errors are read one by one. Numpy arrays in
+give numpy arrays out.
 """
 
 from __future__ import annotations
@@ -378,19 +378,38 @@ def _too_deep(arg: Arg) -> InvalidValueError:
 
 def _read_range(
     arg: Arg, a: list[Any]
-) -> tuple[list[Any], tuple[int, ...], list[type]] | InputError:
-    """A range's cells in one flat list (row by row), its shape and the cells'
-    types; or why it is not a range of cells."""
+) -> tuple[list[Any], tuple[int, ...], list[int]] | InputError:
+    """A range's cells in one flat list (row by row), its shape and where its
+    cells are not floats; or why it is not a range of cells."""
     shape, err = _rows(arg, a)
     if err is not None:
         return err
     cells = list(chain.from_iterable(a)) if len(shape) == 2 else a
-    types = list(map(type, cells))
-    if types.count(float) != len(types) and any(
-        issubclass(k, _NESTED) for k in set(types)
-    ):
+    odd = _not_floats(cells)
+    if any(isinstance(cells[i], _NESTED) for i in odd):
         return _too_deep(arg)
-    return cells, shape, types
+    return cells, shape, odd
+
+
+def _not_floats(cells: list[Any]) -> list[int]:
+    """Where ``cells`` holds something other than a float, in order.
+
+    ``list.count`` compares by identity first, in C, so counting the floats of a
+    span is cheap: only spans whose count falls short are halved and searched.
+    """
+    types = list(map(type, cells))
+    found: list[int] = []
+    spans = [(0, len(types))]
+    while spans:
+        lo, hi = spans.pop()
+        if types[lo:hi].count(float) == hi - lo:
+            continue
+        if hi - lo <= 32:
+            found.extend(i for i in range(lo, hi) if types[i] is not float)
+        else:
+            mid = (lo + hi) // 2
+            spans += [(mid, hi), (lo, mid)]
+    return sorted(found)
 
 
 def _cells(arg: Arg, a: Any) -> tuple[Any, Any]:
@@ -407,32 +426,40 @@ def _cells(arg: Arg, a: Any) -> tuple[Any, Any]:
     read = _read_range(arg, a)
     if isinstance(read, InputError):
         return (_safe(arg.domain) if arg.kind == "number" else None), read
-    cells, shape, types = read
+    cells, shape, odd = read
     if arg.kind == "choice":
         return _each_cell(arg, cells, shape)
-    return _numbers(arg, cells, shape, types)
+    return _numbers(arg, cells, shape, odd)
 
 
 def _numbers(
-    arg: Arg, cells: list[Any], shape: tuple[int, ...], types: list[type]
+    arg: Arg, cells: list[Any], shape: tuple[int, ...], odd: list[int]
 ) -> tuple[np.ndarray, Any]:
-    """A range for a number argument: converted at once if every cell is a number."""
-    if _all_numbers(cells, types):
+    """A range for a number argument, converted and checked in one pass.
+
+    ``odd`` lists the cells that are not floats (text, blanks, booleans, errors,
+    ints from Python): they hold a safe value during the conversion and are
+    then read one by one, unless they are all plain ints.
+    """
+    if all(type(cells[i]) is int and cells[i] not in _COM_ERRORS for i in odd):
         try:
             return _checked(arg, np.array(cells, dtype=float).reshape(shape))
         except OverflowError:  # an int too large for a float: say which, below
             pass
-    return _each_cell(arg, cells, shape)
-
-
-def _all_numbers(cells: list[Any], types: list[type]) -> bool:
-    """True if every cell is a number (Excel's are floats; an int may be an error)."""
-    floats = types.count(float)
-    if floats == len(types):
-        return True
-    if floats + types.count(int) != len(types):
-        return False
-    return not any(type(c) is int and c in _COM_ERRORS for c in cells)
+    safe = _safe(arg.domain)
+    floats = list(cells)
+    for i in odd:
+        floats[i] = safe
+    values, errs = _checked(arg, np.array(floats, dtype=float))
+    for i in odd:
+        err = _cell_error(arg, cells[i])
+        if err is None:
+            values[i] = float(cells[i])
+            continue
+        if errs is None:
+            errs = np.full(len(cells), None, dtype=object)
+        errs[i] = err
+    return values.reshape(shape), (None if errs is None else errs.reshape(shape))
 
 
 def _checked(arg: Arg, x: np.ndarray) -> tuple[np.ndarray, Any]:
@@ -480,11 +507,31 @@ def _sample(arg: Arg, a: Any) -> tuple[Any, Any]:
     read = _read_range(arg, a if type(a) is list else [a])
     if isinstance(read, InputError):
         return None, read
-    cells, _, types = read
-    if type(None) in types:  # blank cells at the end of a selected column
-        cells = [c for c in cells if c is not None]
-        types = list(map(type, cells))
-    return _whole_sample(arg, *_numbers(arg, cells, (len(cells),), types))
+    cells, _, odd = read
+    skip = [i for i in odd if cells[i] is None]  # blanks: the end of a column
+    if skip:
+        cells, odd = _without(cells, odd, skip)
+    return _whole_sample(arg, *_numbers(arg, cells, (len(cells),), odd))
+
+
+def _without(
+    cells: list[Any], odd: list[int], skip: list[int]
+) -> tuple[list[Any], list[int]]:
+    """``cells`` without the positions ``skip`` (a sorted part of ``odd``), and
+    where the rest of ``odd`` lands."""
+    kept: list[Any] = []
+    start = 0
+    for i in skip:
+        kept += cells[start:i]
+        start = i + 1
+    kept += cells[start:]
+    dropped, moved, gone = set(skip), [], 0
+    for i in odd:
+        if i in dropped:
+            gone += 1
+        else:
+            moved.append(i - gone)
+    return kept, moved
 
 
 def _whole_sample(arg: Arg, x: np.ndarray, errs: Any) -> tuple[Any, Any]:
@@ -510,7 +557,11 @@ def _output(
         return result if numpy_in else result.tolist()
     out = np.asarray(result, dtype=float).astype(object)
     where = ~_none(errs)
-    out[where] = [cell_text(e) for e in errs[where]]
+    texts: dict[int, str] = {}  # cells share error objects: one text each
+    out[where] = [
+        texts[id(e)] if id(e) in texts else texts.setdefault(id(e), cell_text(e))
+        for e in errs[where]
+    ]
     return out if numpy_in else out.tolist()
 
 
