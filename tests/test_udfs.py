@@ -464,6 +464,9 @@ LIST_CELL = st.one_of(
     ELEMENT,  # mostly numbers, so that ranges of numbers and a few others are common
     st.integers(-5, 10**6),
     st.sampled_from([None, True, "x", "#N/A", 10**400, -2146826246, "#NUM! x"]),
+    st.sampled_from(["2.5", "0.5", "0", "-1", "NaN", "sNaN", "1e400"]).map(
+        __import__("decimal").Decimal
+    ),  # Currency cells
 )
 
 
@@ -785,3 +788,56 @@ def test_a_sample_range_agrees_with_the_cell_by_cell_path(column, k):
         mp.setattr(cells, "_numbers", _cell_by_cell)
         slow = udfs.FT_TOKENS_PER_EXAMPLE(lengths, k)
     assert fast == slow
+
+
+# Windows Excel hands a UDF Currency- and Accounting-formatted cells as Decimal.
+D = __import__("decimal").Decimal
+
+
+def test_a_currency_cell_is_a_number_on_the_fast_path(monkeypatch):
+    want = udfs.FT_COST(1e5, 3.0, 8.0, 2500.0, 0.82, 900.0, 2.5)
+    monkeypatch.setattr(cells._Evaluator, "__call__", _no_general_path)
+    assert udfs.FT_COST(1e5, 3.0, 8.0, 2500.0, 0.82, 900.0, D("2.5")) == want
+    assert udfs.FT_COST(1e5, 3.0, 8.0, 2500.0, 0.82, 900.0, [[D("2.5")]]) == want
+
+
+def test_currency_cells_in_ranges_and_samples():
+    prices = [[D("2.5")], [D("0")], [3.0], [D("-1")]]
+    out = udfs.CLUSTER_COST(8.0, 30.0, prices)
+    assert out[:3] == [[8 * 30 * 24 * 2.5], [0.0], [8 * 30 * 24 * 3.0]]
+    assert code(out[3][0]) == "#NUM!" and "price_per_gpu_hour" in out[3][0]
+    assert udfs.CLUSTER_COST(8.0, 30.0, [[D("2.5"), D("3")]]) == [[14400.0, 17280.0]]
+    lengths = [[D("600")], [D("800")], [None]]
+    assert udfs.FT_TOKENS_PER_EXAMPLE(lengths) == 700.0
+    assert udfs.FT_TOKENS_PER_EXAMPLE([[600.0], [800.0]], D("0.5")) == 700.0
+
+
+@pytest.mark.parametrize(
+    ("value", "words"),
+    [(D("NaN"), "finite"), (D("sNaN"), "finite"), (D("-Infinity"), "finite"),
+     (D("1e400"), "too large"), (D("0.0"), "positive")],
+)  # fmt: skip
+def test_a_decimal_that_is_no_valid_float(value, words):
+    for arg in (value, [[value]], [[value, 2.0]], [[1.0], [value]]):
+        out = udfs.FT_THROUGHPUT(arg, 2500.0, 0.82)
+        text = (
+            out
+            if isinstance(out, str)
+            else [c for r in out for c in r if isinstance(c, str)][0]
+        )
+        assert code(text) == "#NUM!" and words in text, (arg, text)
+    with pytest.raises(xf.InvalidValueError, match=words):
+        xf.throughput(value, 2500, 0.82)
+    with pytest.raises(xf.InvalidValueError, match=words):
+        xf.throughput([1.0, value], 2500, 0.82)
+
+
+def test_decimals_in_the_python_api():
+    assert xf.cost(1e5, 3, 8, 2500, 0.82, 900, D("2.5")) == xf.cost(
+        1e5, 3, 8, 2500, 0.82, 900, 2.5
+    )
+    assert xf.throughput([D("8"), D("16")], 2500, D("0.82")).tolist() == [
+        16400.0,
+        32800.0,
+    ]
+    assert xf.tokens_per_example([D("600"), D("800")]) == 700.0

@@ -22,6 +22,7 @@ import math
 import os
 import sys
 from collections.abc import Callable
+from decimal import Decimal
 from itertools import chain
 from typing import Any
 
@@ -96,6 +97,8 @@ def cell_function(spec: Formula) -> Callable[..., Any]:
                 t = type(a)
                 if t is int and a not in _COM_ERRORS and -_MAX_FLOAT <= a <= _MAX_FLOAT:
                     a = float(a)  # from Python: Excel's numbers are floats
+                elif t is Decimal and a.is_finite():
+                    a = float(a)  # a Currency cell; too large: inf, out of bounds
                 elif a is None and blank is not _REQUIRED:
                     values.append(blank)
                     continue
@@ -402,9 +405,12 @@ def _not_floats(cells: list[Any]) -> list[int]:
     spans = [(0, len(types))]
     while spans:
         lo, hi = spans.pop()
-        if types[lo:hi].count(float) == hi - lo:
+        floats = types[lo:hi].count(float)
+        if floats == hi - lo:
             continue
-        if hi - lo <= 32:
+        if floats == 0:
+            found.extend(range(lo, hi))
+        elif hi - lo <= 32:
             found.extend(i for i in range(lo, hi) if types[i] is not float)
         else:
             mid = (lo + hi) // 2
@@ -438,14 +444,19 @@ def _numbers(
     """A range for a number argument, converted and checked in one pass.
 
     ``odd`` lists the cells that are not floats (text, blanks, booleans, errors,
-    ints from Python): they hold a safe value during the conversion and are
-    then read one by one, unless they are all plain ints.
+    ints from Python, Decimals from Currency cells): they hold a safe value
+    during the conversion and are then read one by one, unless they are all
+    plain ints or Decimals that convert to finite floats.
     """
-    if all(type(cells[i]) is int and cells[i] not in _COM_ERRORS for i in odd):
+    if all(_plain(cells[i]) for i in odd):
         try:
-            return _checked(arg, np.array(cells, dtype=float).reshape(shape))
-        except OverflowError:  # an int too large for a float: say which, below
+            x = np.array(cells, dtype=float).reshape(shape)
+        except (OverflowError, ValueError):  # 10**400, Decimal('sNaN'): say which
             pass
+        else:
+            # A Decimal too large for a float became inf: the per-cell code says so.
+            if not any(type(cells[i]) is Decimal for i in odd) or all_finite(x):
+                return _checked(arg, x)
     safe = _safe(arg.domain)
     floats = list(cells)
     for i in odd:
@@ -460,6 +471,12 @@ def _numbers(
             errs = np.full(len(cells), None, dtype=object)
         errs[i] = err
     return values.reshape(shape), (None if errs is None else errs.reshape(shape))
+
+
+def _plain(c: Any) -> bool:
+    """An int that is no error value, or a Decimal: numpy converts it as a number."""
+    t = type(c)
+    return t is Decimal or (t is int and c not in _COM_ERRORS)
 
 
 def _checked(arg: Arg, x: np.ndarray) -> tuple[np.ndarray, Any]:

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import datetime
 import difflib
+import math
 import numbers
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 import numpy as np
@@ -87,7 +89,7 @@ class Arg:
                 f"{self.name} is required, not None",
                 f"{self.name} is required (blank cell)",
             )
-        if isinstance(x, (bool, np.bool_)) or not isinstance(x, numbers.Real):
+        if not is_number(x):
             return InvalidTypeError(
                 "#VALUE!",
                 f"{self.name} must be a number, not {_py(x)}",
@@ -96,6 +98,10 @@ class Arg:
         try:
             value = float(x)
         except OverflowError:
+            return self.too_large()
+        except ValueError:  # Decimal('sNaN')
+            value = math.nan
+        if math.isinf(value) and isinstance(x, Decimal) and x.is_finite():
             return self.too_large()
         return self.domain.error(self.name, value) if self.domain else None
 
@@ -170,7 +176,7 @@ class Arg:
         for x in arr.flat:
             if isinstance(x, (list, tuple, np.ndarray)):
                 raise self.ragged()
-            err = self.scalar_error(x) if not _is_number(x) else None
+            err = self.scalar_error(x) if type(x) not in (float, int) else None
             if err:
                 raise err
         try:
@@ -191,8 +197,15 @@ class Arg:
             raise self.domain.error(self.name, float(bad[0]))  # type: ignore[misc]
 
 
-def _is_number(x: Any) -> bool:
-    return isinstance(x, numbers.Real) and not isinstance(x, (bool, np.bool_))
+def is_number(x: Any) -> bool:
+    """True for a real number: a float, an int, numpy's, a Fraction or a Decimal.
+
+    Windows Excel hands Currency- and Accounting-formatted cells to a UDF as
+    Decimal (xlwings issue #65); Decimal is not a ``numbers.Real``.
+    """
+    return isinstance(x, (numbers.Real, Decimal)) and not isinstance(
+        x, (bool, np.bool_)
+    )
 
 
 def _is_scalar(x: Any) -> bool:
