@@ -65,3 +65,58 @@ def test_a_type_checker_sees_the_signatures(tmp_path):
     )
     assert 'Missing positional argument "tokens_per_example"' in out.stdout, out.stdout
     assert "user.py:2" not in out.stdout
+
+
+class Column:
+    """What pandas.Series, polars and xarray offer numpy: ``__array__``."""
+
+    def __init__(self, values, dtype=None):
+        self.values = values
+        self.dtype = dtype
+
+    def __array__(self, dtype=None, copy=None):
+        import numpy as np
+
+        return np.asarray(self.values, dtype=dtype or self.dtype)
+
+
+def test_array_likes_are_accepted_as_numpy_reads_them():
+    import array
+
+    import numpy as np
+
+    want = [2050.0, 4100.0]
+    for value in (
+        range(1, 3),
+        array.array("d", [1.0, 2.0]),
+        array.array("i", [1, 2]),
+        Column([1.0, 2.0]),
+        Column([1, 2], dtype=object),
+        (1, np.float32(2)),
+        [range(1, 2), range(2, 3)],
+    ):
+        out = xlfuncs.throughput(value, 2500, 0.82)
+        assert np.ravel(out).tolist() == want, value
+    assert xlfuncs.tokens_per_example(range(600, 1201, 300)) == 900.0
+    assert xlfuncs.tokens_per_example(Column([600.0, 1200.0]), Column([0.5])) == [900.0]
+
+
+@pytest.mark.parametrize(
+    ("value", "words"),
+    [
+        ({}, "not dict"),
+        ({1.0}, "not set"),
+        ((x for x in [1.0]), "not generator"),
+        ("8", "not str '8'"),
+        (b"8", "not bytes b'8'"),
+        (Column([1.0, None], dtype=object), "not None"),
+        (Column([1.0, True], dtype=object), "not bool True"),
+        (Column(["8"]), "not <U1 values"),
+        (Column([True, False]), "not bool values"),
+        ([1.0, "8"], "not str '8'"),
+        (range(0, 2), "positive"),
+    ],
+)
+def test_what_is_no_array_of_numbers_is_refused(value, words):
+    with pytest.raises(xlfuncs.InputError, match=words.replace("(", r"\(")):
+        xlfuncs.throughput(value, 2500, 0.82)

@@ -12,7 +12,7 @@ import datetime
 import difflib
 import math
 import numbers
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -146,7 +146,7 @@ class Arg:
                 raise InvalidValueError("#DIV/0!", f"{self.name} holds no numbers")
             self.raise_outside(arr)
             return arr
-        if _is_scalar(value):
+        if not is_array_like(value):
             err = self.scalar_error(value)
             if err:
                 raise err
@@ -156,12 +156,20 @@ class Arg:
         return arr
 
     def numbers(self, value: Any) -> np.ndarray:
-        """A list, tuple or array of numbers as a float array, or raise why not.
+        """Numbers, or an array-like of them, as a float array, or raise why not.
 
-        Booleans and None inside a list are refused rather than read as 1 and NaN.
+        A sequence (list, tuple, range, array.array) is read element by element;
+        an object with ``__array__`` (numpy, pandas, polars) as numpy reads it.
+        Booleans, None and text inside are refused rather than read as 1, NaN or
+        a parsed number.
         """
-        if isinstance(value, np.ndarray):
-            arr = np.asarray(value)  # a masked array's mask must not hide values
+        if isinstance(value, np.ndarray) or (
+            hasattr(type(value), "__array__") and not isinstance(value, Sequence)
+        ):
+            try:  # np.asarray: a masked array's mask must not hide values
+                arr = np.asarray(value)
+            except (TypeError, ValueError):
+                raise self.ragged() from None
             if arr.dtype.kind in "iuf":
                 return arr.astype(float)
             if arr.dtype.kind != "O":
@@ -208,8 +216,16 @@ def is_number(x: Any) -> bool:
     )
 
 
-def _is_scalar(x: Any) -> bool:
-    return not isinstance(x, (list, tuple, np.ndarray))
+def is_array_like(x: Any) -> bool:
+    """True for what numpy reads as an array: a sequence or an ``__array__`` object.
+
+    Numbers (numpy's included), text, bytes and None are single values.
+    """
+    if x is None or isinstance(
+        x, (str, bytes, bytearray, numbers.Number, Decimal, np.generic)
+    ):
+        return False
+    return isinstance(x, (Sequence, np.ndarray)) or hasattr(type(x), "__array__")
 
 
 def _py(x: Any) -> str:
