@@ -118,7 +118,7 @@ def test_percentile_follows_percentile_inc():
     assert code(udfs.FT_TOKENS_PER_EXAMPLE(lengths, cell(-0.1))) == "#NUM!"
     assert udfs.FT_TOKENS_PER_EXAMPLE(lengths, cell(None)) == 150  # blank: the mean
     assert code(udfs.FT_TOKENS_PER_EXAMPLE([[None], [None]])) == "#DIV/0!"
-    assert code(udfs.FT_TOKENS_PER_EXAMPLE([[100.0], ["n/a"]])) == "#VALUE!"
+    assert udfs.FT_TOKENS_PER_EXAMPLE([[100.0], ["n/a"]]) == 100  # text: skipped
     assert code(udfs.FT_TOKENS_PER_EXAMPLE([[100.0], [-5.0]])) == "#NUM!"
     # Several percentiles at once: {50%; 90%} over 600..1200 gives 900 and 1120.
     out = udfs.FT_TOKENS_PER_EXAMPLE(
@@ -841,3 +841,29 @@ def test_decimals_in_the_python_api():
         32800.0,
     ]
     assert xf.tokens_per_example([D("600"), D("800")]) == 700.0
+
+
+def test_a_sample_skips_text_and_booleans_as_average_does():
+    # A whole column selected with its header, as AVERAGE and PERCENTILE.INC
+    # read it: text (a header, a number stored as text) and TRUE/FALSE are
+    # skipped, blanks too; an error a cell shows is passed on.
+    column = [["length"], [600.0], ["800"], [True], [800.0], [None], [False]]
+    assert udfs.FT_TOKENS_PER_EXAMPLE(column) == 700.0
+    assert udfs.FT_TOKENS_PER_EXAMPLE(column, 1.0) == 800.0
+    assert udfs.FT_TOKENS_PER_EXAMPLE([["length", "tokens"], [600.0, 800.0]]) == 700.0
+    na = udfs.FT_TOKENS_PER_EXAMPLE([["length"], [600.0], ["#N/A"]])
+    assert code(na) == "#N/A" and "lengths refers to a cell showing #N/A" in na
+    ours = udfs.FT_TOKENS_PER_EXAMPLE(
+        [[600.0], [udfs.FT_THROUGHPUT(8.0, 2500.0, 82.0)]]
+    )
+    assert code(ours) == "#NUM!" and "efficiency" in ours
+    none = udfs.FT_TOKENS_PER_EXAMPLE([["length"], [None], [True]])
+    assert code(none) == "#DIV/0!" and "holds no numbers" in none
+    assert code(udfs.FT_TOKENS_PER_EXAMPLE([[600.0], [-5.0]])) == "#NUM!"
+    dated = udfs.FT_TOKENS_PER_EXAMPLE(
+        [[600.0], [__import__("datetime").date(2026, 1, 1)]]
+    )
+    assert code(dated) == "#VALUE!"
+    # The Python API stays strict: text or a bool in a list is a mistake there.
+    with pytest.raises(xf.InvalidTypeError):
+        xf.tokens_per_example(["length", 600, 800])

@@ -525,10 +525,21 @@ def _sample(arg: Arg, a: Any) -> tuple[Any, Any]:
     if isinstance(read, InputError):
         return None, read
     cells, _, odd = read
-    skip = [i for i in odd if cells[i] is None]  # blanks: the end of a column
+    skip = [i for i in odd if _skipped(cells[i])]
     if skip:
         cells, odd = _without(cells, odd, skip)
     return _whole_sample(arg, *_numbers(arg, cells, (len(cells),), odd))
+
+
+def _skipped(c: Any) -> bool:
+    """A cell a sample leaves out, as AVERAGE and PERCENTILE.INC do: a blank (the
+    end of a selected column), text such as a header, TRUE or FALSE. A cell that
+    shows an error is not left out: it is passed on."""
+    return (
+        c is None
+        or isinstance(c, (bool, np.bool_))
+        or (isinstance(c, str) and shown_error(c) is None)
+    )
 
 
 def _without(

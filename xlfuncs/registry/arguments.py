@@ -306,7 +306,9 @@ _ARGS = (
     ),
     Arg(
         "lengths",
-        "Range of per-example lengths in tokens; blank cells are skipped.",
+        "Range of per-example lengths in tokens. As in AVERAGE, blank cells, text "
+        "(such as a header) and TRUE/FALSE are skipped, so a whole column can be "
+        "selected; a cell showing an error passes it on.",
         "tokens",
         kind="sample",
     ),
