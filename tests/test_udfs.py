@@ -494,9 +494,9 @@ def test_range_of_numbers_agrees_with_the_cell_by_cell_path(name, data):
     assert fast == slow
 
 
-def _cell_by_cell(arg, values, shape, *rest):
+def _cell_by_cell(arg, values, shape, odd, optional=False):
     """Every cell of a number range through the per-cell code: the reference."""
-    return cells._each_cell(arg, values, shape)
+    return cells._each_cell(arg, values, shape, optional)
 
 
 def test_office_js_returns_bare_codes(monkeypatch):
@@ -867,3 +867,48 @@ def test_a_sample_skips_text_and_booleans_as_average_does():
     # The Python API stays strict: text or a bool in a list is a mistake there.
     with pytest.raises(xf.InvalidTypeError):
         xf.tokens_per_example(["length", 600, 800])
+
+
+def test_messages_read_well():
+    # A blank cell inside the range of an optional argument is no default.
+    out = udfs.FT_TOKENS_PER_EXAMPLE([[600.0], [800.0]], [[0.5, None]])
+    assert out[0][0] == 700.0
+    assert out[0][1] == (
+        "#VALUE! percentile has a blank cell in its range: fill it, or leave all "
+        "of percentile blank for the default"
+    )
+    out = udfs.GPU_PEAK_TFLOPS("H100", [["bf16"], [None]])
+    assert code(out[1][0]) == "#VALUE!" and "dtype has a blank cell" in out[1][0]
+    assert "gpus is required (blank cell)" in udfs.FT_THROUGHPUT([[None]], 1.0, 1.0)
+    # Python: an element of a list is no argument of its own.
+    with pytest.raises(
+        xf.InvalidTypeError, match=r"^gpus must hold only numbers, not None$"
+    ):
+        xf.throughput([8, None], 2500, 0.82)
+    with pytest.raises(
+        xf.InvalidTypeError, match=r"^gpus must hold only numbers, not bool True$"
+    ):
+        xf.throughput([8, True], 2500, 0.82)
+    with pytest.raises(
+        xf.InvalidTypeError, match=r"^gpus must hold only numbers, not str '8'$"
+    ):
+        xf.throughput(["8"], 2500, 0.82)
+    with pytest.raises(
+        xf.InvalidTypeError, match=r"^gpus must hold only numbers, not bool values$"
+    ):
+        xf.throughput(np.array([True]), 2500, 0.82)
+    # A value whose repr names its type is not named twice.
+    with pytest.raises(
+        xf.InvalidTypeError, match=r"^gpu must be a name \(str\), not Decimal\('8'\)$"
+    ):
+        xf.gpu_peak_tflops(D("8"))
+    with pytest.raises(xf.InvalidTypeError, match=r"not range\(0, 2\)$"):
+        xf.gpu_peak_tflops(range(2))
+    assert udfs.FT_THROUGHPUT(D("8"), 2500.0, 0.82) == 16400.0
+    assert (
+        udfs.GPU_PEAK_TFLOPS(D("8")) == "#VALUE! gpu must be a name, not Decimal('8')"
+    )
+    # An array inside a range reads as a list inside a range does.
+    assert udfs.FT_THROUGHPUT([[np.array([1.0])]], 1.0, 1.0) == udfs.FT_THROUGHPUT(
+        [[[1.0]]], 1.0, 1.0
+    )

@@ -195,7 +195,7 @@ class _Evaluator:
                     errors.append(None)
                     continue
             reader = _sample if arg.kind == "sample" else _cells
-            value, err = reader(arg, a)
+            value, err = reader(arg, a, arg.name in spec.defaults)
             values.append(value)
             errors.append(err)
 
@@ -353,8 +353,14 @@ def _passed_on(arg: Arg, x: Any) -> InputError | None:
     return InvalidValueError(code, shorten(f"{arg.name} refers to a cell showing {x}"))
 
 
-def _cell_error(arg: Arg, x: Any) -> InputError | None:
-    """Why one cell's value cannot be used for ``arg``, or None."""
+def _cell_error(arg: Arg, x: Any, in_optional: bool = False) -> InputError | None:
+    """Why one cell's value cannot be used for ``arg``, or None.
+
+    ``in_optional``: the cell is one of a range given for an optional argument,
+    where a blank is a gap, not the default.
+    """
+    if x is None and in_optional:
+        return arg.blank_in_range()
     return _passed_on(arg, x) or arg.scalar_error(x)
 
 
@@ -418,7 +424,7 @@ def _not_floats(cells: list[Any]) -> list[int]:
     return sorted(found)
 
 
-def _cells(arg: Arg, a: Any) -> tuple[Any, Any]:
+def _cells(arg: Arg, a: Any, optional: bool = False) -> tuple[Any, Any]:
     """Values and per-cell errors of one broadcast argument."""
     if isinstance(a, np.ndarray):
         if arg.kind == "number" and a.dtype.kind in "iuf":
@@ -434,12 +440,16 @@ def _cells(arg: Arg, a: Any) -> tuple[Any, Any]:
         return (_safe(arg.domain) if arg.kind == "number" else None), read
     cells, shape, odd = read
     if arg.kind == "choice":
-        return _each_cell(arg, cells, shape)
-    return _numbers(arg, cells, shape, odd)
+        return _each_cell(arg, cells, shape, optional)
+    return _numbers(arg, cells, shape, odd, optional)
 
 
 def _numbers(
-    arg: Arg, cells: list[Any], shape: tuple[int, ...], odd: list[int]
+    arg: Arg,
+    cells: list[Any],
+    shape: tuple[int, ...],
+    odd: list[int],
+    optional: bool = False,
 ) -> tuple[np.ndarray, Any]:
     """A range for a number argument, converted and checked in one pass.
 
@@ -463,7 +473,7 @@ def _numbers(
         floats[i] = safe
     values, errs = _checked(arg, np.array(floats, dtype=float))
     for i in odd:
-        err = _cell_error(arg, cells[i])
+        err = _cell_error(arg, cells[i], optional)
         if err is None:
             values[i] = float(cells[i])
             continue
@@ -495,7 +505,9 @@ def _checked(arg: Arg, x: np.ndarray) -> tuple[np.ndarray, Any]:
     return np.where(bad, _safe(arg.domain), x), errs
 
 
-def _each_cell(arg: Arg, cells: list[Any], shape: tuple[int, ...]) -> tuple[Any, Any]:
+def _each_cell(
+    arg: Arg, cells: list[Any], shape: tuple[int, ...], optional: bool = False
+) -> tuple[Any, Any]:
     """Cell by cell: names, and the reference the whole-range paths must agree with."""
     errs = np.full(len(cells), None, dtype=object)
     if arg.kind == "choice":
@@ -504,7 +516,7 @@ def _each_cell(arg: Arg, cells: list[Any], shape: tuple[int, ...]) -> tuple[Any,
     else:
         values = np.full(len(cells), _safe(arg.domain))
     for i, c in enumerate(cells):
-        err = _cell_error(arg, c)
+        err = _cell_error(arg, c, optional)
         if err:
             errs[i] = err
         elif arg.kind == "choice":
@@ -515,7 +527,7 @@ def _each_cell(arg: Arg, cells: list[Any], shape: tuple[int, ...]) -> tuple[Any,
     return values.reshape(shape), (errs.reshape(shape) if any_err else None)
 
 
-def _sample(arg: Arg, a: Any) -> tuple[Any, Any]:
+def _sample(arg: Arg, a: Any, optional: bool = False) -> tuple[Any, Any]:
     """A range reduced to one statistic: one bad cell spoils the whole result."""
     if isinstance(a, np.ndarray):
         if a.dtype.kind in "iuf":

@@ -105,6 +105,14 @@ class Arg:
             return self.too_large()
         return self.domain.error(self.name, value) if self.domain else None
 
+    def blank_in_range(self) -> InvalidTypeError:
+        """A blank cell inside the range of an optional argument: not its default."""
+        return InvalidTypeError(
+            "#VALUE!",
+            f"{self.name} has a blank cell in its range: fill it, or leave all of "
+            f"{self.name} blank for the default",
+        )
+
     def too_large(self) -> InvalidValueError:
         return InvalidValueError("#NUM!", f"{self.name} is too large for a float")
 
@@ -173,24 +181,32 @@ class Arg:
             if arr.dtype.kind in "iuf":
                 return arr.astype(float)
             if arr.dtype.kind != "O":
-                raise InvalidTypeError(
-                    "#VALUE!", f"{self.name} must hold numbers, not {arr.dtype} values"
-                )
+                raise self.not_numbers(f"{arr.dtype} values")
         else:
             try:
                 arr = np.array(value, dtype=object)
             except ValueError:
                 raise self.ragged() from None
         for x in arr.flat:
+            if type(x) in (float, int):
+                continue
             if isinstance(x, (list, tuple, np.ndarray)):
                 raise self.ragged()
-            err = self.scalar_error(x) if type(x) not in (float, int) else None
+            if not is_number(x):
+                raise self.not_numbers(_py(x))
+            err = self.scalar_error(x)  # a Decimal or numpy number: its value
             if err:
                 raise err
         try:
             return arr.astype(float)
         except OverflowError:
             raise self.too_large() from None
+
+    def not_numbers(self, what: str) -> InvalidTypeError:
+        """An array-like holding something other than numbers (Python API)."""
+        return InvalidTypeError(
+            "#VALUE!", f"{self.name} must hold only numbers, not {what}"
+        )
 
     def ragged(self) -> InvalidValueError:
         return InvalidValueError(
@@ -229,8 +245,14 @@ def is_array_like(x: Any) -> bool:
 
 
 def _py(x: Any) -> str:
-    """A value as a Python programmer would name it: ``str '8'``, ``bool True``."""
-    return "None" if x is None else f"{type(x).__name__} {x!r}"
+    """A value as a Python programmer would name it: ``str '8'``, ``bool True``,
+    ``Decimal('8')`` (a repr that names its type is not prefixed again)."""
+    if x is None:
+        return "None"
+    if isinstance(x, np.bool_):
+        x = bool(x)  # "bool True", not "bool np.True_"
+    text, kind = repr(x), type(x).__name__
+    return text if text.startswith(kind) else f"{kind} {text}"
 
 
 def _cell(x: Any) -> str:
@@ -243,7 +265,7 @@ def _cell(x: Any) -> str:
         return f"text {x!r}"
     if isinstance(x, (datetime.date, datetime.time)):
         return "a date or time"
-    return f"{type(x).__name__} {x!r}"
+    return _py(x)
 
 
 # ------------------------------------------------------------------ name lookups
