@@ -120,3 +120,29 @@ def test_array_likes_are_accepted_as_numpy_reads_them():
 def test_what_is_no_array_of_numbers_is_refused(value, words):
     with pytest.raises(xlfuncs.InputError, match=words.replace("(", r"\(")):
         xlfuncs.throughput(value, 2500, 0.82)
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs"),
+    [
+        ((8, 2500), {"effic": 0.82}),
+        ((8, 2500), {}),
+        ((8,), {}),
+        ((8, 2500, 0.82, 1), {}),
+        ((8, 2500, 0.82), {"gpus": 1}),
+        ((), {"gpus": 8, "tokens_per_sec_per_gpu": 2500, "efficiency": 0.8, "x": 1}),
+    ],
+)
+def test_wrong_arguments_are_reported_as_python_reports_them(args, kwargs):
+    def throughput(gpus, tokens_per_sec_per_gpu, efficiency):
+        """Plain Python, for its own error message."""
+
+    throughput.__qualname__ = "throughput"  # as a module-level function
+    with pytest.raises(TypeError) as plain:
+        throughput(*args, **kwargs)
+    with pytest.raises(xlfuncs.InvalidTypeError) as ours:
+        xlfuncs.throughput(*args, **kwargs)
+    assert str(ours.value) == str(plain.value)
+    assert ours.value.__cause__ is None and ours.value.__suppress_context__
+    with pytest.raises(TypeError, match="takes from 1 to 2 positional arguments"):
+        xlfuncs.chinchilla_params(1, 2, 3)

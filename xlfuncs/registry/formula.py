@@ -157,7 +157,10 @@ def formula(
 
         @functools.wraps(raw)
         def api(*a: P.args, **kw: P.kwargs) -> R:
-            bound = sig.bind(*a, **kw)
+            try:
+                bound = sig.bind(*a, **kw)
+            except TypeError as err:
+                raise _arity_error(raw, a, kw, err) from None
             bound.apply_defaults()
             values = []
             for arg, v in zip(args, bound.arguments.values()):
@@ -209,6 +212,22 @@ def formula(
         return api
 
     return decorate
+
+
+def _arity_error(
+    raw: Callable[..., Any], a: tuple[Any, ...], kw: dict[str, Any], err: TypeError
+) -> InvalidTypeError:
+    """Arguments that do not fit the signature, in Python's own words.
+
+    ``Signature.bind`` words some cases its own way ("missing a required argument:
+    'efficiency'" for an unknown keyword), so the plain function is called with
+    the same arguments: they fail to bind there too, before its body runs.
+    """
+    try:
+        raw(*a, **kw)
+    except TypeError as python:
+        err = python
+    return InvalidTypeError("#VALUE!", str(err))
 
 
 def cell_values(
