@@ -36,11 +36,20 @@ _SHOWS_ERROR = re.compile(
 class InputError(Exception):
     """Bad input, with the Excel error code a cell would show for it."""
 
-    def __init__(self, code: str, reason: str, cell_reason: str | None = None) -> None:
+    def __init__(
+        self,
+        code: str,
+        reason: str,
+        cell_reason: str | None = None,
+        got: str | None = None,
+    ) -> None:
         super().__init__(reason)
         self.code = code
         self.reason = reason
         self.cell_reason = reason if cell_reason is None else cell_reason
+        #: The offending value as text, where ``cell_reason`` leaves it out (a
+        #: cell shows it beside the formula); the CLI adds it back.
+        self.got = got
 
     @property
     def cell_text(self) -> str:
