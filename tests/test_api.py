@@ -52,6 +52,22 @@ def test_a_type_checker_sees_the_signatures(tmp_path):
         "import xlfuncs\n"
         "n = xlfuncs.chinchilla_params(6000.0, tokens_per_param=20)\n"
         "xlfuncs.examples_per_sec(8, 2500, 0.82)\n"  # one argument short
+        # What the API accepts, documented usage first (lines 4 on):
+        "import array\n"
+        "from decimal import Decimal\n"
+        "import numpy as np\n"
+        "t = xlfuncs.tokens_per_example([600, 800, 900], 0.9)\n"
+        "xlfuncs.throughput([8, 16], 2500, 0.82)\n"
+        "xlfuncs.throughput(np.array([1, 2]), 2500, 0.82)\n"
+        "xlfuncs.throughput(np.float32(8), 2500, 0.82)\n"
+        "xlfuncs.throughput(range(1, 3), array.array('d', [1.0]), Decimal('0.82'))\n"
+        "xlfuncs.chinchilla_params(6000, None)\n"
+        "xlfuncs.gpu_peak_tflops('H100', None)\n"
+        "xlfuncs.chinchilla_loss(70e9, 1.4e12, None)\n"
+        "xlfuncs.flops_per_token(540.35e9, 118, None, None)\n"
+        "xlfuncs.training_days(1e9, 1e9, 8, 100, None)\n"
+        "r: float | np.ndarray = xlfuncs.throughput(8, 2500, 0.82)\n"
+        "xlfuncs.gpu_peak_tflops(8)\n"  # a name is text: refused (the last line)
     )
     # mypy cannot follow an editable install's import hook: point it at the source.
     root = str(Path(xlfuncs.__file__).parents[1])
@@ -64,7 +80,10 @@ def test_a_type_checker_sees_the_signatures(tmp_path):
         env={**os.environ, "MYPYPATH": root},
     )
     assert 'Missing positional argument "tokens_per_example"' in out.stdout, out.stdout
-    assert "user.py:2" not in out.stdout
+    last = len(user.read_text().splitlines())
+    assert f"user.py:{last}: error: Argument 1" in out.stdout, out.stdout
+    errors = [line for line in out.stdout.splitlines() if ": error:" in line]
+    assert [e.split(":")[1] for e in errors] == ["3", str(last)], out.stdout
 
 
 class Column:

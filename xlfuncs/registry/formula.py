@@ -23,7 +23,8 @@ import inspect
 import itertools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ParamSpec, TypeAlias, TypeVar
+from decimal import Decimal
+from typing import Any, ParamSpec, TypeAlias, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -40,8 +41,27 @@ from .errors import (
 P = ParamSpec("P")
 R = TypeVar("R")
 
-#: What the math takes and returns: a number, or a numpy array of them.
+#: What the Python API takes for a number argument: a number (a Decimal too), or
+#: anything numpy reads as an array of numbers (a list, a range, a pandas Series).
+Numbers: TypeAlias = "npt.ArrayLike | Decimal"
+#: What the math sees once the API has checked its arguments, and what it returns:
+#: a float, or a numpy array of floats.
 Floats: TypeAlias = "float | npt.NDArray[np.float64]"
+
+
+def floats(*values: object) -> tuple[Floats, ...]:
+    """The math's view of checked arguments, for type checkers only.
+
+    A registered function declares what the API accepts (:data:`Numbers`) but
+    computes on what the API hands it after the checks (:data:`Floats`); its body
+    says so with ``if TYPE_CHECKING: a, b = floats(a, b)``, which never runs.
+    """
+    return cast("tuple[Floats, ...]", values)
+
+
+def floats_or_none(*values: object) -> tuple[Floats | None, ...]:
+    """As :func:`floats`, for optional arguments whose default None stays None."""
+    return cast("tuple[Floats | None, ...]", values)
 
 
 @dataclass(frozen=True)
