@@ -184,7 +184,7 @@ def flops_per_token(
     attention_width: Numbers | None = None,
     seq_len: Numbers | None = None,
 ) -> Floats:
-    """Training FLOPs per token: 6·N, plus PaLM's attention term 12·L·d·T if given.
+    """Training FLOPs per token: 6·N, plus PaLM's attention term 12·L·(H·Q)·T if given.
 
     Formula: ``6 * N + 12 * L * (H * Q) * T``; the second term only with all of
     layers, attention_width (H heads × head size Q) and seq_len.
