@@ -165,3 +165,14 @@ def test_wrong_arguments_are_reported_as_python_reports_them(args, kwargs):
     assert ours.value.__cause__ is None and ours.value.__suppress_context__
     with pytest.raises(TypeError, match="takes from 1 to 2 positional arguments"):
         xlfuncs.chinchilla_params(1, 2, 3)
+
+
+def test_a_longdouble_too_large_for_a_float_is_refused_without_a_warning():
+    import warnings
+
+    import numpy as np
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(xlfuncs.InvalidValueError, match="finite"):
+            xlfuncs.throughput(np.array([np.longdouble("1e400")]), 2500, 0.82)

@@ -179,7 +179,8 @@ class Arg:
             except (TypeError, ValueError):
                 raise self.ragged() from None
             if arr.dtype.kind in "iuf":
-                return arr.astype(float)
+                with np.errstate(over="ignore"):  # a longdouble beyond: inf, refused
+                    return arr.astype(float)
             if arr.dtype.kind != "O":
                 raise self.not_numbers(f"{arr.dtype} values")
         else:
