@@ -247,6 +247,8 @@ def _arity_error(
         raw(*a, **kw)
     except TypeError as python:
         err = python
+    except Exception:  # noqa: BLE001 - it bound after all: keep bind's words
+        pass
     return InvalidTypeError("#VALUE!", str(err))
 
 
