@@ -912,3 +912,18 @@ def test_messages_read_well():
     assert udfs.FT_THROUGHPUT([[np.array([1.0])]], 1.0, 1.0) == udfs.FT_THROUGHPUT(
         [[[1.0]]], 1.0, 1.0
     )
+
+
+def test_many_cells_out_of_range_are_told_apart_from_divisors_rounding_to_zero():
+    # Above 64 bad cells a whole-array rerun decides; it must say what each cell
+    # alone says, overflow or a divisor rounding to 0, mixed in one range.
+    n = 500
+    gpus = np.full(n, 1e-200)
+    gpus[::2] = 1.0  # even cells: a finite result
+    gpus[1::4] = 1e300  # some cells: CLUSTER_DAYS is finite, tiny
+    days = udfs.CLUSTER_DAYS(6000.0, gpus, 1e-200, 0.5)
+    alone = [udfs.CLUSTER_DAYS(6000.0, float(g), 1e-200, 0.5) for g in gpus]
+    assert [d if isinstance(d, str) else float(d) for d in days] == alone
+    assert sum(code(a) == "#DIV/0!" for a in alone if isinstance(a, str)) > 64
+    flops = udfs.TRAINING_FLOPS(np.full(n, 1e200), 1e200)
+    assert all(f == udfs.TRAINING_FLOPS(1e200, 1e200) for f in flops)

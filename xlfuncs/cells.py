@@ -233,15 +233,39 @@ class _Evaluator:
                 err_cells[take] = err_b[take]
         bad_result = ~np.isfinite(result) & _none(err_cells)
         if bad_result.any():
-            # Each such cell says what a call with its values alone says.
-            why = np.empty(int(np.count_nonzero(bad_result)), dtype=object)
-            with np.errstate(all="ignore"):
-                for i, cell in enumerate(
-                    cell_values(spec.args, values, shape, bad_result)
-                ):
-                    why[i] = spec.result_error(cell)
-            err_cells[bad_result] = why
+            err_cells[bad_result] = self._result_errors(values, shape, bad_result)
         return _output(result, err_cells, shape, numpy_in)
+
+    def _result_errors(
+        self, values: list[Any], shape: tuple[int, ...], bad: np.ndarray
+    ) -> Any:
+        """Why each ``bad`` cell has no finite result: what a call with that
+        cell's values alone says (Formula.result_error), cell by cell.
+
+        Many such cells (a range that overflows) are first run again as whole
+        arrays with numpy raising on division by zero and invalid operations: if
+        none occurs, no cell divides by zero in plain floats either, and every
+        one is out of range.
+        """
+        spec = self.spec
+        n = int(np.count_nonzero(bad))
+        if n > 64 and n * 100 > bad.size and self._divides_by_no_zero(values):
+            return spec.invalid
+        why = np.empty(n, dtype=object)
+        with np.errstate(all="ignore"):
+            for i, cell in enumerate(cell_values(spec.args, values, shape, bad)):
+                why[i] = spec.result_error(cell)
+        return why
+
+    def _divides_by_no_zero(self, values: list[Any]) -> bool:
+        if any(isinstance(v, np.ndarray) and v.dtype == object for v in values):
+            return False  # names given as a range: computed per name, not at once
+        try:
+            with np.errstate(divide="raise", invalid="raise", over="ignore"):
+                self.spec.raw(*values)
+        except Exception:  # noqa: BLE001 - a flag, or anything else: ask each cell
+            return False
+        return True
 
     def _whole_arrays(self, args: tuple[Any, ...]) -> np.ndarray | None:
         """Numeric arrays and numbers all inside their domains: the math's result.
