@@ -15,7 +15,12 @@ Cases, each ``FT_EXAMPLES_PER_SEC(gpus, tokens/s, efficiency, tokens/example)``:
     and ``.tolist()`` of the result;
 (d) the same with 1000 × 1000 ranges;
 (e) four 1,000,000-element numpy arrays (the Python API and numpy users),
-    against the raw numpy expression.
+    against the raw numpy expression;
+(f) case (a) at the closed end of a domain: efficiency 1.0 (100 %);
+(g) ``FT_COST`` with a price of 0 (the closed end of zero-or-more), against its
+    arithmetic in plain Python;
+(h) case (c) with one text cell ("x") in the GPU range: the other cells still go
+    through the whole-range conversion, against the same floor as (c).
 """
 
 from __future__ import annotations
@@ -26,13 +31,18 @@ from collections.abc import Callable
 
 import numpy as np
 
-from xlfuncs.udfs import FT_EXAMPLES_PER_SEC
+from xlfuncs.udfs import FT_COST, FT_EXAMPLES_PER_SEC
 
 TARGETS = {"a": 10.0, "b": 15.0, "c": 3.0, "d": 3.0, "e": 2.5}
+TARGETS |= {"f": 10.0, "g": 10.0, "h": 3.0}
 
 
 def bare(gpus, tokens_per_sec_per_gpu, efficiency, tokens_per_example):
     return gpus * tokens_per_sec_per_gpu * efficiency / tokens_per_example
+
+
+def bare_cost(examples, epochs, gpus, tokens_per_sec, efficiency, tokens, price):
+    return examples * epochs * tokens / (tokens_per_sec * efficiency) / 3600 * price
 
 
 def floor(*ranges):
@@ -69,11 +79,21 @@ def main(argv: list[str] | None = None) -> int:
     small = tuple(a.reshape(100, 100).tolist() for a in inputs(10_000, rng))
     large = tuple(a.reshape(1000, 1000).tolist() for a in inputs(1_000_000, rng))
     arrays = inputs(1_000_000, rng)
+    full = (8.0, 2500.0, 1.0, 900.0)  # efficiency 100 %
+    free = (1e5, 3.0, 8.0, 2500.0, 0.82, 900.0, 0.0)  # a price of 0
+    one_text = ([row[:] for row in small[0]], *small[1:])
+    one_text[0][50][50] = "x"
     # The cases compute the same numbers as their baselines.
     assert FT_EXAMPLES_PER_SEC(*scalars) == bare(*scalars)
     assert FT_EXAMPLES_PER_SEC(*cells) == bare(*scalars)
     assert FT_EXAMPLES_PER_SEC(*small) == floor(*small)
     assert np.array_equal(FT_EXAMPLES_PER_SEC(*arrays), bare(*arrays))
+    assert FT_EXAMPLES_PER_SEC(*full) == bare(*full)
+    assert FT_COST(*free) == bare_cost(*free) == 0.0
+    mixed, want = FT_EXAMPLES_PER_SEC(*one_text), floor(*small)
+    assert mixed[50][50].startswith("#VALUE!")
+    mixed[50][50] = want[50][50]
+    assert mixed == want
 
     cases = [
         ("a", "one call, four numbers", lambda: FT_EXAMPLES_PER_SEC(*scalars),
@@ -86,6 +106,12 @@ def main(argv: list[str] | None = None) -> int:
          lambda: floor(*large), 1, 3),
         ("e", "four 1e6-element numpy arrays", lambda: FT_EXAMPLES_PER_SEC(*arrays),
          lambda: bare(*arrays), 10, 5),
+        ("f", "(a) with efficiency 100 %", lambda: FT_EXAMPLES_PER_SEC(*full),
+         lambda: bare(*full), 200_000, 5),
+        ("g", "FT_COST with a price of 0", lambda: FT_COST(*free),
+         lambda: bare_cost(*free), 200_000, 5),
+        ("h", "(c) with one text cell", lambda: FT_EXAMPLES_PER_SEC(*one_text),
+         lambda: floor(*small), 50, 5),
     ]  # fmt: skip
     rows = []
     for key, label, udf, base, number, repeat in cases:

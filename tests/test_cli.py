@@ -237,6 +237,9 @@ def test_closed_stdout_and_full_disk_are_one_line():
         preexec_fn=lambda: os.close(1),
     )
     assert "Traceback" not in closed.stderr
+    # Nothing could be written: say so, and exit non-zero (it said nothing, 0).
+    assert closed.returncode == 1, closed
+    assert closed.stderr == "xlfuncs: error: standard output is closed\n"
     if os.path.exists("/dev/full"):
         with open("/dev/full", "w") as full:
             out = subprocess.run(
@@ -356,3 +359,54 @@ def test_excel_setup_keeps_a_symlink_and_the_file_mode(tmp_path):
     assert link.is_symlink() and link.resolve() == real.resolve()
     assert real.read_text() == '"UDF Modules","mymod;xlfuncs.udfs"\n'
     assert stat.S_IMODE(real.stat().st_mode) == 0o600
+
+
+def test_a_literal_double_dash_among_the_arguments_is_dropped(capsys):
+    assert main(["calc", "FT_THROUGHPUT", "8", "2500", "--", "0.82"]) == 0
+    assert float(capsys.readouterr().out) == 16400
+    assert main(["calc", "FT_THROUGHPUT", "--", "8", "2500", "0.82"]) == 0
+    assert float(capsys.readouterr().out) == 16400
+    assert main(["calc", "FT_THROUGHPUT", "8", "--", "-2500", "0.82"]) == 2
+    assert "tokens_per_sec_per_gpu must be a positive" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("flag", ["--help", "-h"])
+def test_calc_name_help_describes_the_function(flag, capsys):
+    assert main(["list", "FT_COST"]) == 0
+    described = capsys.readouterr().out
+    assert main(["calc", "ft_cost", flag]) == 0
+    assert capsys.readouterr().out == described
+    assert main(["calc", "FT_COST", "1", flag]) == 0
+    assert capsys.readouterr().out == described
+
+
+@pytest.mark.parametrize(
+    ("words", "message"),
+    [
+        (
+            ["8", "2500", "82"],
+            "efficiency must be a fraction in (0, 1]: enter 82% or 0.82, not 82",
+        ),
+        (
+            ["8", "2500", "8200%"],
+            "efficiency must be a fraction in (0, 1]: enter 82% or 0.82, not 82",
+        ),
+        (["0", "2500", "0.82"], "gpus must be a positive number, not 0"),
+        (["inf", "2500", "0.82"], "gpus must be a finite number, not inf"),
+    ],
+)
+def test_the_error_names_the_value_read(words, message, capsys):
+    # The cell wording (a CLI user types 82% too), with the value the CLI read.
+    assert main(["calc", "FT_THROUGHPUT", *words]) == 2
+    assert capsys.readouterr().err == f"xlfuncs: error: {message}\n"
+
+
+def test_stdout_closed_in_process(monkeypatch, capsys):
+    import io
+
+    closed = io.TextIOWrapper(io.BytesIO())
+    closed.close()
+    monkeypatch.setattr(sys, "stdout", closed)
+    assert main(["list"]) == 1
+    assert capsys.readouterr().err == "xlfuncs: error: standard output is closed\n"
+    assert sys.stdout is closed  # put back as it was

@@ -2,6 +2,9 @@
 
 data → registry → functions → {cells and udfs (xlwings), templates (openpyxl)}
 → cli and docs. ``xlfuncs/__init__.py`` is the public face over the math.
+Imports are read at any depth of the code: statements, and importlib or
+__import__ calls; only udfs.py and cli.py may import xlwings, only templates/
+openpyxl.
 """
 
 from __future__ import annotations
@@ -42,30 +45,92 @@ def top(module: str) -> str:
     return parts[1] if len(parts) > 1 else ""
 
 
-def imports(path: Path) -> set[str]:
-    """Every xlfuncs module ``path`` imports, at any depth of the code."""
+# Calls that import a module named by their first argument.
+IMPORT_CALLS = {"__import__", "import_module"}
+# Calls that run code from text, where any import could hide.
+CODE_CALLS = {"exec", "eval", "compile"}
+COMPUTED = "<computed>"  # an import whose module name is not a literal
+
+
+def imported(path: Path, source: str | None = None) -> set[str]:
+    """Every module ``path`` imports, at any depth of its code, absolute names.
+
+    Import statements, and calls of ``importlib.import_module`` or
+    ``__import__`` (under any alias) with a literal name, relative ones
+    included; a name that is not a literal, or code run from text, gives
+    COMPUTED, which no layer may import.
+    """
     me = module_name(path)
     package = me if path.name == "__init__.py" else me.rpartition(".")[0]
+    tree = ast.parse(source if source is not None else path.read_text("utf-8"))
+    callers = set(IMPORT_CALLS)
+    for node in ast.walk(tree):  # from importlib import import_module as load
+        if isinstance(node, ast.ImportFrom) and node.module == "importlib":
+            callers |= {a.asname or a.name for a in node.names if a.name in callers}
     found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            found |= {a.name for a in node.names if a.name.startswith("xlfuncs")}
+            found |= {a.name for a in node.names}
         elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")
-                base = base[: len(base) - node.level + 1]
-                target = ".".join(base + ([node.module] if node.module else []))
-            else:
-                target = node.module or ""
-            if not target.startswith("xlfuncs"):
-                continue
-            for alias in node.names:  # `from . import finetune` imports a module
-                sub = PACKAGE.parent / Path(*f"{target}.{alias.name}".split("."))
-                if sub.with_suffix(".py").exists() or (sub / "__init__.py").exists():
-                    found.add(f"{target}.{alias.name}")
-                else:
-                    found.add(target)
+            found |= _from_import(node, package)
+        elif isinstance(node, ast.Call):
+            func = node.func
+            called = (
+                func.id
+                if isinstance(func, ast.Name)
+                else func.attr
+                if isinstance(func, ast.Attribute)
+                else None
+            )
+            if called in CODE_CALLS and isinstance(func, ast.Name):
+                found.add(COMPUTED)
+            elif called in callers:
+                found.add(_called_import(node, package))
     return found
+
+
+def _from_import(node: ast.ImportFrom, package: str) -> set[str]:
+    if node.level:
+        base = package.split(".")
+        base = base[: len(base) - node.level + 1]
+        target = ".".join(base + ([node.module] if node.module else []))
+    else:
+        target = node.module or ""
+    if not target.startswith("xlfuncs"):
+        return {target}
+    found = set()
+    for alias in node.names:  # `from . import finetune` imports a module
+        sub = PACKAGE.parent / Path(*f"{target}.{alias.name}".split("."))
+        if sub.with_suffix(".py").exists() or (sub / "__init__.py").exists():
+            found.add(f"{target}.{alias.name}")
+        else:
+            found.add(target)
+    return found
+
+
+def _called_import(node: ast.Call, package: str) -> str:
+    """The module an import_module(name, package) or __import__(name) call loads."""
+    args = list(node.args) + [k.value for k in node.keywords if k.arg == "name"]
+    if not args or not isinstance(args[0], ast.Constant):
+        return COMPUTED
+    name = args[0].value
+    if not isinstance(name, str):
+        return COMPUTED
+    if name.startswith("."):  # import_module(".cli", "xlfuncs")
+        given = node.args[1:2] + [k.value for k in node.keywords if k.arg == "package"]
+        anchor = given[0] if given else None
+        if anchor is not None and not isinstance(anchor, ast.Constant):
+            return COMPUTED
+        base = anchor.value if anchor is not None else package
+        level = len(name) - len(name.lstrip("."))
+        parts = base.split(".")
+        name = ".".join(parts[: len(parts) - level + 1] + [name.lstrip(".")])
+    return name
+
+
+def imports(path: Path) -> set[str]:
+    """Every xlfuncs module ``path`` imports (and COMPUTED, if it computes one)."""
+    return {m for m in imported(path) if m.startswith("xlfuncs") or m == COMPUTED}
 
 
 GRAPH = {module_name(p): imports(p) for p in sorted(PACKAGE.rglob("*.py"))}
@@ -77,6 +142,10 @@ def test_every_module_has_a_layer():
 
 @pytest.mark.parametrize("module", sorted(GRAPH))
 def test_imports_go_down_the_layers(module):
+    assert COMPUTED not in GRAPH[module], (
+        f"{module} imports a module whose name is computed (or runs code from "
+        "text): the layers cannot be checked; import it by name"
+    )
     for target in GRAPH[module]:
         if target == "xlfuncs" and module != "xlfuncs":
             # The facade may be read by the consumers above it only.
@@ -114,3 +183,48 @@ def test_import_xlfuncs_loads_neither_xlwings_nor_openpyxl():
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert out.stdout.strip() == "[]"
+
+
+# Where the two heavy third-party libraries may be imported, at any depth.
+ALLOWED = {
+    "xlwings": ("xlfuncs/udfs.py", "xlfuncs/cli.py"),  # cli: excel-setup's config path
+    "openpyxl": ("xlfuncs/templates/",),
+}
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted(PACKAGE.rglob("*.py")),
+    ids=lambda p: p.relative_to(PACKAGE.parent).as_posix(),
+)
+def test_xlwings_and_openpyxl_only_where_they_belong(path):
+    where = path.relative_to(PACKAGE.parent).as_posix()
+    for module in imported(path):
+        top_name = module.partition(".")[0]
+        if top_name in ALLOWED:
+            assert where.startswith(ALLOWED[top_name]), f"{where} imports {module}"
+
+
+def test_the_checks_see_through_lazy_and_dynamic_imports():
+    # The review's bypass: imports inside a function, by importlib or __import__.
+    path = PACKAGE / "registry" / "errors.py"
+    source = """
+def later():
+    import importlib
+    from importlib import import_module as load
+    import openpyxl.styles
+    importlib.import_module("xlfuncs.cli")
+    __import__("xlfuncs.docs")
+    load(".templates", "xlfuncs")
+    importlib.import_module("..udfs", package="xlfuncs.functions")
+    importlib.import_module(name_from_somewhere)
+    exec("import xlfuncs.cli")
+"""
+    found = imported(path, source)
+    assert {
+        "openpyxl.styles",
+        "xlfuncs.cli",
+        "xlfuncs.docs",
+        "xlfuncs.templates",
+    } <= found
+    assert "xlfuncs.udfs" in found and COMPUTED in found

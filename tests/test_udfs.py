@@ -118,7 +118,7 @@ def test_percentile_follows_percentile_inc():
     assert code(udfs.FT_TOKENS_PER_EXAMPLE(lengths, cell(-0.1))) == "#NUM!"
     assert udfs.FT_TOKENS_PER_EXAMPLE(lengths, cell(None)) == 150  # blank: the mean
     assert code(udfs.FT_TOKENS_PER_EXAMPLE([[None], [None]])) == "#DIV/0!"
-    assert code(udfs.FT_TOKENS_PER_EXAMPLE([[100.0], ["n/a"]])) == "#VALUE!"
+    assert udfs.FT_TOKENS_PER_EXAMPLE([[100.0], ["n/a"]]) == 100  # text: skipped
     assert code(udfs.FT_TOKENS_PER_EXAMPLE([[100.0], [-5.0]])) == "#NUM!"
     # Several percentiles at once: {50%; 90%} over 600..1200 gives 900 and 1120.
     out = udfs.FT_TOKENS_PER_EXAMPLE(
@@ -461,8 +461,12 @@ def test_whole_array_path_agrees_with_the_per_cell_path(name, data):
 
 LIST_CELL = st.one_of(
     ELEMENT,
+    ELEMENT,  # mostly numbers, so that ranges of numbers and a few others are common
     st.integers(-5, 10**6),
-    st.sampled_from([None, True, "x", "#N/A", 10**400]),
+    st.sampled_from([None, True, "x", "#N/A", 10**400, -2146826246, "#NUM! x"]),
+    st.sampled_from(["2.5", "0.5", "0", "-1", "NaN", "sNaN", "1e400"]).map(
+        __import__("decimal").Decimal
+    ),  # Currency cells
 )
 
 
@@ -485,9 +489,14 @@ def test_range_of_numbers_agrees_with_the_cell_by_cell_path(name, data):
     udf = getattr(udfs, name)
     fast = udf(*args)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(cells, "_NUMBERS", set())  # no type counts as all-numbers
+        mp.setattr(cells, "_numbers", _cell_by_cell)
         slow = udf(*args)
     assert fast == slow
+
+
+def _cell_by_cell(arg, values, shape, odd, optional=False):
+    """Every cell of a number range through the per-cell code: the reference."""
+    return cells._each_cell(arg, values, shape, optional)
 
 
 def test_office_js_returns_bare_codes(monkeypatch):
@@ -525,8 +534,20 @@ ANY_RANGE = st.integers(1, 3).flatmap(
 ANY_ARRAY = st.lists(
     st.floats(allow_nan=True, allow_infinity=True), min_size=1, max_size=4
 ).map(np.array)
-ODD = st.sampled_from([[], [[]], [[[1.0]]], [[1.0], [2.0, 3.0]], [1.0, [2.0]]])
-ANY_ARG = st.one_of(ANY_CELL, ANY_RANGE, ANY_CELL.map(lambda c: [[c]]), ANY_ARRAY, ODD)
+ODD = st.sampled_from(
+    [[], [[]], [[[1.0]]], [[1.0], [2.0, 3.0]], [1.0, [2.0]]]
+    + [np.zeros(0), np.zeros((0, 3)), np.zeros((1, 0))]
+)
+# Arrays where a cell belongs: inside a range, or as a one-cell range.
+NESTED = st.one_of(
+    ANY_ARRAY.map(lambda a: [[a]]),
+    ANY_ARRAY.map(lambda a: [a]),
+    st.tuples(ANY_CELL, ANY_ARRAY).map(lambda t: [[t[0], t[1]]]),
+    ANY_ARRAY.map(lambda a: [[a[0].reshape(())]]),
+)
+ANY_ARG = st.one_of(
+    ANY_CELL, ANY_RANGE, ANY_CELL.map(lambda c: [[c]]), ANY_ARRAY, ODD, NESTED
+)
 
 
 def _acceptable(value) -> bool:
@@ -565,3 +586,346 @@ def test_udf_equals_python_api_for_valid_input(g, v, e, t):
     assert udfs.FT_EXAMPLES_PER_SEC(cell(g), cell(v), cell(e), cell(t)) == (
         xf.examples_per_sec(g, v, e, t)
     )
+
+
+# ------------------------------------------------------------ review fixes
+
+
+def test_bad_cells_of_a_number_range_compute_on_a_safe_value():
+    # A NaN, an infinity or a zero must not reach the math: the percentile of
+    # inf raised inside numpy ("internal error") before.
+    out = udfs.FT_TOKENS_PER_EXAMPLE([[600.0], [800.0]], [[0.5, math.inf]])
+    assert out[0][0] == 700.0
+    assert code(out[0][1]) == "#NUM!" and "percentile must be a finite" in out[0][1]
+    arg = REGISTRY["FT_TOKENS_PER_EXAMPLE"].args[1]
+    values, errs = cells._checked(arg, np.array([0.5, np.nan, -np.inf, 2.0, -1.0]))
+    assert values.tolist()[0] == 0.5 and all(0 <= v <= 1 for v in values.tolist())
+    assert [e is None for e in errs] == [True, False, False, False, False]
+    gpus = REGISTRY["FT_THROUGHPUT"].args[0]
+    values, errs = cells._checked(gpus, np.array([8.0, 0.0, np.inf, -1.0]))
+    assert values[0] == 8.0 and (values[1:] > 0).all() and np.isfinite(values).all()
+    assert "positive" in errs[1].reason and "finite" in errs[2].reason
+
+
+PERCENTILE_CELL = st.one_of(
+    st.floats(0.0, 1.0),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from([0.0, 1.0, -0.0, 90.0, np.nan, np.inf, -np.inf]),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    lengths=st.lists(st.floats(1.0, 1e4), min_size=1, max_size=6),
+    ks=st.lists(
+        st.lists(PERCENTILE_CELL, min_size=2, max_size=2), min_size=1, max_size=3
+    ),
+)
+def test_each_cell_of_a_percentile_range_is_that_percentile_alone(lengths, ks):
+    # A range of numbers goes through the whole-array check (_checked); each of
+    # its cells must give what the same number alone gives.
+    column = [[x] for x in lengths]
+    out = udfs.FT_TOKENS_PER_EXAMPLE(column, ks)
+    assert out == [[udfs.FT_TOKENS_PER_EXAMPLE(column, k) for k in row] for row in ks]
+
+
+def test_an_array_inside_a_range_is_nested_too_deep_not_an_internal_error():
+    for value in ([[np.array([1.0, 2.0])]], [[np.array(20.0)]], [np.array([1.0])]):
+        out = udfs.CHINCHILLA_PARAMS(6000.0, value)
+        assert code(out) == "#VALUE!" and "nested too deep" in out, out
+    assert udfs.CHINCHILLA_PARAMS(6000.0, [[None]]) == udfs.CHINCHILLA_PARAMS(6000.0)
+
+
+def test_an_empty_numpy_percentile_gives_an_empty_result():
+    out = udfs.FT_TOKENS_PER_EXAMPLE(2.0, np.zeros((0, 3)))
+    assert isinstance(out, np.ndarray) and out.shape == (0, 3)
+    out = xf.tokens_per_example([1.0, 2.0], [[]])
+    assert isinstance(out, np.ndarray) and out.shape == (1, 0)
+    assert xf.throughput([], 2500, 0.82).shape == (0,)  # as for any argument
+
+
+# Every character str.strip() removes, and the invisible ones it keeps.
+BLANKS = "".join(chr(c) for c in range(0x3001) if chr(c).isspace())
+PADDING = st.text(alphabet=BLANKS + "\u200b\u200c\u200d\u2060\ufeff", max_size=6)
+
+
+@settings(max_examples=200, deadline=None)
+@given(before=PADDING, after=PADDING)
+def test_any_mix_of_whitespace_around_a_name_is_ignored(before, after):
+    assert udfs.GPU_PEAK_TFLOPS(cell(before + "H100" + after)) == 989.4
+    assert xf.gpu_peak_tflops(before + "h100" + after, after + "bf16" + before) == 989.4
+
+
+def test_whitespace_then_invisible_then_whitespace():
+    assert udfs.GPU_PEAK_TFLOPS(" \u200b \u00a0H100\ufeff \u200b ") == 989.4
+
+
+def test_a_divisor_rounding_to_zero_reads_the_same_in_a_cell_a_range_and_python():
+    # 1e-200 × 1e-200 is 0: the scalar call and a range cell say the same.
+    scalar = udfs.CLUSTER_DAYS(6000.0, 1e-200, 1e-200, 0.5)
+    assert code(scalar) == "#DIV/0!" and "rounds to 0" in scalar
+    in_range = udfs.CLUSTER_DAYS(6000.0, [[1e-200], [1.0]], 1e-200, [[0.5, 0.6]])
+    assert in_range[0] == [scalar, scalar]
+    assert in_range[1][0] == udfs.CLUSTER_DAYS(6000.0, 1.0, 1e-200, 0.5)  # finite
+    numpy = udfs.CLUSTER_DAYS(6000.0, np.array([1e-200, 1e3]), 1e-200, 0.5)
+    assert numpy[0] == scalar
+    overflow = udfs.TRAINING_FLOPS([[1e200, 1.0]], 1e200)
+    assert overflow[0][0] == udfs.TRAINING_FLOPS(1e200, 1e200)
+    assert code(overflow[0][0]) == "#NUM!"
+    with pytest.raises(xf.InvalidValueError) as one:
+        xf.training_hours(1, 1, 1e-200, 1e-200, 0.5, 1)
+    with pytest.raises(xf.InvalidValueError) as many:
+        xf.training_hours(1, 1, np.array([1.0, 1e-200]), 1e-200, 0.5, 1)
+    assert str(one.value) == str(many.value) and one.value.code == "#DIV/0!"
+    assert str(one.value) in scalar  # one text, in Python and in the cell
+
+
+def test_each_raise_is_a_new_exception():
+    # A shared exception instance would collect every traceback it was raised with.
+    caught = []
+    for _ in range(2):
+        with pytest.raises(xf.InvalidValueError) as info:
+            xf.cluster_days(1, 1e-200, 1e-200, 0.5)
+        caught.append(info.value)
+    assert caught[0] is not caught[1]
+
+
+def test_an_unexpected_exception_in_the_math_never_escapes_a_cell():
+    import dataclasses
+
+    def boom(*args):
+        raise RuntimeError("boom")
+
+    spec = dataclasses.replace(REGISTRY["FT_THROUGHPUT"], raw=boom)
+    out = cells.cell_function(spec)(8.0, 2500.0, 0.82)  # the fast path's call
+    assert code(out) == "#VALUE!" and "internal error" in out and "boom" in out
+
+
+def _no_general_path(self, args):
+    raise AssertionError(f"the general path ran for {args}")
+
+
+@pytest.mark.parametrize(
+    ("name", "args"),
+    [
+        ("FT_THROUGHPUT", (8.0, 2500.0, 1.0)),  # efficiency 100 %: (0, 1] is closed
+        ("FT_THROUGHPUT", ([[8.0]], [[2500.0]], [[1.0]])),
+        ("FT_COST", (1e5, 3.0, 8.0, 2500.0, 0.82, 900.0, 0.0)),  # a price of 0
+        ("FT_COST", (1e5, 3.0, 8.0, 2500.0, 0.82, 900.0, -0.0)),
+        ("FT_TOKENS_PER_EXAMPLE", (600.0, 0.0)),  # percentile 0 and 1
+        ("FT_TOKENS_PER_EXAMPLE", ([[600.0]], [[1.0]])),
+        ("FT_TOKENS_PER_EXAMPLE", (600.0, None)),
+        ("PFDAYS_TO_FLOPS", (0.0,)),
+        ("MFU", (38.7858, 540.35e9, 275.0, 118.0, 12288.0, 2048.0)),
+        ("GPU_PEAK_TFLOPS", ("H100", None)),
+    ],
+)
+def test_valid_numbers_at_the_ends_of_a_domain_take_the_fast_path(
+    monkeypatch, name, args
+):
+    want = getattr(xf, REGISTRY[name].python_name)(
+        *(a[0][0] if isinstance(a, list) else a for a in args)
+    )
+    monkeypatch.setattr(cells._Evaluator, "__call__", _no_general_path)
+    assert getattr(udfs, name)(*args) == want
+
+
+def test_fast_path_bounds_are_the_domains():
+    edges = [0.0, -0.0, 1.0, 5e-324, -5e-324, math.inf, -math.inf, math.nan]
+    edges += [math.nextafter(1.0, 2.0), math.nextafter(1.0, 0.0), 1.7e308, -1.0]
+    for spec in REGISTRY.values():
+        for a in spec.args:
+            if a.kind == "choice":
+                continue
+            lo, hi = cells._fast_bounds(a)
+            whole = a.domain is not None and a.domain.whole
+            for x in edges:
+                inside = a.domain.contains(x) and math.isfinite(x)
+                fast = lo <= x <= hi and (not whole or float(x).is_integer())
+                assert fast == inside, (spec.name, a.name, x)
+
+
+def test_one_text_cell_leaves_the_rest_of_the_range_to_the_whole_range_path(
+    monkeypatch,
+):
+    monkeypatch.setattr(cells, "_each_cell", _no_cell_by_cell)
+    seen = []
+    cell_error = cells._cell_error
+    monkeypatch.setattr(
+        cells, "_cell_error", lambda *a: seen.append(a[1]) or cell_error(*a)
+    )
+    g, v, e, t = (x.reshape(100, 100).tolist() for x in _large_inputs(10_000))
+    want = udfs.FT_EXAMPLES_PER_SEC(g, v, e, t)
+    g[3][7], g[99][99], e[0][0] = "x", None, 82
+    out = udfs.FT_EXAMPLES_PER_SEC(g, v, e, t)
+    assert seen == ["x", None]  # the per-cell code ran for those cells only
+    assert code(out[3][7]) == "#VALUE!" and code(out[99][99]) == "#VALUE!"
+    assert code(out[0][0]) == "#NUM!" and "efficiency" in out[0][0]
+    for i, j in ((3, 7), (99, 99), (0, 0)):
+        out[i][j] = want[i][j]
+    assert out == want
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    cells_=st.lists(
+        st.one_of(st.floats(), st.sampled_from([None, "x", 1, True])), max_size=200
+    )
+)
+def test_not_floats_finds_every_cell_that_is_not_a_float(cells_):
+    assert cells._not_floats(cells_) == [
+        i for i, c in enumerate(cells_) if type(c) is not float
+    ]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    column=st.lists(LIST_CELL, min_size=1, max_size=12),
+    k=st.sampled_from([None, 0.0, 0.5, 1.0]),
+)
+def test_a_sample_range_agrees_with_the_cell_by_cell_path(column, k):
+    lengths = [[c] for c in column]
+    fast = udfs.FT_TOKENS_PER_EXAMPLE(lengths, k)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(cells, "_numbers", _cell_by_cell)
+        slow = udfs.FT_TOKENS_PER_EXAMPLE(lengths, k)
+    assert fast == slow
+
+
+# Windows Excel hands a UDF Currency- and Accounting-formatted cells as Decimal.
+D = __import__("decimal").Decimal
+
+
+def test_a_currency_cell_is_a_number_on_the_fast_path(monkeypatch):
+    want = udfs.FT_COST(1e5, 3.0, 8.0, 2500.0, 0.82, 900.0, 2.5)
+    monkeypatch.setattr(cells._Evaluator, "__call__", _no_general_path)
+    assert udfs.FT_COST(1e5, 3.0, 8.0, 2500.0, 0.82, 900.0, D("2.5")) == want
+    assert udfs.FT_COST(1e5, 3.0, 8.0, 2500.0, 0.82, 900.0, [[D("2.5")]]) == want
+
+
+def test_currency_cells_in_ranges_and_samples():
+    prices = [[D("2.5")], [D("0")], [3.0], [D("-1")]]
+    out = udfs.CLUSTER_COST(8.0, 30.0, prices)
+    assert out[:3] == [[8 * 30 * 24 * 2.5], [0.0], [8 * 30 * 24 * 3.0]]
+    assert code(out[3][0]) == "#NUM!" and "price_per_gpu_hour" in out[3][0]
+    assert udfs.CLUSTER_COST(8.0, 30.0, [[D("2.5"), D("3")]]) == [[14400.0, 17280.0]]
+    lengths = [[D("600")], [D("800")], [None]]
+    assert udfs.FT_TOKENS_PER_EXAMPLE(lengths) == 700.0
+    assert udfs.FT_TOKENS_PER_EXAMPLE([[600.0], [800.0]], D("0.5")) == 700.0
+
+
+@pytest.mark.parametrize(
+    ("value", "words"),
+    [(D("NaN"), "finite"), (D("sNaN"), "finite"), (D("-Infinity"), "finite"),
+     (D("1e400"), "too large"), (D("0.0"), "positive")],
+)  # fmt: skip
+def test_a_decimal_that_is_no_valid_float(value, words):
+    for arg in (value, [[value]], [[value, 2.0]], [[1.0], [value]]):
+        out = udfs.FT_THROUGHPUT(arg, 2500.0, 0.82)
+        text = (
+            out
+            if isinstance(out, str)
+            else [c for r in out for c in r if isinstance(c, str)][0]
+        )
+        assert code(text) == "#NUM!" and words in text, (arg, text)
+    with pytest.raises(xf.InvalidValueError, match=words):
+        xf.throughput(value, 2500, 0.82)
+    with pytest.raises(xf.InvalidValueError, match=words):
+        xf.throughput([1.0, value], 2500, 0.82)
+
+
+def test_decimals_in_the_python_api():
+    assert xf.cost(1e5, 3, 8, 2500, 0.82, 900, D("2.5")) == xf.cost(
+        1e5, 3, 8, 2500, 0.82, 900, 2.5
+    )
+    assert xf.throughput([D("8"), D("16")], 2500, D("0.82")).tolist() == [
+        16400.0,
+        32800.0,
+    ]
+    assert xf.tokens_per_example([D("600"), D("800")]) == 700.0
+
+
+def test_a_sample_skips_text_and_booleans_as_average_does():
+    # A whole column selected with its header, as AVERAGE and PERCENTILE.INC
+    # read it: text (a header, a number stored as text) and TRUE/FALSE are
+    # skipped, blanks too; an error a cell shows is passed on.
+    column = [["length"], [600.0], ["800"], [True], [800.0], [None], [False]]
+    assert udfs.FT_TOKENS_PER_EXAMPLE(column) == 700.0
+    assert udfs.FT_TOKENS_PER_EXAMPLE(column, 1.0) == 800.0
+    assert udfs.FT_TOKENS_PER_EXAMPLE([["length", "tokens"], [600.0, 800.0]]) == 700.0
+    na = udfs.FT_TOKENS_PER_EXAMPLE([["length"], [600.0], ["#N/A"]])
+    assert code(na) == "#N/A" and "lengths refers to a cell showing #N/A" in na
+    ours = udfs.FT_TOKENS_PER_EXAMPLE(
+        [[600.0], [udfs.FT_THROUGHPUT(8.0, 2500.0, 82.0)]]
+    )
+    assert code(ours) == "#NUM!" and "efficiency" in ours
+    none = udfs.FT_TOKENS_PER_EXAMPLE([["length"], [None], [True]])
+    assert code(none) == "#DIV/0!" and "holds no numbers" in none
+    assert code(udfs.FT_TOKENS_PER_EXAMPLE([[600.0], [-5.0]])) == "#NUM!"
+    dated = udfs.FT_TOKENS_PER_EXAMPLE(
+        [[600.0], [__import__("datetime").date(2026, 1, 1)]]
+    )
+    assert code(dated) == "#VALUE!"
+    # The Python API stays strict: text or a bool in a list is a mistake there.
+    with pytest.raises(xf.InvalidTypeError):
+        xf.tokens_per_example(["length", 600, 800])
+
+
+def test_messages_read_well():
+    # A blank cell inside the range of an optional argument is no default.
+    out = udfs.FT_TOKENS_PER_EXAMPLE([[600.0], [800.0]], [[0.5, None]])
+    assert out[0][0] == 700.0
+    assert out[0][1] == (
+        "#VALUE! percentile has a blank cell in its range: fill it, or leave all "
+        "of percentile blank for the default"
+    )
+    out = udfs.GPU_PEAK_TFLOPS("H100", [["bf16"], [None]])
+    assert code(out[1][0]) == "#VALUE!" and "dtype has a blank cell" in out[1][0]
+    assert "gpus is required (blank cell)" in udfs.FT_THROUGHPUT([[None]], 1.0, 1.0)
+    # Python: an element of a list is no argument of its own.
+    with pytest.raises(
+        xf.InvalidTypeError, match=r"^gpus must hold only numbers, not None$"
+    ):
+        xf.throughput([8, None], 2500, 0.82)
+    with pytest.raises(
+        xf.InvalidTypeError, match=r"^gpus must hold only numbers, not bool True$"
+    ):
+        xf.throughput([8, True], 2500, 0.82)
+    with pytest.raises(
+        xf.InvalidTypeError, match=r"^gpus must hold only numbers, not str '8'$"
+    ):
+        xf.throughput(["8"], 2500, 0.82)
+    with pytest.raises(
+        xf.InvalidTypeError, match=r"^gpus must hold only numbers, not bool values$"
+    ):
+        xf.throughput(np.array([True]), 2500, 0.82)
+    # A value whose repr names its type is not named twice.
+    with pytest.raises(
+        xf.InvalidTypeError, match=r"^gpu must be a name \(str\), not Decimal\('8'\)$"
+    ):
+        xf.gpu_peak_tflops(D("8"))
+    with pytest.raises(xf.InvalidTypeError, match=r"not range\(0, 2\)$"):
+        xf.gpu_peak_tflops(range(2))
+    assert udfs.FT_THROUGHPUT(D("8"), 2500.0, 0.82) == 16400.0
+    assert (
+        udfs.GPU_PEAK_TFLOPS(D("8")) == "#VALUE! gpu must be a name, not Decimal('8')"
+    )
+    # An array inside a range reads as a list inside a range does.
+    assert udfs.FT_THROUGHPUT([[np.array([1.0])]], 1.0, 1.0) == udfs.FT_THROUGHPUT(
+        [[[1.0]]], 1.0, 1.0
+    )
+
+
+def test_many_cells_out_of_range_are_told_apart_from_divisors_rounding_to_zero():
+    # Above 64 bad cells a whole-array rerun decides; it must say what each cell
+    # alone says, overflow or a divisor rounding to 0, mixed in one range.
+    n = 500
+    gpus = np.full(n, 1e-200)
+    gpus[::2] = 1.0  # even cells: a finite result
+    gpus[1::4] = 1e300  # some cells: CLUSTER_DAYS is finite, tiny
+    days = udfs.CLUSTER_DAYS(6000.0, gpus, 1e-200, 0.5)
+    alone = [udfs.CLUSTER_DAYS(6000.0, float(g), 1e-200, 0.5) for g in gpus]
+    assert [d if isinstance(d, str) else float(d) for d in days] == alone
+    assert sum(code(a) == "#DIV/0!" for a in alone if isinstance(a, str)) > 64
+    flops = udfs.TRAINING_FLOPS(np.full(n, 1e200), 1e200)
+    assert all(f == udfs.TRAINING_FLOPS(1e200, 1e200) for f in flops)

@@ -10,17 +10,19 @@ cells still compute; ranges broadcast like numpy arrays; ranges that do not line
 up give ``#VALUE!``.
 
 Excel calls a UDF once per cell, so the common call (every argument one valid
-number) takes a fast path in plain Python. A range whose cells are all numbers is
-converted once and checked with whole-array operations (a min and a max); only a
-range holding text, blanks, booleans or errors is read cell by cell. Numpy arrays
-in give numpy arrays out.
+number) takes a fast path in plain Python. A range is converted to numbers in one
+pass and checked with whole-array operations (a min and a max); only its cells
+that hold text, blanks, booleans or errors are read one by one. Numpy arrays in
+give numpy arrays out.
 """
 
 from __future__ import annotations
 
 import math
 import os
+import sys
 from collections.abc import Callable
+from decimal import Decimal
 from itertools import chain
 from typing import Any
 
@@ -28,11 +30,13 @@ import numpy as np
 
 from .registry import Arg, Formula, InputError, InvalidValueError
 from .registry.domains import Domain, all_finite
-from .registry.errors import ERROR_CODES, shorten, shown_error
+from .registry.errors import ERROR_CODES, divisor_too_small, shorten, shown_error
+from .registry.formula import cell_values
 
-_NEVER = (math.inf, -math.inf)  # fast-path bounds no number satisfies
-_MAX_FLOAT = 1.7976931348623157e308
+_NEVER = (math.inf, -math.inf)  # fast-path bounds no number lies within
+_MAX_FLOAT = sys.float_info.max
 _NUMBERS = {float, int}
+_NESTED = (list, tuple, np.ndarray)  # inside a range: a range within a range
 
 # Error cells as Windows Excel's COM interface hands them over (CVErr values),
 # for the codes xlwings leaves as ints: the newer ones, e.g. #SPILL!.
@@ -69,19 +73,15 @@ def cell_function(spec: Formula) -> Callable[..., Any]:
     raw = spec.raw
     n_args, n_required = len(spec.args), spec.n_required
     tail = tuple(spec.defaults.values())
-    # Per argument: open bounds a plain number must lie strictly within, whether
-    # it must be whole, the name lookup for choices, and whether a blank means
-    # "use the default None".
+    # Per argument: the closed interval a plain number must lie in, whether it
+    # must be whole, the name lookup for choices, and what a blank cell stands
+    # for (_REQUIRED: nothing).
     fast = tuple(
         (
-            *(
-                (a.domain.lo, a.domain.hi)
-                if a.kind == "number" and a.domain
-                else _NEVER
-            ),
+            *_fast_bounds(a),
             a.kind == "number" and a.domain is not None and a.domain.whole,
             a.key if a.kind == "choice" else None,
-            a.name in spec.defaults and spec.defaults[a.name] is None,
+            _blank_value(spec, a),
         )
         for a in spec.args
     )
@@ -94,39 +94,72 @@ def cell_function(spec: Formula) -> Callable[..., Any]:
                 return cell_text(spec.arity_error(n))  # type: ignore[arg-type]
             args = args + tail[n - n_required :]
         values = []
-        for a, (lo, hi, whole, lookup, blank_ok) in zip(args, fast):
+        for a, (lo, hi, whole, lookup, blank) in zip(args, fast):
             if type(a) is list:  # xlwings gives a single cell as [[x]]
                 if len(a) != 1 or type(a[0]) is not list or len(a[0]) != 1:
                     return general(args)
                 a = a[0][0]
-            t = type(a)
-            if t is int and -_MAX_FLOAT < a < _MAX_FLOAT:  # from Python, not Excel
-                a, t = float(a), float
-            if t is float:
-                if lo < a < hi and (not whole or a.is_integer()):
-                    values.append(a)
+            if type(a) is not float:
+                t = type(a)
+                if t is int and a not in _COM_ERRORS and -_MAX_FLOAT <= a <= _MAX_FLOAT:
+                    a = float(a)  # from Python: Excel's numbers are floats
+                elif t is Decimal and a.is_finite():
+                    a = float(a)  # a Currency cell; too large: inf, out of bounds
+                elif a is None and blank is not _REQUIRED:
+                    values.append(blank)
                     continue
-            elif a is None:
-                if blank_ok:
-                    values.append(None)
-                    continue
-            elif t is str and lookup is not None:
-                key = lookup(a)
-                if key is not None:
+                elif t is str and lookup is not None:
+                    key = lookup(a)
+                    if key is None:
+                        return general(args)
                     values.append(key)
                     continue
-            return general(args)
+                else:
+                    return general(args)
+            if lo <= a <= hi and (not whole or a.is_integer()):  # NaN: False
+                values.append(a)
+            else:
+                return general(args)
         try:
             result = raw(*values)
         except InputError as err:
             return cell_text(err)
-        except ArithmeticError:
-            return general(args)  # says which: a divisor of 0, or an overflow
+        except Exception:  # noqa: BLE001 - a divisor of 0, an overflow: it says which
+            return general(args)
         if result - result == 0:  # finite: inf - inf and nan - nan are nan
             return result
         return cell_text(spec.invalid)
 
     return call
+
+
+_REQUIRED = object()  # a blank cell is no value for this argument
+
+
+def _fast_bounds(arg: Arg) -> tuple[float, float]:
+    """The closed interval of floats the fast path takes as valid for ``arg``.
+
+    An open end becomes the next float inside it, so that ``lo <= x <= hi`` holds
+    exactly when the domain contains ``x``; infinities never do.
+    """
+    if arg.kind == "choice":
+        return _NEVER
+    d = arg.domain
+    if d is None:
+        return -_MAX_FLOAT, _MAX_FLOAT
+    lo = d.lo if d.lo_closed else math.nextafter(d.lo, math.inf)
+    hi = d.hi if d.hi_closed else math.nextafter(d.hi, -math.inf)
+    return max(lo, -_MAX_FLOAT), min(hi, _MAX_FLOAT)
+
+
+def _blank_value(spec: Formula, arg: Arg) -> Any:
+    """What a blank cell gives the math for ``arg``: its default, ready to use."""
+    if arg.name not in spec.defaults:
+        return _REQUIRED
+    default = spec.defaults[arg.name]
+    if default is None:
+        return None
+    return arg.key(default) if arg.kind == "choice" else float(default)
 
 
 class _Evaluator:
@@ -168,7 +201,7 @@ class _Evaluator:
                     errors.append(None)
                     continue
             reader = _sample if arg.kind == "sample" else _cells
-            value, err = reader(arg, a)
+            value, err = reader(arg, a, arg.name in spec.defaults)
             values.append(value)
             errors.append(err)
 
@@ -205,8 +238,40 @@ class _Evaluator:
                 take = free & ~_none(err_b)
                 err_cells[take] = err_b[take]
         bad_result = ~np.isfinite(result) & _none(err_cells)
-        err_cells[bad_result] = spec.invalid
+        if bad_result.any():
+            err_cells[bad_result] = self._result_errors(values, shape, bad_result)
         return _output(result, err_cells, shape, numpy_in)
+
+    def _result_errors(
+        self, values: list[Any], shape: tuple[int, ...], bad: np.ndarray
+    ) -> Any:
+        """Why each ``bad`` cell has no finite result: what a call with that
+        cell's values alone says (Formula.result_error), cell by cell.
+
+        Many such cells (a range that overflows) are first run again as whole
+        arrays with numpy raising on division by zero and invalid operations: if
+        none occurs, no cell divides by zero in plain floats either, and every
+        one is out of range.
+        """
+        spec = self.spec
+        n = int(np.count_nonzero(bad))
+        if n > 64 and n * 100 > bad.size and self._divides_by_no_zero(values):
+            return spec.invalid
+        why = np.empty(n, dtype=object)
+        with np.errstate(all="ignore"):
+            for i, cell in enumerate(cell_values(spec.args, values, shape, bad)):
+                why[i] = spec.result_error(cell)
+        return why
+
+    def _divides_by_no_zero(self, values: list[Any]) -> bool:
+        if any(isinstance(v, np.ndarray) and v.dtype == object for v in values):
+            return False  # names given as a range: computed per name, not at once
+        try:
+            with np.errstate(divide="raise", invalid="raise", over="ignore"):
+                self.spec.raw(*values)
+        except Exception:  # noqa: BLE001 - a flag, or anything else: ask each cell
+            return False
+        return True
 
     def _whole_arrays(self, args: tuple[Any, ...]) -> np.ndarray | None:
         """Numeric arrays and numbers all inside their domains: the math's result.
@@ -276,17 +341,12 @@ class _Evaluator:
         except InputError as err:
             return np.full(shape, np.nan), err
         except ZeroDivisionError:
-            return np.full(shape, np.nan), _TOO_SMALL
+            return np.full(shape, np.nan), divisor_too_small()
         except ArithmeticError:
             return np.full(shape, np.nan), self.spec.invalid
         if out.shape != shape:  # an argument the math does not use was a range
             out = np.broadcast_to(out, shape).copy()
         return out, None
-
-
-_TOO_SMALL = InvalidValueError(
-    "#DIV/0!", "a divisor rounds to 0: the inputs are too small"
-)
 
 
 def _none(a: np.ndarray) -> np.ndarray:
@@ -295,8 +355,13 @@ def _none(a: np.ndarray) -> np.ndarray:
 
 
 def _is_blank(a: Any) -> bool:
+    """True for a blank cell: None, or a one-cell range ``[[None]]``."""
     return a is None or (
-        type(a) is list and len(a) == 1 and type(a[0]) is list and a[0] == [None]
+        type(a) is list
+        and len(a) == 1
+        and type(a[0]) is list
+        and len(a[0]) == 1
+        and a[0][0] is None
     )
 
 
@@ -321,8 +386,14 @@ def _passed_on(arg: Arg, x: Any) -> InputError | None:
     return InvalidValueError(code, shorten(f"{arg.name} refers to a cell showing {x}"))
 
 
-def _cell_error(arg: Arg, x: Any) -> InputError | None:
-    """Why one cell's value cannot be used for ``arg``, or None."""
+def _cell_error(arg: Arg, x: Any, in_optional: bool = False) -> InputError | None:
+    """Why one cell's value cannot be used for ``arg``, or None.
+
+    ``in_optional``: the cell is one of a range given for an optional argument,
+    where a blank is a gap, not the default.
+    """
+    if x is None and in_optional:
+        return arg.blank_in_range()
     return _passed_on(arg, x) or arg.scalar_error(x)
 
 
@@ -341,18 +412,52 @@ def _rows(arg: Arg, a: list[Any]) -> tuple[tuple[int, ...], InputError | None]:
     return (len(a), width), None
 
 
-def _kinds(a: list[Any], shape: tuple[int, ...]) -> set[type]:
-    """The types of the cells in a range."""
-    return set(map(type, chain.from_iterable(a) if len(shape) == 2 else a))
-
-
 def _too_deep(arg: Arg) -> InvalidValueError:
     return InvalidValueError(
         "#VALUE!", f"{arg.name} is nested too deep for a range of cells"
     )
 
 
-def _cells(arg: Arg, a: Any) -> tuple[Any, Any]:
+def _read_range(
+    arg: Arg, a: list[Any]
+) -> tuple[list[Any], tuple[int, ...], list[int]] | InputError:
+    """A range's cells in one flat list (row by row), its shape and where its
+    cells are not floats; or why it is not a range of cells."""
+    shape, err = _rows(arg, a)
+    if err is not None:
+        return err
+    cells = list(chain.from_iterable(a)) if len(shape) == 2 else a
+    odd = _not_floats(cells)
+    if any(isinstance(cells[i], _NESTED) for i in odd):
+        return _too_deep(arg)
+    return cells, shape, odd
+
+
+def _not_floats(cells: list[Any]) -> list[int]:
+    """Where ``cells`` holds something other than a float, in order.
+
+    ``list.count`` compares by identity first, in C, so counting the floats of a
+    span is cheap: only spans whose count falls short are halved and searched.
+    """
+    types = list(map(type, cells))
+    found: list[int] = []
+    spans = [(0, len(types))]
+    while spans:
+        lo, hi = spans.pop()
+        floats = types[lo:hi].count(float)
+        if floats == hi - lo:
+            continue
+        if floats == 0:
+            found.extend(range(lo, hi))
+        elif hi - lo <= 32:
+            found.extend(i for i in range(lo, hi) if types[i] is not float)
+        else:
+            mid = (lo + hi) // 2
+            spans += [(mid, hi), (lo, mid)]
+    return sorted(found)
+
+
+def _cells(arg: Arg, a: Any, optional: bool = False) -> tuple[Any, Any]:
     """Values and per-cell errors of one broadcast argument."""
     if isinstance(a, np.ndarray):
         if arg.kind == "number" and a.dtype.kind in "iuf":
@@ -363,30 +468,58 @@ def _cells(arg: Arg, a: Any) -> tuple[Any, Any]:
         if err:
             return (_safe(arg.domain) if arg.kind == "number" else None), err
         return (arg.key(a) if arg.kind == "choice" else float(a)), None
+    read = _read_range(arg, a)
+    if isinstance(read, InputError):
+        return (_safe(arg.domain) if arg.kind == "number" else None), read
+    cells, shape, odd = read
+    if arg.kind == "choice":
+        return _each_cell(arg, cells, shape, optional)
+    return _numbers(arg, cells, shape, odd, optional)
 
-    shape, err = _rows(arg, a)
-    kinds = _kinds(a, shape) if err is None else set()
-    if kinds & {list, tuple}:
-        err = _too_deep(arg)
-    if err is not None:
-        return (_safe(arg.domain) if arg.kind == "number" else None), err
-    if arg.kind == "number" and _all_numbers(a, kinds, shape):
+
+def _numbers(
+    arg: Arg,
+    cells: list[Any],
+    shape: tuple[int, ...],
+    odd: list[int],
+    optional: bool = False,
+) -> tuple[np.ndarray, Any]:
+    """A range for a number argument, converted and checked in one pass.
+
+    ``odd`` lists the cells that are not floats (text, blanks, booleans, errors,
+    ints from Python, Decimals from Currency cells): they hold a safe value
+    during the conversion and are then read one by one, unless they are all
+    plain ints or Decimals that convert to finite floats.
+    """
+    if all(_plain(cells[i]) for i in odd):
         try:
-            return _checked(arg, np.array(a, dtype=float))
-        except OverflowError:  # an int too large for a float: say which, below
+            x = np.array(cells, dtype=float).reshape(shape)
+        except (OverflowError, ValueError):  # 10**400, Decimal('sNaN'): say which
             pass
-    cells = list(chain.from_iterable(a)) if len(shape) == 2 else a
-    return _each_cell(arg, cells, shape)
+        else:
+            # A Decimal too large for a float became inf: the per-cell code says so.
+            if not any(type(cells[i]) is Decimal for i in odd) or all_finite(x):
+                return _checked(arg, x)
+    safe = _safe(arg.domain)
+    floats = list(cells)
+    for i in odd:
+        floats[i] = safe
+    values, errs = _checked(arg, np.array(floats, dtype=float))
+    for i in odd:
+        err = _cell_error(arg, cells[i], optional)
+        if err is None:
+            values[i] = float(cells[i])
+            continue
+        if errs is None:
+            errs = np.full(len(cells), None, dtype=object)
+        errs[i] = err
+    return values.reshape(shape), (None if errs is None else errs.reshape(shape))
 
 
-def _all_numbers(a: list[Any], kinds: set[type], shape: tuple[int, ...]) -> bool:
-    """True if every cell is a number (Excel's are floats; an int may be an error)."""
-    if not kinds <= _NUMBERS:
-        return False
-    if int not in kinds:
-        return True
-    cells = chain.from_iterable(a) if len(shape) == 2 else a
-    return not any(type(c) is int and c in _COM_ERRORS for c in cells)
+def _plain(c: Any) -> bool:
+    """An int that is no error value, or a Decimal: numpy converts it as a number."""
+    t = type(c)
+    return t is Decimal or (t is int and c not in _COM_ERRORS)
 
 
 def _checked(arg: Arg, x: np.ndarray) -> tuple[np.ndarray, Any]:
@@ -395,16 +528,20 @@ def _checked(arg: Arg, x: np.ndarray) -> tuple[np.ndarray, Any]:
         return x, None
     bad = ~arg.domain.mask(x)
     errs = np.full(x.shape, None, dtype=object)
+    left = bad.copy()  # bad cells without an error yet; ``bad`` itself stays whole
     # One error object per kind of fault, not one per cell.
     for fault in (~np.isfinite(x), x == 0, bad):
-        fault &= bad & _none(errs)
-        if fault.any():
-            errs[fault] = arg.domain.error(arg.name, float(x[fault].flat[0]))
+        hit = fault & left
+        if hit.any():
+            errs[hit] = arg.domain.error(arg.name, float(x[hit].flat[0]))
+            left &= ~hit
     return np.where(bad, _safe(arg.domain), x), errs
 
 
-def _each_cell(arg: Arg, cells: list[Any], shape: tuple[int, ...]) -> tuple[Any, Any]:
-    """The slow path: a range holding text, blanks, booleans or errors."""
+def _each_cell(
+    arg: Arg, cells: list[Any], shape: tuple[int, ...], optional: bool = False
+) -> tuple[Any, Any]:
+    """Cell by cell: names, and the reference the whole-range paths must agree with."""
     errs = np.full(len(cells), None, dtype=object)
     if arg.kind == "choice":
         values = np.full(len(cells), None, dtype=object)
@@ -412,7 +549,7 @@ def _each_cell(arg: Arg, cells: list[Any], shape: tuple[int, ...]) -> tuple[Any,
     else:
         values = np.full(len(cells), _safe(arg.domain))
     for i, c in enumerate(cells):
-        err = _cell_error(arg, c)
+        err = _cell_error(arg, c, optional)
         if err:
             errs[i] = err
         elif arg.kind == "choice":
@@ -423,42 +560,59 @@ def _each_cell(arg: Arg, cells: list[Any], shape: tuple[int, ...]) -> tuple[Any,
     return values.reshape(shape), (errs.reshape(shape) if any_err else None)
 
 
-def _sample(arg: Arg, a: Any) -> tuple[Any, Any]:
+def _sample(arg: Arg, a: Any, optional: bool = False) -> tuple[Any, Any]:
     """A range reduced to one statistic: one bad cell spoils the whole result."""
     if isinstance(a, np.ndarray):
         if a.dtype.kind in "iuf":
-            x = a.astype(float, copy=False).ravel()
-            return _sample_checked(arg, x)
+            return _whole_sample(arg, *_checked(arg, a.astype(float).ravel()))
         a = a.tolist() if a.ndim else a.item()
-    if type(a) is not list:
-        a = [a]
-    shape, err = _rows(arg, a)
-    kinds = _kinds(a, shape) if err is None else set()
-    if kinds & {list, tuple}:
-        err = _too_deep(arg)
-    if err is not None:
-        return None, err
-    cells = list(chain.from_iterable(a)) if len(shape) == 2 else a
-    if type(None) in kinds:  # blank cells at the end of a selected column
-        cells = [c for c in cells if c is not None]
-        kinds.discard(type(None))
-    if _all_numbers(cells, kinds, (len(cells),)):
-        try:
-            return _sample_checked(arg, np.array(cells, dtype=float))
-        except OverflowError:
-            pass
-    for c in cells:
-        err = _cell_error(arg, c)
-        if err:
-            return None, err
-    return _sample_checked(arg, np.array([float(c) for c in cells], dtype=float))
+    read = _read_range(arg, a if type(a) is list else [a])
+    if isinstance(read, InputError):
+        return None, read
+    cells, _, odd = read
+    skip = [i for i in odd if _skipped(cells[i])]
+    if skip:
+        cells, odd = _without(cells, odd, skip)
+    return _whole_sample(arg, *_numbers(arg, cells, (len(cells),), odd))
 
 
-def _sample_checked(arg: Arg, x: np.ndarray) -> tuple[Any, Any]:
+def _skipped(c: Any) -> bool:
+    """A cell a sample leaves out, as AVERAGE and PERCENTILE.INC do: a blank (the
+    end of a selected column), text such as a header, TRUE or FALSE. A cell that
+    shows an error is not left out: it is passed on."""
+    return (
+        c is None
+        or isinstance(c, (bool, np.bool_))
+        or (isinstance(c, str) and shown_error(c) is None)
+    )
+
+
+def _without(
+    cells: list[Any], odd: list[int], skip: list[int]
+) -> tuple[list[Any], list[int]]:
+    """``cells`` without the positions ``skip`` (a sorted part of ``odd``), and
+    where the rest of ``odd`` lands."""
+    kept: list[Any] = []
+    start = 0
+    for i in skip:
+        kept += cells[start:i]
+        start = i + 1
+    kept += cells[start:]
+    dropped, moved, gone = set(skip), [], 0
+    for i in odd:
+        if i in dropped:
+            gone += 1
+        else:
+            moved.append(i - gone)
+    return kept, moved
+
+
+def _whole_sample(arg: Arg, x: np.ndarray, errs: Any) -> tuple[Any, Any]:
+    """The sample, or the error of its first bad cell."""
+    if errs is not None:
+        return None, errs[~_none(errs)][0]
     if x.size == 0:
         return None, InvalidValueError("#DIV/0!", f"{arg.name} holds no numbers")
-    if arg.domain is not None and not arg.domain.all_inside(x):
-        return None, arg.domain.error(arg.name, float(x[~arg.domain.mask(x)][0]))
     return x, None
 
 
@@ -476,7 +630,11 @@ def _output(
         return result if numpy_in else result.tolist()
     out = np.asarray(result, dtype=float).astype(object)
     where = ~_none(errs)
-    out[where] = [cell_text(e) for e in errs[where]]
+    texts: dict[int, str] = {}  # cells share error objects: one text each
+    out[where] = [
+        texts[id(e)] if id(e) in texts else texts.setdefault(id(e), cell_text(e))
+        for e in errs[where]
+    ]
     return out if numpy_in else out.tolist()
 
 

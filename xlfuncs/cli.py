@@ -156,7 +156,13 @@ def describe(spec: Formula) -> str:
 
 def cmd_calc(ns: argparse.Namespace) -> None:
     spec = lookup(ns.name)
-    print(format_number(calc(spec, ns.args)))
+    words = list(ns.args)
+    if "-h" in words or "--help" in words:  # `calc NAME --help`: the function
+        print(describe(spec))
+        return
+    if "--" in words:  # "the options end here": not an argument
+        words.remove("--")
+    print(format_number(calc(spec, words)))
 
 
 def cmd_examples(_: argparse.Namespace) -> None:
@@ -431,7 +437,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Evaluate one function, e.g. `xlfuncs calc FT_EXAMPLES_PER_SEC "
         "8 2,500 82%% 900`. Percentages are fractions (82%% is 0.82); a range "
         "argument is a list: 600,800,900; an empty argument ('') skips an "
-        "optional one.",
+        "optional one. `xlfuncs calc NAME --help` describes the function.",
     )
     c.add_argument("name", help="function name, e.g. CHINCHILLA_PARAMS")
     # REMAINDER: a negative number such as -1e3 is a value, not an option.
@@ -472,7 +478,14 @@ def _safe_streams() -> None:
     for stream in (sys.stdout, sys.stderr):
         reconfigure: Callable[..., None] | None = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
-            reconfigure(errors="replace")
+            with contextlib.suppress(ValueError, OSError):  # a closed stream
+                reconfigure(errors="replace")
+
+
+def _stdout_closed() -> bool:
+    """True if nothing can be written: fd 1 closed at start (sys.stdout is None),
+    or sys.stdout closed in this process."""
+    return sys.stdout is None or bool(getattr(sys.stdout, "closed", False))
 
 
 def _say(message: str) -> None:
@@ -483,6 +496,19 @@ def _say(message: str) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     _safe_streams()
+    if not _stdout_closed():
+        return _main(argv)
+    # The command still runs (build still writes its files), into nowhere; then
+    # the missing output is an error, as for any tool whose output was lost.
+    with open(os.devnull, "w") as sink, contextlib.redirect_stdout(sink):
+        status = _main(argv)
+    if status == 0:
+        _say("standard output is closed")
+        status = 1
+    return status
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     try:
         ns = parser.parse_args(argv)
@@ -492,7 +518,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exit_:  # argparse: --help, --version, usage errors
         return exit_.code if isinstance(exit_.code, int) else 2
     except InputError as err:
-        _say(err.cell_reason)  # the CLI reads 82% as a cell does
+        # The cell wording (the CLI reads 82% as a cell does), with the value read.
+        _say(err.cell_reason + (f", not {err.got}" if err.got else ""))
         return 2
     except (CliError, FileExistsError) as err:
         _say(str(err))

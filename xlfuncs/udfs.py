@@ -1,6 +1,6 @@
 """The xlwings UDF module: point Excel at it with ``UDF Modules: xlfuncs.udfs``.
 
-Every function registered in :data:`xlfuncs.spec.REGISTRY` becomes an Excel
+Every function registered in :data:`xlfuncs.registry.REGISTRY` becomes an Excel
 function of the same name, in the function-wizard category "xlfuncs", with the
 docstring's summary line as its help and each argument's doc (units included) as
 the argument help. Every argument is read with ``ndim=2``, so a column stays a

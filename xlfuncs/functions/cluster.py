@@ -1,6 +1,6 @@
 """What a cluster delivers: compute budgets, training days, FLOPs per token, MFU.
 
-These connect hardware to the compute budget of :mod:`xlfuncs.scaling`: *this
+These connect hardware to the compute budget of :mod:`xlfuncs.functions.scaling`: *this
 many GPUs, at this utilisation, for this long, buy this many PF/s-days*, and back.
 Peaks are dense TFLOP/s per accelerator (see :mod:`xlfuncs.data.accelerators`).
 
@@ -14,6 +14,8 @@ like a ufunc.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 from ..data.units import (
     FLOPS_PER_PARAM_TOKEN,
     FLOPS_PER_TFLOPS,
@@ -21,7 +23,14 @@ from ..data.units import (
     PFDAYS_PER_TFLOPS_DAY,
     SECONDS_PER_DAY,
 )
-from ..registry import Floats, InvalidTypeError, formula
+from ..registry import (
+    Floats,
+    InvalidTypeError,
+    Numbers,
+    floats,
+    floats_or_none,
+    formula,
+)
 from ..registry.excel import xl
 
 
@@ -31,7 +40,7 @@ from ..registry.excel import xl
     excel=f"gpus*peak_tflops_per_gpu*mfu*days*{xl(PFDAYS_PER_TFLOPS_DAY)}",
 )
 def cluster_pfdays(
-    gpus: Floats, peak_tflops_per_gpu: Floats, mfu: Floats, days: Floats
+    gpus: Numbers, peak_tflops_per_gpu: Numbers, mfu: Numbers, days: Numbers
 ) -> Floats:
     """Compute budget a cluster delivers in PF/s-days: G × peak × MFU × days / 1000.
 
@@ -55,6 +64,10 @@ def cluster_pfdays(
     >>> round(cluster_pfdays(1024, 989.4, 0.4, 30))
     12158
     """
+    if TYPE_CHECKING:  # what the API hands the math: checked values
+        gpus, peak_tflops_per_gpu, mfu, days = floats(
+            gpus, peak_tflops_per_gpu, mfu, days
+        )
     return gpus * peak_tflops_per_gpu * mfu * days * PFDAYS_PER_TFLOPS_DAY
 
 
@@ -64,7 +77,7 @@ def cluster_pfdays(
     excel=f"budget_pf_days/(gpus*peak_tflops_per_gpu*mfu*{xl(PFDAYS_PER_TFLOPS_DAY)})",
 )
 def cluster_days(
-    budget_pf_days: Floats, gpus: Floats, peak_tflops_per_gpu: Floats, mfu: Floats
+    budget_pf_days: Numbers, gpus: Numbers, peak_tflops_per_gpu: Numbers, mfu: Numbers
 ) -> Floats:
     """Days a cluster needs to spend a compute budget: 1000 × C / (G × peak × MFU).
 
@@ -87,6 +100,10 @@ def cluster_days(
     >>> round(cluster_days(6000, 1024, 989.4, 0.4), 2)
     14.81
     """
+    if TYPE_CHECKING:  # what the API hands the math: checked values
+        budget_pf_days, gpus, peak_tflops_per_gpu, mfu = floats(
+            budget_pf_days, gpus, peak_tflops_per_gpu, mfu
+        )
     return budget_pf_days / (gpus * peak_tflops_per_gpu * mfu * PFDAYS_PER_TFLOPS_DAY)
 
 
@@ -97,11 +114,11 @@ def cluster_days(
     f"/(gpus*achieved_tflops_per_gpu*{xl(FLOPS_PER_TFLOPS)})/{xl(SECONDS_PER_DAY)}",
 )
 def training_days(
-    params: Floats,
-    tokens: Floats,
-    gpus: Floats,
-    achieved_tflops_per_gpu: Floats,
-    flops_per_param_token: Floats = FLOPS_PER_PARAM_TOKEN,
+    params: Numbers,
+    tokens: Numbers,
+    gpus: Numbers,
+    achieved_tflops_per_gpu: Numbers,
+    flops_per_param_token: Numbers | None = FLOPS_PER_PARAM_TOKEN,
 ) -> Floats:
     """Days to train N parameters on D tokens: k·N·D / (G × achieved TFLOP/s) / 86,400.
 
@@ -124,6 +141,10 @@ def training_days(
     >>> round(training_days(175e9, 300e9, 1024, 140, 8), 1)
     33.9
     """
+    if TYPE_CHECKING:  # what the API hands the math: checked values
+        params, tokens, gpus, achieved_tflops_per_gpu, flops_per_param_token = floats(
+            params, tokens, gpus, achieved_tflops_per_gpu, flops_per_param_token
+        )
     flops = flops_per_param_token * params * tokens
     return flops / (gpus * achieved_tflops_per_gpu * FLOPS_PER_TFLOPS) / SECONDS_PER_DAY
 
@@ -158,12 +179,12 @@ def _cluster_gpu_hours(gpus: Floats, days: Floats) -> Floats:
     f"{xl(FLOPS_PER_PARAM_TOKEN)}*params+12*layers*attention_width*seq_len))",
 )
 def flops_per_token(
-    params: Floats,
-    layers: Floats | None = None,
-    attention_width: Floats | None = None,
-    seq_len: Floats | None = None,
+    params: Numbers,
+    layers: Numbers | None = None,
+    attention_width: Numbers | None = None,
+    seq_len: Numbers | None = None,
 ) -> Floats:
-    """Training FLOPs per token: 6·N, plus PaLM's attention term 12·L·d·T if given.
+    """Training FLOPs per token: 6·N, plus PaLM's attention term 12·L·(H·Q)·T if given.
 
     Formula: ``6 * N + 12 * L * (H * Q) * T``; the second term only with all of
     layers, attention_width (H heads × head size Q) and seq_len.
@@ -185,6 +206,11 @@ def flops_per_token(
     >>> f"{flops_per_token(540.35e9, 118, 12288, 2048):.4e}"
     '3.2777e+12'
     """
+    if TYPE_CHECKING:  # what the API hands the math: checked values
+        params = cast(Floats, params)
+        layers, attention_width, seq_len = floats_or_none(
+            layers, attention_width, seq_len
+        )
     return _flops_per_token(params, layers, attention_width, seq_len)
 
 
@@ -195,12 +221,12 @@ def flops_per_token(
     f"/(peak_tflops_per_gpu*{xl(FLOPS_PER_TFLOPS)})",
 )
 def mfu(
-    tokens_per_sec_per_gpu: Floats,
-    params: Floats,
-    peak_tflops_per_gpu: Floats,
-    layers: Floats | None = None,
-    attention_width: Floats | None = None,
-    seq_len: Floats | None = None,
+    tokens_per_sec_per_gpu: Numbers,
+    params: Numbers,
+    peak_tflops_per_gpu: Numbers,
+    layers: Numbers | None = None,
+    attention_width: Numbers | None = None,
+    seq_len: Numbers | None = None,
 ) -> Floats:
     """Model FLOPs utilisation: tokens/s per GPU × FLOPs per token / peak FLOP/s.
 
@@ -223,6 +249,13 @@ def mfu(
     >>> round(mfu(38.7858, 540.35e9, 275, 118, 12288, 2048), 3)
     0.462
     """
+    if TYPE_CHECKING:  # what the API hands the math: checked values
+        tokens_per_sec_per_gpu, params, peak_tflops_per_gpu = floats(
+            tokens_per_sec_per_gpu, params, peak_tflops_per_gpu
+        )
+        layers, attention_width, seq_len = floats_or_none(
+            layers, attention_width, seq_len
+        )
     per_token = _flops_per_token(params, layers, attention_width, seq_len)
     return tokens_per_sec_per_gpu * per_token / (peak_tflops_per_gpu * FLOPS_PER_TFLOPS)
 
@@ -234,12 +267,12 @@ def mfu(
     f"/FLOPS_PER_TOKEN(params,layers,attention_width,seq_len)",
 )
 def tokens_per_sec_per_gpu(
-    params: Floats,
-    peak_tflops_per_gpu: Floats,
-    mfu: Floats,
-    layers: Floats | None = None,
-    attention_width: Floats | None = None,
-    seq_len: Floats | None = None,
+    params: Numbers,
+    peak_tflops_per_gpu: Numbers,
+    mfu: Numbers,
+    layers: Numbers | None = None,
+    attention_width: Numbers | None = None,
+    seq_len: Numbers | None = None,
 ) -> Floats:
     """Expected training tokens/s of one GPU: MFU × peak FLOP/s / FLOPs per token.
 
@@ -262,6 +295,11 @@ def tokens_per_sec_per_gpu(
     >>> round(tokens_per_sec_per_gpu(7e9, 989.4, 0.4))
     9423
     """
+    if TYPE_CHECKING:  # what the API hands the math: checked values
+        params, peak_tflops_per_gpu, mfu = floats(params, peak_tflops_per_gpu, mfu)
+        layers, attention_width, seq_len = floats_or_none(
+            layers, attention_width, seq_len
+        )
     per_token = _flops_per_token(params, layers, attention_width, seq_len)
     return mfu * peak_tflops_per_gpu * FLOPS_PER_TFLOPS / per_token
 
@@ -271,7 +309,7 @@ def tokens_per_sec_per_gpu(
     unit="GPU-hours",
     excel=f"gpus*days*{xl(HOURS_PER_DAY)}",
 )
-def cluster_gpu_hours(gpus: Floats, days: Floats) -> Floats:
+def cluster_gpu_hours(gpus: Numbers, days: Numbers) -> Floats:
     """GPU-hours a cluster consumes: GPUs × days × 24.
 
     Formula: ``gpus * days * 24``.
@@ -290,6 +328,8 @@ def cluster_gpu_hours(gpus: Floats, days: Floats) -> Floats:
     >>> cluster_gpu_hours(1024, 30)
     737280.0
     """
+    if TYPE_CHECKING:  # what the API hands the math: checked values
+        gpus, days = floats(gpus, days)
     return _cluster_gpu_hours(gpus, days)
 
 
@@ -298,7 +338,7 @@ def cluster_gpu_hours(gpus: Floats, days: Floats) -> Floats:
     unit="currency",
     excel="CLUSTER_GPU_HOURS(gpus,days)*price_per_gpu_hour",
 )
-def cluster_cost(gpus: Floats, days: Floats, price_per_gpu_hour: Floats) -> Floats:
+def cluster_cost(gpus: Numbers, days: Numbers, price_per_gpu_hour: Numbers) -> Floats:
     """Cost of running a cluster: GPUs × days × 24 × price per GPU-hour.
 
     Formula: ``gpus * days * 24 * price``.
@@ -317,4 +357,6 @@ def cluster_cost(gpus: Floats, days: Floats, price_per_gpu_hour: Floats) -> Floa
     >>> cluster_cost(1024, 30, 2.5)
     1843200.0
     """
+    if TYPE_CHECKING:  # what the API hands the math: checked values
+        gpus, days, price_per_gpu_hour = floats(gpus, days, price_per_gpu_hour)
     return _cluster_gpu_hours(gpus, days) * price_per_gpu_hour

@@ -10,8 +10,10 @@ hardware's manufacture are left out. Every function broadcasts like a ufunc.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..data.units import WH_PER_MWH
-from ..registry import Floats, formula
+from ..registry import Floats, Numbers, floats, formula
 from ..registry.excel import xl
 
 
@@ -21,7 +23,7 @@ from ..registry.excel import xl
     excel=f"gpu_hours*watts_per_gpu*pue/{xl(WH_PER_MWH)}",
 )
 def training_energy_mwh(
-    gpu_hours: Floats, watts_per_gpu: Floats, pue: Floats = 1
+    gpu_hours: Numbers, watts_per_gpu: Numbers, pue: Numbers = 1
 ) -> Floats:
     """Energy of a run in MWh: GPU-hours × watts per GPU × PUE / 1,000,000.
 
@@ -52,6 +54,8 @@ def training_energy_mwh(
     >>> round(training_energy_mwh(1_720_320, 400), 1)
     688.1
     """
+    if TYPE_CHECKING:  # what the API hands the math: checked values
+        gpu_hours, watts_per_gpu, pue = floats(gpu_hours, watts_per_gpu, pue)
     return gpu_hours * watts_per_gpu * pue / WH_PER_MWH
 
 
@@ -60,7 +64,7 @@ def training_energy_mwh(
     unit="t CO2e",
     excel="energy_mwh*kg_co2_per_kwh",
 )
-def training_co2_tonnes(energy_mwh: Floats, kg_co2_per_kwh: Floats) -> Floats:
+def training_co2_tonnes(energy_mwh: Numbers, kg_co2_per_kwh: Numbers) -> Floats:
     """Tonnes of CO2-equivalent emitted by the energy of a run at a grid's intensity.
 
     Formula: ``energy_mwh * kg_co2_per_kwh``: MWh × 1,000 kWh/MWh × kg/kWh ÷
@@ -86,4 +90,6 @@ def training_co2_tonnes(energy_mwh: Floats, kg_co2_per_kwh: Floats) -> Floats:
     >>> round(training_co2_tonnes(433.196, 0.057), 2)
     24.69
     """
+    if TYPE_CHECKING:  # what the API hands the math: checked values
+        energy_mwh, kg_co2_per_kwh = floats(energy_mwh, kg_co2_per_kwh)
     return energy_mwh * kg_co2_per_kwh

@@ -11,10 +11,12 @@ broadcasts like a ufunc.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 import numpy as np
 
 from ..data.units import SECONDS_PER_HOUR, SECONDS_PER_MINUTE
-from ..registry import Floats, formula
+from ..registry import Floats, Numbers, floats, formula
 from ..registry.excel import xl
 
 
@@ -35,7 +37,7 @@ def _gpu_hours(
     excel="gpus*tokens_per_sec_per_gpu*efficiency",
 )
 def throughput(
-    gpus: Floats, tokens_per_sec_per_gpu: Floats, efficiency: Floats
+    gpus: Numbers, tokens_per_sec_per_gpu: Numbers, efficiency: Numbers
 ) -> Floats:
     """Effective cluster throughput G·V·η in tokens/s.
 
@@ -55,6 +57,10 @@ def throughput(
     >>> throughput(8, 2500, 0.82)
     16400.0
     """
+    if TYPE_CHECKING:  # what the API hands the math: checked values
+        gpus, tokens_per_sec_per_gpu, efficiency = floats(
+            gpus, tokens_per_sec_per_gpu, efficiency
+        )
     return _throughput(gpus, tokens_per_sec_per_gpu, efficiency)
 
 
@@ -64,10 +70,10 @@ def throughput(
     excel="FT_THROUGHPUT(gpus,tokens_per_sec_per_gpu,efficiency)/tokens_per_example",
 )
 def examples_per_sec(
-    gpus: Floats,
-    tokens_per_sec_per_gpu: Floats,
-    efficiency: Floats,
-    tokens_per_example: Floats,
+    gpus: Numbers,
+    tokens_per_sec_per_gpu: Numbers,
+    efficiency: Numbers,
+    tokens_per_example: Numbers,
 ) -> Floats:
     """Examples the cluster processes per second: G·V·η / T.
 
@@ -91,6 +97,10 @@ def examples_per_sec(
     >>> round(examples_per_sec(8, 2500, 0.82, 900), 2)
     18.22
     """
+    if TYPE_CHECKING:  # what the API hands the math: checked values
+        gpus, tokens_per_sec_per_gpu, efficiency, tokens_per_example = floats(
+            gpus, tokens_per_sec_per_gpu, efficiency, tokens_per_example
+        )
     return _throughput(gpus, tokens_per_sec_per_gpu, efficiency) / tokens_per_example
 
 
@@ -100,10 +110,10 @@ def examples_per_sec(
     excel=f"FT_EXAMPLES_PER_SEC(gpus,tokens_per_sec_per_gpu,efficiency,tokens_per_example)*{xl(SECONDS_PER_MINUTE)}",
 )
 def examples_per_min(
-    gpus: Floats,
-    tokens_per_sec_per_gpu: Floats,
-    efficiency: Floats,
-    tokens_per_example: Floats,
+    gpus: Numbers,
+    tokens_per_sec_per_gpu: Numbers,
+    efficiency: Numbers,
+    tokens_per_example: Numbers,
 ) -> Floats:
     """Examples the cluster processes per minute: 60·G·V·η / T.
 
@@ -123,6 +133,10 @@ def examples_per_min(
     >>> round(examples_per_min(8, 2500, 0.82, 900), 2)
     1093.33
     """
+    if TYPE_CHECKING:  # what the API hands the math: checked values
+        gpus, tokens_per_sec_per_gpu, efficiency, tokens_per_example = floats(
+            gpus, tokens_per_sec_per_gpu, efficiency, tokens_per_example
+        )
     per_sec = _throughput(gpus, tokens_per_sec_per_gpu, efficiency) / tokens_per_example
     return per_sec * SECONDS_PER_MINUTE
 
@@ -133,7 +147,7 @@ def examples_per_min(
     excel=f"FT_THROUGHPUT(gpus,tokens_per_sec_per_gpu,efficiency)*{xl(SECONDS_PER_MINUTE)}",
 )
 def tokens_per_min(
-    gpus: Floats, tokens_per_sec_per_gpu: Floats, efficiency: Floats
+    gpus: Numbers, tokens_per_sec_per_gpu: Numbers, efficiency: Numbers
 ) -> Floats:
     """Effective cluster throughput in tokens per minute: 60·G·V·η.
 
@@ -153,6 +167,10 @@ def tokens_per_min(
     >>> tokens_per_min(8, 2500, 0.82)
     984000.0
     """
+    if TYPE_CHECKING:  # what the API hands the math: checked values
+        gpus, tokens_per_sec_per_gpu, efficiency = floats(
+            gpus, tokens_per_sec_per_gpu, efficiency
+        )
     return _throughput(gpus, tokens_per_sec_per_gpu, efficiency) * SECONDS_PER_MINUTE
 
 
@@ -163,12 +181,12 @@ def tokens_per_min(
     f"/FT_THROUGHPUT(gpus,tokens_per_sec_per_gpu,efficiency)/{xl(SECONDS_PER_HOUR)}",
 )
 def training_hours(
-    examples: Floats,
-    epochs: Floats,
-    gpus: Floats,
-    tokens_per_sec_per_gpu: Floats,
-    efficiency: Floats,
-    tokens_per_example: Floats,
+    examples: Numbers,
+    epochs: Numbers,
+    gpus: Numbers,
+    tokens_per_sec_per_gpu: Numbers,
+    efficiency: Numbers,
+    tokens_per_example: Numbers,
 ) -> Floats:
     """Wall-clock hours to train on examples × epochs at the cluster's throughput.
 
@@ -193,6 +211,22 @@ def training_hours(
     >>> round(training_hours(100_000, 3, 8, 2500, 0.82, 900), 3)
     4.573
     """
+    if TYPE_CHECKING:  # what the API hands the math: checked values
+        (
+            examples,
+            epochs,
+            gpus,
+            tokens_per_sec_per_gpu,
+            efficiency,
+            tokens_per_example,
+        ) = floats(
+            examples,
+            epochs,
+            gpus,
+            tokens_per_sec_per_gpu,
+            efficiency,
+            tokens_per_example,
+        )
     tokens = examples * epochs * tokens_per_example
     cluster = _throughput(gpus, tokens_per_sec_per_gpu, efficiency)
     return tokens / cluster / SECONDS_PER_HOUR
@@ -204,12 +238,12 @@ def training_hours(
     excel="FT_TRAINING_HOURS(examples,epochs,gpus,tokens_per_sec_per_gpu,efficiency,tokens_per_example)*gpus",
 )
 def gpu_hours(
-    examples: Floats,
-    epochs: Floats,
-    gpus: Floats,
-    tokens_per_sec_per_gpu: Floats,
-    efficiency: Floats,
-    tokens_per_example: Floats,
+    examples: Numbers,
+    epochs: Numbers,
+    gpus: Numbers,
+    tokens_per_sec_per_gpu: Numbers,
+    efficiency: Numbers,
+    tokens_per_example: Numbers,
 ) -> Floats:
     """GPU-hours the training run consumes: wall-clock hours × GPUs.
 
@@ -229,6 +263,22 @@ def gpu_hours(
     >>> round(gpu_hours(100_000, 3, 8, 2500, 0.82, 900), 2)
     36.59
     """
+    if TYPE_CHECKING:  # what the API hands the math: checked values
+        (
+            examples,
+            epochs,
+            gpus,
+            tokens_per_sec_per_gpu,
+            efficiency,
+            tokens_per_example,
+        ) = floats(
+            examples,
+            epochs,
+            gpus,
+            tokens_per_sec_per_gpu,
+            efficiency,
+            tokens_per_example,
+        )
     return _gpu_hours(
         examples, epochs, tokens_per_sec_per_gpu, efficiency, tokens_per_example
     )
@@ -240,13 +290,13 @@ def gpu_hours(
     excel="FT_GPU_HOURS(examples,epochs,gpus,tokens_per_sec_per_gpu,efficiency,tokens_per_example)*price_per_gpu_hour",
 )
 def cost(
-    examples: Floats,
-    epochs: Floats,
-    gpus: Floats,
-    tokens_per_sec_per_gpu: Floats,
-    efficiency: Floats,
-    tokens_per_example: Floats,
-    price_per_gpu_hour: Floats,
+    examples: Numbers,
+    epochs: Numbers,
+    gpus: Numbers,
+    tokens_per_sec_per_gpu: Numbers,
+    efficiency: Numbers,
+    tokens_per_example: Numbers,
+    price_per_gpu_hour: Numbers,
 ) -> Floats:
     """Cost of the training run: GPU-hours × price per GPU-hour.
 
@@ -268,6 +318,24 @@ def cost(
     >>> round(cost(100_000, 3, 8, 2500, 0.82, 900, 2.5), 2)
     91.46
     """
+    if TYPE_CHECKING:  # what the API hands the math: checked values
+        (
+            examples,
+            epochs,
+            gpus,
+            tokens_per_sec_per_gpu,
+            efficiency,
+            tokens_per_example,
+            price_per_gpu_hour,
+        ) = floats(
+            examples,
+            epochs,
+            gpus,
+            tokens_per_sec_per_gpu,
+            efficiency,
+            tokens_per_example,
+            price_per_gpu_hour,
+        )
     hours = _gpu_hours(
         examples, epochs, tokens_per_sec_per_gpu, efficiency, tokens_per_example
     )
@@ -280,7 +348,7 @@ def cost(
     excel="IF(OMITTED(percentile),AVERAGE(lengths),"
     "_xlfn.PERCENTILE.INC(lengths,percentile))",
 )
-def tokens_per_example(lengths: Floats, percentile: Floats | None = None) -> Floats:
+def tokens_per_example(lengths: Numbers, percentile: Numbers | None = None) -> Floats:
     """Mean tokens per example of a range of lengths, or a percentile (0 to 1).
 
     Formula: the arithmetic mean of ``lengths``; with ``percentile`` k, Excel's
@@ -305,7 +373,12 @@ def tokens_per_example(lengths: Floats, percentile: Floats | None = None) -> Flo
     >>> tokens_per_example([600, 800, 900, 1000, 1200], 0.9)
     1120.0
     """
+    if TYPE_CHECKING:  # what the API hands the math: checked values
+        lengths = cast(Floats, lengths)
+        percentile = cast("Floats | None", percentile)
     if percentile is None:
         return float(np.mean(lengths))
+    if isinstance(percentile, np.ndarray) and percentile.size == 0:
+        return np.empty(percentile.shape)  # no percentiles asked, none given
     result = np.quantile(lengths, percentile)
     return float(result) if np.ndim(result) == 0 else result

@@ -19,6 +19,8 @@ where published tools disagree. Every function broadcasts like a ufunc.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ..data.units import (
@@ -28,7 +30,14 @@ from ..data.units import (
     HALF_PRECISION_BYTES,
     RECOMPUTE_MODES,
 )
-from ..registry import Floats, InvalidTypeError, formula
+from ..registry import (
+    Floats,
+    InvalidTypeError,
+    Numbers,
+    floats,
+    floats_or_none,
+    formula,
+)
 from ..registry.excel import key, xl
 
 # Korthikanti et al. 2022, section 4.1, eq. 1: bytes per layer stored for the
@@ -84,11 +93,11 @@ def _model_state_excel() -> str:
     "adapters included), or the result is out of range",
 )
 def model_state_gb(
-    params: Floats,
-    trainable_params: Floats | None = None,
-    weight_bytes: Floats = HALF_PRECISION_BYTES,
-    gpus: Floats = 1,
-    zero_stage: Floats = 0,
+    params: Numbers,
+    trainable_params: Numbers | None = None,
+    weight_bytes: Numbers = HALF_PRECISION_BYTES,
+    gpus: Numbers = 1,
+    zero_stage: Numbers = 0,
 ) -> Floats:
     """Per-GPU GB of weights, gradients and Adam states, sharded by ZeRO's stage.
 
@@ -126,6 +135,11 @@ def model_state_gb(
     >>> round(model_state_gb(7.5e9, gpus=64, zero_stage=3), 3)
     1.875
     """
+    if TYPE_CHECKING:  # what the API hands the math: checked values
+        params, weight_bytes, gpus, zero_stage = floats(
+            params, weight_bytes, gpus, zero_stage
+        )
+        (trainable_params,) = floats_or_none(trainable_params)
     trainable = params if trainable_params is None else trainable_params
     state = _model_state_bytes(params, trainable, weight_bytes, gpus, zero_stage)
     return state / BYTES_PER_GB
@@ -187,12 +201,12 @@ def _min_gpus_excel() -> str:
     "plus other_gb, exceeds memory_gb (try a higher zero_stage)",
 )
 def min_gpus_for_memory(
-    params: Floats,
-    memory_gb: Floats,
-    other_gb: Floats = 0,
-    trainable_params: Floats | None = None,
-    weight_bytes: Floats = HALF_PRECISION_BYTES,
-    zero_stage: Floats = 0,
+    params: Numbers,
+    memory_gb: Numbers,
+    other_gb: Numbers = 0,
+    trainable_params: Numbers | None = None,
+    weight_bytes: Numbers = HALF_PRECISION_BYTES,
+    zero_stage: Numbers = 0,
 ) -> Floats:
     """Fewest GPUs whose memory holds the ZeRO-sharded model state plus other_gb each.
 
@@ -224,6 +238,11 @@ def min_gpus_for_memory(
     >>> min_gpus_for_memory(70e9, 80, 5, 70e9, 2, 3)
     15.0
     """
+    if TYPE_CHECKING:  # what the API hands the math: checked values
+        params, memory_gb, other_gb, weight_bytes, zero_stage = floats(
+            params, memory_gb, other_gb, weight_bytes, zero_stage
+        )
+        (trainable_params,) = floats_or_none(trainable_params)
     trainable = params if trainable_params is None else trainable_params
     return _min_gpus(params, memory_gb, other_gb, trainable, weight_bytes, zero_stage)
 
@@ -270,14 +289,14 @@ def _pair(
     "+IF(OMITTED(kv_width),IF(kv_matrices>0,#VALUE!,0),kv_matrices*(d_model+kv_width)))",
 )
 def lora_params(
-    layers: Floats,
-    d_model: Floats,
-    rank: Floats,
-    matrices: Floats = 4,
-    mlp_matrices: Floats = 0,
-    ffn_dim: Floats | None = None,
-    kv_matrices: Floats = 0,
-    kv_width: Floats | None = None,
+    layers: Numbers,
+    d_model: Numbers,
+    rank: Numbers,
+    matrices: Numbers = 4,
+    mlp_matrices: Numbers = 0,
+    ffn_dim: Numbers | None = None,
+    kv_matrices: Numbers = 0,
+    kv_width: Numbers | None = None,
 ) -> Floats:
     """Trainable LoRA parameters: rank × (d_in + d_out) per adapted matrix and layer.
 
@@ -318,6 +337,11 @@ def lora_params(
     >>> lora_params(32, 4096, 64, 4, 3, 11008)
     159907840.0
     """
+    if TYPE_CHECKING:  # what the API hands the math: checked values
+        layers, d_model, rank, matrices, mlp_matrices, kv_matrices = floats(
+            layers, d_model, rank, matrices, mlp_matrices, kv_matrices
+        )
+        ffn_dim, kv_width = floats_or_none(ffn_dim, kv_width)
     return _lora_params(
         layers, d_model, rank, matrices, mlp_matrices, ffn_dim, kv_matrices, kv_width
     )
@@ -360,12 +384,12 @@ _MODES = ",".join(f'"{m}"' for m in RECOMPUTE_MODES)
     + f")/{xl(BYTES_PER_GB)}",
 )
 def activation_gb(
-    layers: Floats,
-    d_model: Floats,
-    heads: Floats,
-    seq_len: Floats,
-    micro_batch: Floats,
-    tensor_parallel: Floats = 1,
+    layers: Numbers,
+    d_model: Numbers,
+    heads: Numbers,
+    seq_len: Numbers,
+    micro_batch: Numbers,
+    tensor_parallel: Numbers = 1,
     recompute: str = "none",
 ) -> Floats:
     """Per-GPU GB of activations kept for the backward pass, after Korthikanti et al.
@@ -406,6 +430,10 @@ def activation_gb(
     >>> round(activation_gb(48, 6144, 64, 2048, 4, 8, "full"), 3)
     4.832
     """
+    if TYPE_CHECKING:  # what the API hands the math: checked values
+        layers, d_model, heads, seq_len, micro_batch, tensor_parallel = floats(
+            layers, d_model, heads, seq_len, micro_batch, tensor_parallel
+        )
     per_gpu = _activation_bytes(
         layers, d_model, heads, seq_len, micro_batch, tensor_parallel, recompute
     )
@@ -419,12 +447,12 @@ def activation_gb(
     f"/{xl(BYTES_PER_GB)}",
 )
 def kv_cache_gb(
-    layers: Floats,
-    kv_heads: Floats,
-    head_dim: Floats,
-    seq_len: Floats,
-    batch: Floats,
-    bytes_per_value: Floats = HALF_PRECISION_BYTES,
+    layers: Numbers,
+    kv_heads: Numbers,
+    head_dim: Numbers,
+    seq_len: Numbers,
+    batch: Numbers,
+    bytes_per_value: Numbers = HALF_PRECISION_BYTES,
 ) -> Floats:
     """GB of the key/value cache: 2 (K, V) × layers × kv_heads × head_dim × tokens × B.
 
@@ -458,5 +486,9 @@ def kv_cache_gb(
     >>> round(kv_cache_gb(80, 8, 128, 8192, 8), 2)
     21.47
     """
+    if TYPE_CHECKING:  # what the API hands the math: checked values
+        layers, kv_heads, head_dim, seq_len, batch, bytes_per_value = floats(
+            layers, kv_heads, head_dim, seq_len, batch, bytes_per_value
+        )
     tokens = seq_len * batch
     return _KV * layers * kv_heads * head_dim * tokens * bytes_per_value / BYTES_PER_GB

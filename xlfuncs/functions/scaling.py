@@ -12,12 +12,14 @@ takes scalars or numpy arrays and broadcasts.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 from ..data.units import (
     CHINCHILLA_TOKENS_PER_PARAM,
     FLOPS_PER_PARAM_TOKEN,
     FLOPS_PER_PFDAY,
 )
-from ..registry import Floats, formula
+from ..registry import Floats, Numbers, floats, formula
 from ..registry.excel import xl
 
 
@@ -32,7 +34,8 @@ def _chinchilla_params(budget_pf_days: Floats, tokens_per_param: Floats) -> Floa
     excel=f"SQRT(budget_pf_days*{xl(FLOPS_PER_PFDAY)}/({xl(FLOPS_PER_PARAM_TOKEN)}*tokens_per_param))",
 )
 def chinchilla_params(
-    budget_pf_days: Floats, tokens_per_param: Floats = CHINCHILLA_TOKENS_PER_PARAM
+    budget_pf_days: Numbers,
+    tokens_per_param: Numbers | None = CHINCHILLA_TOKENS_PER_PARAM,
 ) -> Floats:
     """Compute-optimal parameter count for a budget in PF/s-days: N = √(C·8.64e19/(6r)).
 
@@ -57,6 +60,8 @@ def chinchilla_params(
     >>> f"{chinchilla_params(6000) / 1e9:.1f} B"
     '65.7 B'
     """
+    if TYPE_CHECKING:  # what the API hands the math: checked values
+        budget_pf_days, tokens_per_param = floats(budget_pf_days, tokens_per_param)
     return _chinchilla_params(budget_pf_days, tokens_per_param)
 
 
@@ -66,7 +71,8 @@ def chinchilla_params(
     excel="tokens_per_param*CHINCHILLA_PARAMS(budget_pf_days,tokens_per_param)",
 )
 def chinchilla_tokens(
-    budget_pf_days: Floats, tokens_per_param: Floats = CHINCHILLA_TOKENS_PER_PARAM
+    budget_pf_days: Numbers,
+    tokens_per_param: Numbers | None = CHINCHILLA_TOKENS_PER_PARAM,
 ) -> Floats:
     """Compute-optimal training tokens for a budget in PF/s-days: D = r·N.
 
@@ -86,6 +92,8 @@ def chinchilla_tokens(
     >>> f"{chinchilla_tokens(6000) / 1e12:.2f} T"
     '1.31 T'
     """
+    if TYPE_CHECKING:  # what the API hands the math: checked values
+        budget_pf_days, tokens_per_param = floats(budget_pf_days, tokens_per_param)
     return tokens_per_param * _chinchilla_params(budget_pf_days, tokens_per_param)
 
 
@@ -95,7 +103,7 @@ def chinchilla_tokens(
     excel="tokens_per_param*params",
 )
 def chinchilla_tokens_for_params(
-    params: Floats, tokens_per_param: Floats = CHINCHILLA_TOKENS_PER_PARAM
+    params: Numbers, tokens_per_param: Numbers | None = CHINCHILLA_TOKENS_PER_PARAM
 ) -> Floats:
     """Tokens a model of a given size should see at the compute optimum: D = r·N.
 
@@ -116,6 +124,8 @@ def chinchilla_tokens_for_params(
     >>> chinchilla_tokens_for_params(70e9)
     1400000000000.0
     """
+    if TYPE_CHECKING:  # what the API hands the math: checked values
+        params, tokens_per_param = floats(params, tokens_per_param)
     return tokens_per_param * params
 
 
@@ -125,7 +135,7 @@ def chinchilla_tokens_for_params(
     excel=f"{xl(FLOPS_PER_PARAM_TOKEN)}*params*(tokens_per_param*params)/{xl(FLOPS_PER_PFDAY)}",
 )
 def chinchilla_budget(
-    params: Floats, tokens_per_param: Floats = CHINCHILLA_TOKENS_PER_PARAM
+    params: Numbers, tokens_per_param: Numbers | None = CHINCHILLA_TOKENS_PER_PARAM
 ) -> Floats:
     """PF/s-days a model of N parameters needs at the optimum: 6·r·N² / 8.64e19.
 
@@ -145,6 +155,8 @@ def chinchilla_budget(
     >>> round(chinchilla_budget(65726706900.62))
     6000
     """
+    if TYPE_CHECKING:  # what the API hands the math: checked values
+        params, tokens_per_param = floats(params, tokens_per_param)
     tokens = tokens_per_param * params
     return FLOPS_PER_PARAM_TOKEN * params * tokens / FLOPS_PER_PFDAY
 
@@ -154,7 +166,7 @@ def chinchilla_budget(
     unit="tokens",
     excel=f"budget_pf_days*{xl(FLOPS_PER_PFDAY)}/({xl(FLOPS_PER_PARAM_TOKEN)}*params)",
 )
-def isoflop_tokens(budget_pf_days: Floats, params: Floats) -> Floats:
+def isoflop_tokens(budget_pf_days: Numbers, params: Numbers) -> Floats:
     """Tokens that spend a budget on a model of N parameters: D = C·8.64e19 / (6N).
 
     Formula: ``C * 8.64e19 / (6 * N)``: a point on the budget's IsoFLOP curve.
@@ -175,6 +187,8 @@ def isoflop_tokens(budget_pf_days: Floats, params: Floats) -> Floats:
     >>> f"{isoflop_tokens(6000, 65.7267069e9) / 1e12:.2f} T"
     '1.31 T'
     """
+    if TYPE_CHECKING:  # what the API hands the math: checked values
+        budget_pf_days, params = floats(budget_pf_days, params)
     return budget_pf_days * FLOPS_PER_PFDAY / (FLOPS_PER_PARAM_TOKEN * params)
 
 
@@ -183,7 +197,7 @@ def isoflop_tokens(budget_pf_days: Floats, params: Floats) -> Floats:
     unit="FLOPs",
     excel=f"{xl(FLOPS_PER_PARAM_TOKEN)}*params*tokens",
 )
-def training_flops(params: Floats, tokens: Floats) -> Floats:
+def training_flops(params: Numbers, tokens: Numbers) -> Floats:
     """Training compute of a dense transformer in FLOPs: 6·N·D.
 
     Formula: ``6 * N * D`` (2 FLOPs per parameter per token forward, 4 backward).
@@ -203,6 +217,8 @@ def training_flops(params: Floats, tokens: Floats) -> Floats:
     >>> training_flops(175e9, 300e9)
     3.15e+23
     """
+    if TYPE_CHECKING:  # what the API hands the math: checked values
+        params, tokens = floats(params, tokens)
     return FLOPS_PER_PARAM_TOKEN * params * tokens
 
 
@@ -211,7 +227,7 @@ def training_flops(params: Floats, tokens: Floats) -> Floats:
     unit="FLOPs",
     excel=f"value*{xl(FLOPS_PER_PFDAY)}",
 )
-def pfdays_to_flops(value: Floats) -> Floats:
+def pfdays_to_flops(value: Numbers) -> Floats:
     """Convert petaFLOP/s-days to FLOPs: 1 PF/s-day = 1e15 × 86,400 = 8.64e19 FLOPs.
 
     Formula: ``value * 8.64e19``.
@@ -231,6 +247,8 @@ def pfdays_to_flops(value: Floats) -> Floats:
     >>> pfdays_to_flops(1)
     8.64e+19
     """
+    if TYPE_CHECKING:  # what the API hands the math: checked values
+        value = cast(Floats, value)
     return value * FLOPS_PER_PFDAY
 
 
@@ -239,7 +257,7 @@ def pfdays_to_flops(value: Floats) -> Floats:
     unit="PF/s-days",
     excel=f"value/{xl(FLOPS_PER_PFDAY)}",
 )
-def flops_to_pfdays(value: Floats) -> Floats:
+def flops_to_pfdays(value: Numbers) -> Floats:
     """Convert FLOPs to petaFLOP/s-days (8.64e19 FLOPs each).
 
     Formula: ``value / 8.64e19``.
@@ -258,4 +276,6 @@ def flops_to_pfdays(value: Floats) -> Floats:
     >>> round(flops_to_pfdays(3.15e23))
     3646
     """
+    if TYPE_CHECKING:  # what the API hands the math: checked values
+        value = cast(Floats, value)
     return value / FLOPS_PER_PFDAY

@@ -8,8 +8,10 @@ bound). Every function broadcasts like a ufunc.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..data.units import BYTES_PER_TB, HALF_PRECISION_BYTES
-from ..registry import Floats, formula
+from ..registry import Floats, Numbers, floats, formula
 from ..registry.excel import xl
 
 
@@ -19,11 +21,11 @@ from ..registry.excel import xl
     excel=f"batch*gpus*bandwidth_tb_per_s*{xl(BYTES_PER_TB)}/(params*bytes_per_param)",
 )
 def decode_tokens_per_sec(
-    params: Floats,
-    bandwidth_tb_per_s: Floats,
-    bytes_per_param: Floats = HALF_PRECISION_BYTES,
-    gpus: Floats = 1,
-    batch: Floats = 1,
+    params: Numbers,
+    bandwidth_tb_per_s: Numbers,
+    bytes_per_param: Numbers = HALF_PRECISION_BYTES,
+    gpus: Numbers = 1,
+    batch: Numbers = 1,
 ) -> Floats:
     """Memory-bandwidth bound of decoding: batch × GPUs × bandwidth ÷ (params × bytes).
 
@@ -61,5 +63,9 @@ def decode_tokens_per_sec(
     >>> round(1000 / decode_tokens_per_sec(260e9, 1.5, 2, 16), 2)
     21.67
     """
+    if TYPE_CHECKING:  # what the API hands the math: checked values
+        params, bandwidth_tb_per_s, bytes_per_param, gpus, batch = floats(
+            params, bandwidth_tb_per_s, bytes_per_param, gpus, batch
+        )
     bytes_per_step = params * bytes_per_param
     return batch * gpus * bandwidth_tb_per_s * BYTES_PER_TB / bytes_per_step

@@ -12,7 +12,15 @@ from .errors import (
     InvalidTypeError,
     InvalidValueError,
 )
-from .formula import REGISTRY, Floats, Formula, formula
+from .formula import (
+    REGISTRY,
+    Floats,
+    Formula,
+    Numbers,
+    floats,
+    floats_or_none,
+    formula,
+)
 
 __all__ = [
     "ARGS",
@@ -22,8 +30,11 @@ __all__ = [
     "Domain",
     "Floats",
     "Formula",
+    "Numbers",
     "InputError",
     "InvalidTypeError",
     "InvalidValueError",
+    "floats",
+    "floats_or_none",
     "formula",
 ]

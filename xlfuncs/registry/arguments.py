@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import datetime
 import difflib
+import math
 import numbers
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 import numpy as np
@@ -40,9 +42,18 @@ from .errors import InputError, InvalidTypeError, InvalidValueError
 _INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff"
 
 
+def _blank(ch: str) -> bool:
+    return ch.isspace() or ch in _INVISIBLE
+
+
 def clean_name(text: str) -> str:
-    """A typed name without whitespace of any kind around it."""
-    return text.strip().strip(_INVISIBLE).strip()
+    """A typed name without whitespace of any kind around it, in any mix."""
+    start, end = 0, len(text)
+    while start < end and _blank(text[start]):
+        start += 1
+    while end > start and _blank(text[end - 1]):
+        end -= 1
+    return text[start:end]
 
 
 @dataclass(frozen=True)
@@ -92,7 +103,7 @@ class Arg:
                 f"{self.name} is required, not None",
                 f"{self.name} is required (blank cell)",
             )
-        if isinstance(x, (bool, np.bool_)) or not isinstance(x, numbers.Real):
+        if not is_number(x):
             return InvalidTypeError(
                 "#VALUE!",
                 f"{self.name} must be a number, not {_py(x)}",
@@ -102,7 +113,19 @@ class Arg:
             value = float(x)
         except OverflowError:
             return self.too_large()
+        except ValueError:  # Decimal('sNaN')
+            value = math.nan
+        if math.isinf(value) and isinstance(x, Decimal) and x.is_finite():
+            return self.too_large()
         return self.domain.error(self.name, value) if self.domain else None
+
+    def blank_in_range(self) -> InvalidTypeError:
+        """A blank cell inside the range of an optional argument: not its default."""
+        return InvalidTypeError(
+            "#VALUE!",
+            f"{self.name} has a blank cell in its range: fill it, or leave all of "
+            f"{self.name} blank for the default",
+        )
 
     def too_large(self) -> InvalidValueError:
         return InvalidValueError("#NUM!", f"{self.name} is too large for a float")
@@ -145,7 +168,7 @@ class Arg:
                 raise InvalidValueError("#DIV/0!", f"{self.name} holds no numbers")
             self.raise_outside(arr)
             return arr
-        if _is_scalar(value):
+        if not is_array_like(value):
             err = self.scalar_error(value)
             if err:
                 raise err
@@ -155,33 +178,50 @@ class Arg:
         return arr
 
     def numbers(self, value: Any) -> np.ndarray:
-        """A list, tuple or array of numbers as a float array, or raise why not.
+        """Numbers, or an array-like of them, as a float array, or raise why not.
 
-        Booleans and None inside a list are refused rather than read as 1 and NaN.
+        A sequence (list, tuple, range, array.array) is read element by element;
+        an object with ``__array__`` (numpy, pandas, polars) as numpy reads it.
+        Booleans, None and text inside are refused rather than read as 1, NaN or
+        a parsed number.
         """
-        if isinstance(value, np.ndarray):
-            arr = np.asarray(value)  # a masked array's mask must not hide values
+        if isinstance(value, np.ndarray) or (
+            hasattr(type(value), "__array__") and not isinstance(value, Sequence)
+        ):
+            try:  # np.asarray: a masked array's mask must not hide values
+                arr = np.asarray(value)
+            except (TypeError, ValueError):
+                raise self.ragged() from None
             if arr.dtype.kind in "iuf":
-                return arr.astype(float)
+                with np.errstate(over="ignore"):  # a longdouble beyond: inf, refused
+                    return arr.astype(float)
             if arr.dtype.kind != "O":
-                raise InvalidTypeError(
-                    "#VALUE!", f"{self.name} must hold numbers, not {arr.dtype} values"
-                )
+                raise self.not_numbers(f"{arr.dtype} values")
         else:
             try:
                 arr = np.array(value, dtype=object)
             except ValueError:
                 raise self.ragged() from None
         for x in arr.flat:
+            if type(x) in (float, int):
+                continue
             if isinstance(x, (list, tuple, np.ndarray)):
                 raise self.ragged()
-            err = self.scalar_error(x) if not _is_number(x) else None
+            if not is_number(x):
+                raise self.not_numbers(_py(x))
+            err = self.scalar_error(x)  # a Decimal or numpy number: its value
             if err:
                 raise err
         try:
             return arr.astype(float)
         except OverflowError:
             raise self.too_large() from None
+
+    def not_numbers(self, what: str) -> InvalidTypeError:
+        """An array-like holding something other than numbers (Python API)."""
+        return InvalidTypeError(
+            "#VALUE!", f"{self.name} must hold only numbers, not {what}"
+        )
 
     def ragged(self) -> InvalidValueError:
         return InvalidValueError(
@@ -196,17 +236,38 @@ class Arg:
             raise self.domain.error(self.name, float(bad[0]))  # type: ignore[misc]
 
 
-def _is_number(x: Any) -> bool:
-    return isinstance(x, numbers.Real) and not isinstance(x, (bool, np.bool_))
+def is_number(x: Any) -> bool:
+    """True for a real number: a float, an int, numpy's, a Fraction or a Decimal.
+
+    Windows Excel hands Currency- and Accounting-formatted cells to a UDF as
+    Decimal (xlwings issue #65); Decimal is not a ``numbers.Real``.
+    """
+    return isinstance(x, (numbers.Real, Decimal)) and not isinstance(
+        x, (bool, np.bool_)
+    )
 
 
-def _is_scalar(x: Any) -> bool:
-    return not isinstance(x, (list, tuple, np.ndarray))
+def is_array_like(x: Any) -> bool:
+    """True for what numpy reads as an array: a sequence or an ``__array__`` object.
+
+    Numbers (numpy's included), text, bytes and None are single values.
+    """
+    if x is None or isinstance(
+        x, (str, bytes, bytearray, numbers.Number, Decimal, np.generic)
+    ):
+        return False
+    return isinstance(x, (Sequence, np.ndarray)) or hasattr(type(x), "__array__")
 
 
 def _py(x: Any) -> str:
-    """A value as a Python programmer would name it: ``str '8'``, ``bool True``."""
-    return "None" if x is None else f"{type(x).__name__} {x!r}"
+    """A value as a Python programmer would name it: ``str '8'``, ``bool True``,
+    ``Decimal('8')`` (a repr that names its type is not prefixed again)."""
+    if x is None:
+        return "None"
+    if isinstance(x, np.bool_):
+        x = bool(x)  # "bool True", not "bool np.True_"
+    text, kind = repr(x), type(x).__name__
+    return text if text.startswith(kind) else f"{kind} {text}"
 
 
 def _cell(x: Any) -> str:
@@ -219,7 +280,7 @@ def _cell(x: Any) -> str:
         return f"text {x!r}"
     if isinstance(x, (datetime.date, datetime.time)):
         return "a date or time"
-    return f"{type(x).__name__} {x!r}"
+    return _py(x)
 
 
 # ------------------------------------------------------------------ name lookups
@@ -309,7 +370,9 @@ _ARGS = (
     ),
     Arg(
         "lengths",
-        "Range of per-example lengths in tokens; blank cells are skipped.",
+        "Range of per-example lengths in tokens. As in AVERAGE, blank cells, text "
+        "(such as a header) and TRUE/FALSE are skipped, so a whole column can be "
+        "selected; a cell showing an error passes it on.",
         "tokens",
         kind="sample",
     ),

@@ -75,13 +75,14 @@ class Domain:
         if math.isnan(x) or math.isinf(x):
             return InvalidValueError(
                 "#NUM!", f"{name} must be a finite number, not {x}",
-                f"{name} must be a finite number",
+                f"{name} must be a finite number", got=str(x),
             )  # fmt: skip
         code = self.zero_code if x == 0 else "#NUM!"
         return InvalidValueError(
             code,
             f"{name} must {self.rule}, not {x:g}",
             f"{name} must {self.cell_rule or self.rule}",
+            got=f"{x:g}",
         )
 
 

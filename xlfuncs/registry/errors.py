@@ -36,11 +36,20 @@ _SHOWS_ERROR = re.compile(
 class InputError(Exception):
     """Bad input, with the Excel error code a cell would show for it."""
 
-    def __init__(self, code: str, reason: str, cell_reason: str | None = None) -> None:
+    def __init__(
+        self,
+        code: str,
+        reason: str,
+        cell_reason: str | None = None,
+        got: str | None = None,
+    ) -> None:
         super().__init__(reason)
         self.code = code
         self.reason = reason
         self.cell_reason = reason if cell_reason is None else cell_reason
+        #: The offending value as text, where ``cell_reason`` leaves it out (a
+        #: cell shows it beside the formula); the CLI adds it back.
+        self.got = got
 
     @property
     def cell_text(self) -> str:
@@ -59,6 +68,17 @@ class InvalidTypeError(InputError, TypeError):
 # Users meet these as xlfuncs.InputError & co.: say so in tracebacks.
 for _cls in (InputError, InvalidValueError, InvalidTypeError):
     _cls.__module__ = "xlfuncs"
+
+
+def divisor_too_small() -> InvalidValueError:
+    """A divisor that rounds to 0 although every input is valid (1e-200 × 1e-200).
+
+    The one definition for cells, ranges, the Python API and the CLI; a new
+    exception each time, so that no traceback collects on a shared one.
+    """
+    return InvalidValueError(
+        "#DIV/0!", "a divisor rounds to 0: the inputs are too small for a float"
+    )
 
 
 def shorten(text: str, limit: int = MAX_CELL_TEXT) -> str:

@@ -20,22 +20,48 @@ import ast
 import doctest
 import functools
 import inspect
-from collections.abc import Callable, Mapping
+import itertools
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ParamSpec, TypeAlias, TypeVar
+from decimal import Decimal
+from typing import Any, ParamSpec, TypeAlias, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from .arguments import ARGS, Arg
 from .domains import all_finite
-from .errors import InputError, InvalidTypeError, InvalidValueError
+from .errors import (
+    InputError,
+    InvalidTypeError,
+    InvalidValueError,
+    divisor_too_small,
+)
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
-#: What the math takes and returns: a number, or a numpy array of them.
+#: What the Python API takes for a number argument: a number (a Decimal too), or
+#: anything numpy reads as an array of numbers (a list, a range, a pandas Series).
+Numbers: TypeAlias = "npt.ArrayLike | Decimal"
+#: What the math sees once the API has checked its arguments, and what it returns:
+#: a float, or a numpy array of floats.
 Floats: TypeAlias = "float | npt.NDArray[np.float64]"
+
+
+def floats(*values: object) -> tuple[Floats, ...]:
+    """The math's view of checked arguments, for type checkers only.
+
+    A registered function declares what the API accepts (:data:`Numbers`) but
+    computes on what the API hands it after the checks (:data:`Floats`); its body
+    says so with ``if TYPE_CHECKING: a, b = floats(a, b)``, which never runs.
+    """
+    return cast("tuple[Floats, ...]", values)
+
+
+def floats_or_none(*values: object) -> tuple[Floats | None, ...]:
+    """As :func:`floats`, for optional arguments whose default None stays None."""
+    return cast("tuple[Floats | None, ...]", values)
 
 
 @dataclass(frozen=True)
@@ -96,12 +122,25 @@ class Formula:
         """The error for a result with no finite value."""
         return InvalidValueError("#NUM!", self.invalid_result)
 
+    def result_error(self, values: Sequence[Any]) -> InputError:
+        """Why one cell's checked values (plain Python floats) give no finite result.
+
+        The one answer for a single cell, a cell of a range and the Python API: a
+        divisor that rounds to 0 is ``#DIV/0!``, any other non-finite result
+        ``#NUM!``. Call it inside ``np.errstate(all="ignore")``.
+        """
+        try:
+            self.raw(*values)
+        except ZeroDivisionError:
+            return divisor_too_small()
+        except InputError as err:
+            return err
+        except Exception:  # noqa: BLE001 - an overflow, or what numpy says of inf
+            pass
+        return self.invalid
+
 
 REGISTRY: dict[str, Formula] = {}
-
-TOO_SMALL = InvalidValueError(
-    "#DIV/0!", "a divisor rounds to 0: the inputs are too small for a float"
-)
 
 
 def formula(
@@ -138,7 +177,10 @@ def formula(
 
         @functools.wraps(raw)
         def api(*a: P.args, **kw: P.kwargs) -> R:
-            bound = sig.bind(*a, **kw)
+            try:
+                bound = sig.bind(*a, **kw)
+            except TypeError as err:
+                raise _arity_error(raw, a, kw, err) from None
             bound.apply_defaults()
             values = []
             for arg, v in zip(args, bound.arguments.values()):
@@ -151,11 +193,16 @@ def formula(
                 try:
                     result = math_(*values)
                 except ZeroDivisionError:
-                    raise TOO_SMALL from None
+                    raise divisor_too_small() from None
                 except OverflowError:
                     raise spec.invalid from None
-            if not all_finite(np.asarray(result, dtype=float)):
-                raise spec.invalid
+                out = np.asarray(result, dtype=float)
+                if not all_finite(out):
+                    # Say why as a single call with the first bad cell's values would.
+                    bad = ~np.isfinite(out)
+                    shape = np.broadcast_shapes(out.shape, *_shapes(args, values))
+                    first = next(cell_values(args, values, shape, _first(shape, bad)))
+                    raise spec.result_error(first)
             return result
 
         api.__doc__ = _with_parameters(doc, args, defaults)
@@ -185,6 +232,59 @@ def formula(
         return api
 
     return decorate
+
+
+def _arity_error(
+    raw: Callable[..., Any], a: tuple[Any, ...], kw: dict[str, Any], err: TypeError
+) -> InvalidTypeError:
+    """Arguments that do not fit the signature, in Python's own words.
+
+    ``Signature.bind`` words some cases its own way ("missing a required argument:
+    'efficiency'" for an unknown keyword), so the plain function is called with
+    the same arguments: they fail to bind there too, before its body runs.
+    """
+    try:
+        raw(*a, **kw)
+    except TypeError as python:
+        err = python
+    except Exception:  # noqa: BLE001 - it bound after all: keep bind's words
+        pass
+    return InvalidTypeError("#VALUE!", str(err))
+
+
+def cell_values(
+    args: Sequence[Arg], values: Sequence[Any], shape: tuple[int, ...], where: Any
+) -> Iterator[tuple[Any, ...]]:
+    """The checked values of each cell ``where`` selects, as plain Python values.
+
+    Arrays are broadcast to ``shape`` and read where ``where`` (a boolean array of
+    that shape) is true, as floats, so that x / 0 raises as it does for a scalar
+    call; samples, names and None pass whole.
+    """
+    n = int(np.count_nonzero(where))
+    columns: list[Iterable[Any]] = [
+        np.broadcast_to(v, shape)[where].tolist()
+        if a.kind != "sample" and isinstance(v, np.ndarray)
+        else itertools.repeat(v, n)
+        for a, v in zip(args, values)
+    ]
+    return zip(*columns)
+
+
+def _shapes(args: Sequence[Arg], values: Sequence[Any]) -> list[tuple[int, ...]]:
+    return [
+        np.shape(v)
+        for a, v in zip(args, values)
+        if a.kind != "sample" and isinstance(v, np.ndarray)
+    ]
+
+
+def _first(shape: tuple[int, ...], bad: np.ndarray) -> np.ndarray:
+    """A mask of ``shape`` true only at the first cell where ``bad`` is."""
+    full = np.broadcast_to(bad, shape)
+    mask = np.zeros(shape, dtype=bool)
+    mask.flat[int(np.argmax(full))] = True
+    return mask
 
 
 def _check_shapes(args: tuple[Arg, ...], values: list[Any]) -> None:
