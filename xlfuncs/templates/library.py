@@ -37,7 +37,7 @@ from . import styles as st
 from . import texts as tx
 from .data_sheet import add_data_sheet
 from .lambdas import afe_module, lambda_text, tables_read
-from .layout import _DATA, Built, build_date
+from .layout import _DATA, DATA_SCALES, Built, build_date
 from .page import LINE, lines, setup_print
 from .shared import (
     BESIROGLU,
@@ -70,7 +70,7 @@ TOPICS = {
 }
 
 # Functions sheet: columns and their widths (characters).
-COLUMNS = {"A": 24, "B": 34, "C": 44, "D": 11, "E": 30, "F": 13, "G": 13}
+COLUMNS = {"A": 28, "B": 33, "C": 42, "D": 11, "E": 30, "F": 13, "G": 13}
 HEADINGS = (
     "Function",
     "Arguments ([optional], units)",
@@ -231,10 +231,15 @@ COVER: list[tuple[str, list[str]]] = [
             "module on the Modules tab, or import it from a GitHub gist that holds "
             "it, and save: the names are the same. The look-up functions need the "
             "data sheets there too.",
-            "Do not use these functions and the xlwings functions of xlfuncs in one "
-            "workbook: they have the same names, and a workbook holding both has "
-            "two definitions of each. Use these in .xlsx files; the xlwings ones "
-            "(desktop Excel on Windows with Python) in their own .xlsm files.",
+        ],
+    ),
+    (
+        "Not in the same workbook as the xlwings functions",
+        [
+            "The xlwings functions of xlfuncs (desktop Excel on Windows with "
+            "Python) have the same names: a workbook holding both has two "
+            "definitions of each. Use these in .xlsx files and the xlwings ones in "
+            "their own .xlsm files.",
         ],
     ),
     (
@@ -308,7 +313,7 @@ def _cover(ws: Worksheet) -> None:
             ]
         for text in paragraphs:
             bullet = "" if text[:2] in {f"{k}." for k in range(1, 10)} else "• "
-            if heading in ("What it is", "Which Excel runs it"):
+            if len(paragraphs) == 1 or heading == "What it is":
                 bullet = ""
             put(bullet + text.replace("{look_ups}", lookups))
     put("Version", st.SECTION, gap=True)
@@ -498,9 +503,11 @@ def build_library() -> Built:
         )
     ws = wb.create_sheet("Functions")
     cached = _functions_sheet(ws, library)
-    sheets, data_cached = add_data_sheet(wb, lambda key: _DATA[key](LANG))
+    sheets, data_cached = add_data_sheet(
+        wb, lambda key: _DATA[key](LANG), tx.BILLIONS(LANG)
+    )
     cached.update(data_cached)
-    for data, scale in zip(sheets, (85, 75)):
+    for data, scale in zip(sheets, DATA_SCALES):
         setup_print(data, LANG, portrait=False, scale=scale)
     _cover(cover)
     wb.active = 0
