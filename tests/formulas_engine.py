@@ -36,15 +36,29 @@ def for_formulas(text: str) -> str:
 
 def calculate(path: Path) -> dict[tuple[str, str], Any]:
     """Every cell's computed value: {(SHEET upper case, "A1"): value}."""
+    return calculate_all(path)[0]
+
+
+def calculate_all(
+    path: Path,
+) -> tuple[dict[tuple[str, str], Any], dict[tuple[str, str], Any]]:
+    """Every cell's value, and every array formula's values as a 2-D array:
+    ({(SHEET, "A1"): value}, {(SHEET, "H1:H3"): array}), from one load."""
     solution = formulas.ExcelModel().loads(str(path)).finish().calculate()
-    out: dict[tuple[str, str], Any] = {}
+    cells: dict[tuple[str, str], Any] = {}
+    ranges: dict[tuple[str, str], Any] = {}
     for key, value in solution.items():
-        m = re.fullmatch(r"'\[[^\]]+\](.+)'!([A-Z]+\d+)", key)
+        m = re.fullmatch(r"'\[[^\]]+\](.+)'!([A-Z]+\d+)(:[A-Z]+\d+)?", key)
         if m is None:
             continue
+        if m.group(3):
+            ranges[(m.group(1), m.group(2) + m.group(3))] = getattr(
+                value, "value", value
+            )
+            continue
         v = value.value[0, 0] if hasattr(value, "value") else value
-        out[(m.group(1), m.group(2))] = v
-    return out
+        cells[(m.group(1), m.group(2))] = v
+    return cells, ranges
 
 
 def is_error(value: Any, code: str | None = None) -> bool:

@@ -273,7 +273,10 @@ def test_build_command(tmp_path, capsys):
     err = capsys.readouterr().err.strip()
     assert "--force" in err and "\n" not in err
     assert main(["build", "--out", str(tmp_path), "--force"]) == 0
-    assert len(list(tmp_path.iterdir())) == 6
+    # Both editions of the templates, and the LAMBDA library (English) with its
+    # Advanced Formula Environment module.
+    assert len(list(tmp_path.iterdir())) == 8
+    assert (tmp_path / "xlfuncs-functions.lambda.txt").exists()
 
 
 # ------------------------------------------------------------------ excel-setup

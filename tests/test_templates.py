@@ -113,7 +113,7 @@ def test_interrupted_build_leaves_old_file(tmp_path, monkeypatch):
     with pytest.raises(KeyboardInterrupt):
         T.build(tmp_path, ["en"], force=True)
     assert target.read_bytes() == before
-    assert not [p for p in tmp_path.iterdir() if not p.name.endswith(".xlsx")]
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
 
 
 def test_unknown_language(tmp_path):

@@ -459,9 +459,12 @@ def build_parser() -> argparse.ArgumentParser:
     e.set_defaults(run=cmd_excel_setup)
     b = sub.add_parser(
         "build",
-        help="write the template workbooks",
+        help="write the template workbooks and the LAMBDA library",
         description="Write the template workbooks (plain Excel formulas, no "
-        "Python needed to use them). Existing files are kept unless --force.",
+        "Python needed to use them) and the LAMBDA library "
+        "(xlfuncs-functions.xlsx, every function as a native Excel 365 function; "
+        "English only, with its .lambda.txt module). Existing files are kept "
+        "unless --force.",
     )
     b.add_argument("--out", default="workbooks", help="folder (default: workbooks)")
     b.add_argument("--lang", choices=["en", "es"], help="one edition (default: both)")

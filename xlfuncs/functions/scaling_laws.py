@@ -41,8 +41,9 @@ def _c(which: str) -> str:
 
 _NO_EXCEL = (
     "it needs a solver: 120 bisection steps, which an Excel formula could take "
-    "with REDUCE and SEQUENCE, but the formulas package that proves the LAMBDA "
-    "library here cannot evaluate them"
+    "with REDUCE and SEQUENCE, but the independent Excel engine that tests the "
+    "LAMBDA library (the formulas package) cannot evaluate those, so such a "
+    "formula could not be proven equal to the Python library"
 )
 
 _BELOW_E = "target_loss must be above the fit's irreducible loss E: " + ", ".join(

@@ -177,7 +177,7 @@ def _finish(ws: Worksheet, widths: Mapping[str, float]) -> None:
 
 
 def add_data_sheet(
-    wb: Workbook, t: Callable[[str], str]
+    wb: Workbook, t: Callable[[str], str], billions: str = '#,##0.0,,," B"'
 ) -> tuple[list[Worksheet], Cached]:
     """Write the reference sheets into ``wb``; ``t`` gives their texts by key.
 
@@ -185,8 +185,9 @@ def add_data_sheet(
     Keys sheet, hidden, holds the spellings the formulas accept. Keys:
     data.sheet, data.accelerator, data.vendor, data.source, data.memory,
     data.bandwidth, data.power, data.fits, data.fit, data.fit_source,
-    data.models_sheet, data.model, data.params_source, data.keys, data.key,
+    data.models_sheet, data.model, data.model_source, data.params_source, data.keys, data.key,
     data.row, data.column.
+    ``billions`` is the number format of parameter counts (the edition's word).
     """
     ws = wb.create_sheet(t("data.sheet"))
     title = ws.title
@@ -271,7 +272,7 @@ def add_data_sheet(
 
     # Models: a row each, a column per MODEL_SPEC field, the sources last.
     ms = wb.create_sheet(t("data.models_sheet"))
-    _header(ms, 1, [t("data.model"), *FIELDS, t("data.source")])
+    _header(ms, 1, [t("data.model"), *FIELDS, t("data.model_source")])
     ms.row_dimensions[1].height = 30
     m_widths: dict[str, float] = {"A": 18.0}
     m_widths |= {get_column_letter(2 + j): 9.0 for j in range(len(FIELDS))}
@@ -282,7 +283,11 @@ def add_data_sheet(
     for r, model in enumerate(MODELS, start=2):
         ms.cell(r, 1, model.name).data_type = "s"
         for j, field in enumerate(FIELDS, start=2):
-            ms.cell(r, j, model_value(model, field)).number_format = "#,##0"
+            # Parameter counts in billions: as plain counts they overflow the
+            # column (###).
+            big = field in ("params", "active_params")
+            fmt = billions if big else "#,##0"
+            ms.cell(r, j, model_value(model, field)).number_format = fmt
         _source(
             ms,
             r,

@@ -71,6 +71,9 @@ RELEASE_DATE = date(2026, 12, 2)
 
 COLUMNS = {"A": 26, "B": 14, "C": 14, "D": 14, "E": 14, "F": 36}
 CHART_ROWS = 18  # rows a chart takes below its table
+# Print scales of the Data and Models sheets, landscape: the Models sheet's 13
+# columns and its sources fit one page wide at 72 % (10-pt text at 7.2 pt).
+DATA_SCALES = (85, 72)
 
 #: The lists a choice input is picked from, as the data sheet writes them.
 LISTS: dict[str, list[str]] = {
@@ -912,9 +915,11 @@ def build_template(tpl: Template, lang: str) -> Built:
     sheet.finish()
     cached = sheet.cached
     if tpl.data_sheet:
-        sheets, data_cached = add_data_sheet(wb, lambda key: _DATA[key](lang))
+        sheets, data_cached = add_data_sheet(
+            wb, lambda key: _DATA[key](lang), tx.BILLIONS(lang)
+        )
         cached.update(data_cached)
-        for data, scale in zip(sheets, (85, 75)):
+        for data, scale in zip(sheets, DATA_SCALES):
             setup_print(data, lang, portrait=False, scale=scale)
     add_cover(wb, cover, tpl, lang, build_date())
     wb.active = 1  # open on the model
@@ -945,6 +950,10 @@ _DATA = {
     "data.power": tx.T("Power (W)", "Potencia (W)"),
     "data.models_sheet": tx.T("Models", "Modelos"),
     "data.model": tx.T("Model", "Modelo"),
+    "data.model_source": tx.T(
+        "Sources (each model's config.json or paper; its parameter count)",
+        "Fuentes (config.json o artículo de cada modelo; su número de parámetros)",
+    ),
     "data.params_source": tx.T("Parameter count", "Número de parámetros"),
     "data.recompute": tx.T("Recomputation modes", "Modos de recálculo"),
     "data.fits": tx.T(
@@ -963,6 +972,7 @@ __all__ = [
     "LANGS",
     "LINE",
     "NA",
+    "DATA_SCALES",
     "SCALE",
     "Built",
     "Sheet",

@@ -34,7 +34,7 @@ import openpyxl
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.workbook.properties import CalcProperties
 
-__all__ = ["save_workbook"]
+__all__ = ["save_text", "save_workbook"]
 
 #: Timestamp written to docProps/core.xml when the workbook names none.
 FIXED_TIMESTAMP = "2024-01-01T00:00:00Z"
@@ -125,6 +125,19 @@ def save_workbook(
         parts[name] = _set_cached_values(parts[name], cells, title)
 
     _atomic_write(path, _zip_bytes(parts))
+    return path
+
+
+def save_text(
+    text: str, path: str | os.PathLike[str], *, force: bool = False
+) -> pathlib.Path:
+    """Write `text` as UTF-8 with ``\\n`` line ends, atomically, as save_workbook does.
+
+    Raises FileExistsError if `path` exists and `force` is false.
+    """
+    path = pathlib.Path(path)
+    _check_overwrite(path, force)
+    _atomic_write(path, text.encode("utf-8"))
     return path
 
 

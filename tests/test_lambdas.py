@@ -1,0 +1,563 @@
+"""The LAMBDA library: stored as Excel stores it, computed by an engine nobody here
+wrote, equal to the Python library, with the xlwings functions' error codes.
+
+The ``formulas`` package (PyPI) loads the built workbook and computes calls to
+every function. It reads everything in the workbook but optional parameters, so
+the test applies ONE rewrite to the names' text before loading,
+``formulas_engine.for_formulas``: ``_xlop.k`` becomes ``_xlpm.k`` and
+``_xlfn.ISOMITTED(`` becomes ``ISBLANK(``; a call that leaves an optional argument
+out passes ``formulas_engine.UNWRITTEN`` (a cell never written) in its place. The
+stored form, untouched, is checked separately against Excel's spelling.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import openpyxl
+import pytest
+from formulas_engine import UNWRITTEN, calculate_all, for_formulas, is_error, number
+from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.formula import ArrayFormula
+from test_excel_expressions import case, literal
+from workbook_tools import summary
+
+import xlfuncs
+import xlfuncs.templates as T
+import xlfuncs.udfs as udfs
+from xlfuncs.registry import REGISTRY, Formula
+from xlfuncs.registry.excel import calls_in
+from xlfuncs.templates import lambdas as L
+from xlfuncs.templates import library as lib
+from xlfuncs.templates.xlsx import save_text, save_workbook
+
+formulas = pytest.importorskip("formulas")
+
+ROOT = Path(__file__).resolve().parents[1]
+LIBRARY = lib.specs()
+N_CASES = 6  # random valid calls per function
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("library")
+    b = lib.build_library()
+    save_workbook(b.workbook, out / lib.FILENAME, b.cached)
+    save_text(lib.module_text(), out / lib.MODULE_FILENAME)
+    return out
+
+
+# ---------------------------------------------------------------- the test sheet
+
+
+def udf(spec: Formula, *args: object) -> object:
+    """What the xlwings function shows for these cell values."""
+    return getattr(udfs, spec.name)(*args)
+
+
+def full_case(spec: Formula, rng: random.Random) -> tuple:
+    """A random valid call giving every argument."""
+    for _ in range(200):
+        args = case(spec, rng)
+        if len(args) == len(spec.args):
+            return args
+    raise AssertionError(spec.name)
+
+
+# Bad values per kind of argument: (what, in the formula, as xlwings hands it over).
+BAD = {
+    "number": [
+        ("text", '"eight"', "eight"),
+        ("boolean", "TRUE", True),
+        ("blank", UNWRITTEN, None),
+        ("error", "NA()", "#N/A"),
+        ("error", "1/0", "#DIV/0!"),
+        ("negative", "-1", -1.0),
+        ("zero", "0", 0.0),
+        ("above 1", "1.5", 1.5),
+        ("not whole", "2.5", 2.5),
+    ],
+    "choice": [
+        ("unknown", '"nonesuch"', "nonesuch"),
+        ("number", "5", 5.0),
+        ("boolean", "FALSE", False),
+        ("blank", UNWRITTEN, None),
+        ("error", "NA()", "#N/A"),
+    ],
+}
+# A sample (a range of lengths) with one odd cell in it: text and TRUE are skipped,
+# "=NA()" is an error cell passed on, 0 and -5 are out of range.
+BAD_SAMPLES = [
+    [600, "eight", 900],
+    [600, "=NA()", 900],
+    [600, True, 900],
+    [None, None],
+    [600, 0, 900],
+    [600, -5, 900],
+]
+
+
+def bad_values(arg, first: bool) -> list[tuple[str, str, object]]:
+    """The bad values worth trying on ``arg``: 1.5 where there is an upper bound,
+    2.5 where whole numbers are wanted, #DIV/0! passed on in a first argument
+    (#N/A is passed on in every one)."""
+    out = []
+    for what, text, value in BAD[arg.kind]:
+        d = arg.domain
+        if what == "above 1" and (d is None or d.hi == float("inf")):
+            continue
+        if what == "not whole" and (d is None or not d.whole):
+            continue
+        if text == "1/0" and not first:
+            continue
+        out.append((what, text, value))
+    return out
+
+
+class Sheet:
+    """The test sheet: a call per row in column A, a sample's cells beside it."""
+
+    def __init__(self, ws) -> None:
+        self.ws, self.row = ws, 0
+
+    def call(self, spec: Formula, args: tuple, n_given: int | None = None) -> str:
+        """Write the call; arguments past ``n_given`` are left out (UNWRITTEN)."""
+        self.row += 1
+        n = len(args) if n_given is None else n_given
+        texts = []
+        for k, a in enumerate(spec.args):
+            if k >= n:
+                texts.append(UNWRITTEN)
+            elif a.kind == "sample":
+                cells = args[k]
+                for j, x in enumerate(cells):
+                    if x is not None:
+                        self.ws.cell(self.row, 3 + j, x)
+                last = get_column_letter(2 + max(1, len(cells)))
+                texts.append(f"C{self.row}:{last}{self.row}")
+            else:
+                texts.append(args[k])
+        self.ws.cell(self.row, 1, f"={spec.name}({','.join(texts)})")
+        return f"A{self.row}"
+
+
+def formula_args(spec: Formula, args: tuple) -> tuple:
+    return tuple(
+        list(v) if a.kind == "sample" else literal(v) for a, v in zip(spec.args, args)
+    )
+
+
+SPILLS = {  # cell: (array formula, its range, the xlwings call's arguments)
+    "N10": ("=FT_EXAMPLES_PER_SEC(N1:N4,2500,0.82,900)", "N10:N13", "FT_EXAMPLES_PER_SEC",
+            ([[8.0], [-1.0], ["x"], ["#N/A"]], 2500.0, 0.82, 900.0)),
+    "O10": ("=FT_EXAMPLES_PER_SEC(N1:N4,2500,0.82,O1:Q1)", "O10:Q13", "FT_EXAMPLES_PER_SEC",
+            ([[8.0], [-1.0], ["x"], ["#N/A"]], 2500.0, 0.82, [[900.0, 0.0, 1200.0]])),
+    "R10": ("=CHINCHILLA_PARAMS(R1:R3,S1:S3)", "R10:R12", "CHINCHILLA_PARAMS",
+            ([[6000.0], [60000.0], [600.0]], [[20.0], [10.0], [0.0]])),
+    "T10": ("=FT_TOKENS_PER_EXAMPLE(T1:T5,U1:U3)", "T10:T12", "FT_TOKENS_PER_EXAMPLE",
+            ([[600.0], [800.0], [900.0], [1000.0], [1200.0]], [[0.5], [0.9], [1.5]])),
+    "V10": ("=GPU_MEMORY_GB(V1:V3)", "V10:V12", "GPU_MEMORY_GB",
+            ([["H100"], ["A100 40GB"], ["nonesuch"]],)),
+}  # fmt: skip
+SPILL_INPUTS = {
+    "N": [8, -1, "x", "=NA()"], "O1": 900, "P1": 0, "Q1": 1200,
+    "R": [6000, 60000, 600], "S": [20, 10, 0],
+    "T": [600, 800, 900, 1000, 1200], "U": [0.5, 0.9, 1.5],
+    "V": ["H100", "A100 40GB", "nonesuch"],
+}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def computed(built, tmp_path_factory):
+    """One formulas load of the library with every test call on a sheet T."""
+    wb = openpyxl.load_workbook(built / lib.FILENAME)
+    for dn in wb.defined_names.values():
+        if dn.attr_text.startswith("_xlfn.LAMBDA("):
+            dn.attr_text = for_formulas(dn.attr_text)  # the one rewrite
+    ws = wb.create_sheet("T")
+    sheet = Sheet(ws)
+    rng = random.Random(1212)
+    valid, bad, examples = [], [], []
+    for spec in LIBRARY:
+        for _ in range(N_CASES):
+            args = case(spec, rng)
+            given = formula_args(spec, args)
+            valid.append((spec, args, sheet.call(spec, given)))
+        ex = spec.example.args
+        examples.append((spec, sheet.call(spec, formula_args(spec, ex))))
+        base = full_case(spec, rng)
+        for k, a in enumerate(spec.args):
+            if a.kind == "sample":
+                for cells in BAD_SAMPLES:
+                    given = formula_args(spec, base)
+                    given = (*given[:k], cells, *given[k + 1 :])
+                    in_udf = [["#N/A" if c == "=NA()" else c for c in cells]]
+                    udf_args = (*base[:k], in_udf, *base[k + 1 :])
+                    bad.append(
+                        (spec, f"{a.name} {cells}", udf_args, sheet.call(spec, given))
+                    )
+                continue
+            for what, text, value in bad_values(a, first=k == 0):
+                given = formula_args(spec, base)
+                given = (*given[:k], text, *given[k + 1 :])
+                udf_args = (*base[:k], value, *base[k + 1 :])
+                bad.append(
+                    (spec, f"{a.name} {what} {text}", udf_args, sheet.call(spec, given))
+                )
+    for key, values in SPILL_INPUTS.items():
+        cells = (
+            [key]
+            if key[-1].isdigit()
+            else [f"{key}{r}" for r in range(1, 1 + len(values))]
+        )
+        for coord, v in zip(cells, values if isinstance(values, list) else [values]):
+            ws[coord] = v
+    for coord, (text, ref, _, _) in SPILLS.items():
+        ws[coord] = ArrayFormula(ref, text)
+    path = tmp_path_factory.mktemp("computed") / "calls.xlsx"
+    wb.save(path)
+    cells, ranges = calculate_all(path)
+    return {
+        "valid": valid,
+        "bad": bad,
+        "examples": examples,
+        "cells": cells,
+        "ranges": ranges,
+    }
+
+
+def value_at(computed, coord):
+    return computed["cells"][("T", coord)]
+
+
+def same(got, want) -> bool:
+    """The LAMBDA's value against the xlwings function's: its code, or the number."""
+    if isinstance(want, str):
+        return is_error(got, want.split()[0])
+    x = number(got)
+    return x is not None and x == pytest.approx(want, rel=1e-9)
+
+
+# ---------------------------------------------------------------- values
+
+
+def test_every_function_equals_the_python_library(computed):
+    assert {s.name for s, _, _ in computed["valid"]} == {s.name for s in LIBRARY}
+    omitted = 0
+    for spec, args, coord in computed["valid"]:
+        want = spec.api(*args)
+        got = value_at(computed, coord)
+        assert number(got) is not None, (spec.name, args, got)
+        assert number(got) == pytest.approx(want, rel=1e-9), (spec.name, args)
+        omitted += len(args) < len(spec.args)
+    assert omitted > 30  # calls that leave optional arguments out are among them
+
+
+def test_docstring_examples(computed):
+    for spec, coord in computed["examples"]:
+        want = spec.api(*spec.example.args)
+        assert number(value_at(computed, coord)) == pytest.approx(want, rel=1e-9)
+
+
+def test_bad_inputs_give_the_xlwings_functions_error_codes(computed):
+    wrong = []
+    codes = set()
+    for spec, what, udf_args, coord in computed["bad"]:
+        want = udf(spec, *udf_args)
+        got = value_at(computed, coord)
+        if isinstance(want, str):
+            codes.add(want.split()[0])
+        if not same(got, want):
+            wrong.append((spec.name, what, str(got), want))
+    assert wrong == []
+    assert codes == {"#VALUE!", "#NUM!", "#DIV/0!", "#N/A"}
+    assert len(computed["bad"]) > 600
+
+
+def test_ranges_spill_cell_by_cell(computed):
+    for text, ref, name, args in SPILLS.values():
+        got = computed["ranges"][("T", ref)]
+        want = udf(REGISTRY[name], *args)
+        assert got.shape == (len(want), len(want[0])), text
+        for r, row in enumerate(want):
+            for c, w in enumerate(row):
+                assert same(got[r, c], w), (text, r, c, got[r, c], w)
+
+
+def test_the_functions_sheet_examples_compute_their_cached_values(built, computed):
+    wb = openpyxl.load_workbook(built / lib.FILENAME, data_only=True)
+    ws = wb["Functions"]
+    seen = set()
+    for row in ws.iter_rows(min_row=4):
+        name = row[0].value
+        if name not in REGISTRY or REGISTRY[name].excel is None:
+            continue
+        spec, f_cell, g_cell = REGISTRY[name], row[5], row[6]
+        want = spec.api(*spec.example.args)
+        assert f_cell.value == want, name  # the cached value, as Python computed it
+        assert g_cell.value == pytest.approx(want, rel=1e-15), name
+        if len(spec.example.args) == len(spec.args):  # formulas needs every argument
+            got = computed["cells"][("FUNCTIONS", f_cell.coordinate)]
+            assert number(got) == pytest.approx(want, rel=1e-9), name
+        seen.add(name)
+    assert seen == {s.name for s in LIBRARY}
+
+
+# ---------------------------------------------------------------- stored form
+
+
+def stored(path: Path) -> dict[str, object]:
+    wb = openpyxl.load_workbook(path)
+    return {k: v for k, v in wb.defined_names.items() if REGISTRY.get(k)}
+
+
+STORED = re.compile(
+    r"_xlfn\.LAMBDA\((?P<params>(?:_xl(?:pm|op)\.\w+,)+)(?P<body>.*)\)", re.S
+)
+
+
+def test_stored_as_excel_stores_it(built):
+    names = stored(built / lib.FILENAME)
+    assert set(names) == {s.name for s in LIBRARY}
+    for spec in LIBRARY:
+        dn = names[spec.name]
+        text = dn.attr_text
+        m = STORED.fullmatch(text)
+        assert m, spec.name  # _xlfn.LAMBDA( head, no leading "="
+        want = [
+            ("_xlop." if a.name in spec.defaults else "_xlpm.") + a.name
+            for a in spec.args
+        ]
+        assert m["params"].rstrip(",").split(",") == want, spec.name
+        body = m["body"]
+        assert "_xlop." not in body and not body.startswith("=")
+        for a in spec.args:
+            if a.name in spec.defaults:
+                assert f"_xlfn.ISOMITTED(_xlpm.{a.name})" in body, (spec.name, a.name)
+        used = set(re.findall(r"_xlpm\.(\w+)", body))
+        assert used == {a.name for a in spec.args}, spec.name
+        # A name Excel shows and the formulas engine reads: visible, workbook-wide.
+        assert not dn.hidden and dn.localSheetId is None
+        assert dn.comment == spec.description and len(dn.comment) <= 255
+        assert len(text) <= L.MAX_CHARS and L.nesting(text) <= L.MAX_NESTING
+
+
+def test_newer_functions_carry_the_xlfn_prefix(built):
+    # formulas also reads them without it, Excel and LibreOffice do not: a test
+    # that computes cannot see a missing prefix, so the names are listed here.
+    known = set(formulas.get_functions())
+    newer = {k[len("_XLFN.") :] for k in known if k.startswith("_XLFN.")}
+    newer |= {"LAMBDA", "LET", "ISOMITTED", "SEQUENCE"}  # formulas registers none
+    assert {"PERCENTILE.INC", "IFS", "SWITCH", "XLOOKUP"} <= newer
+    wb = openpyxl.load_workbook(built / lib.FILENAME)
+    texts = [dn.attr_text for dn in wb.defined_names.values()]
+    texts += [
+        c.value
+        for ws in wb
+        for row in ws.iter_rows()
+        for c in row
+        if c.data_type == "f"
+    ]
+    called = set()
+    for text in texts:
+        for f in calls_in(text):
+            called.add(f)
+            if f.startswith("_XLFN."):
+                assert f[6:] in newer, (f, text[:80])
+            else:
+                assert f not in newer, (f, text[:80])
+                assert f in known or f in REGISTRY, f
+    assert {"_XLFN.LAMBDA", "_XLFN.ISOMITTED", "_XLFN.PERCENTILE.INC"} <= called
+
+
+def test_names_excel_accepts():
+    builtins = {
+        k.rpartition(".")[2] if k.startswith("_XLFN.") else k
+        for k in formulas.get_functions()
+    }
+    for spec in LIBRARY:
+        name = spec.name
+        assert re.fullmatch(r"[A-Z_][A-Z0-9_]*", name) and len(name) <= 255
+        assert not re.fullmatch(r"[A-Z]{1,3}[0-9]+", name), name  # like a cell (CP2)
+        assert not re.fullmatch(r"R[0-9]*C?[0-9]*|C[0-9]*", name), name  # R1C1
+        assert name not in builtins and name not in {"LAMBDA", "LET", "ISOMITTED"}
+        # The part before the first "_" must not look like a cell either.
+        assert not re.fullmatch(r"[A-Z]{1,3}[0-9]+", name.split("_")[0]), name
+
+
+def test_every_function_is_in_the_library_or_says_why(built):
+    wb = openpyxl.load_workbook(built / lib.FILENAME)
+    ws = wb["Functions"]
+    rows = {r[0].value: r for r in ws.iter_rows(min_row=4) if r[0].value in REGISTRY}
+    assert set(rows) == set(REGISTRY)
+    for spec in lib.left_out():
+        assert spec.excel_note in rows[spec.name][2].value
+        assert spec.name not in wb.defined_names
+
+
+def test_worked_examples_first(built):
+    wb = openpyxl.load_workbook(built / lib.FILENAME, data_only=True)
+    names = [
+        (r[0].value, r[5].value)
+        for r in wb["Functions"].iter_rows(min_row=4)
+        if r[0].value in REGISTRY
+    ]
+    (n1, v1), (n2, v2) = names[:2]
+    assert (n1, round(v1, 2)) == ("FT_EXAMPLES_PER_SEC", 18.22)
+    assert (n2, round(v2 / 1e9, 1)) == ("CHINCHILLA_PARAMS", 65.7)
+    f = openpyxl.load_workbook(built / lib.FILENAME)["Functions"]
+    calls = [r[5].value for r in f.iter_rows(min_row=4) if r[0].value in REGISTRY]
+    assert calls[:2] == [
+        "=FT_EXAMPLES_PER_SEC(8,2500,82%,900)",
+        "=CHINCHILLA_PARAMS(6000)",
+    ]
+
+
+def test_the_module_for_the_advanced_formula_environment(built):
+    text = (built / lib.MODULE_FILENAME).read_text(encoding="utf-8")
+    assert "\t" not in text and "\r" not in text  # AFE refuses both
+    assert "_xl" not in text  # as a user types it
+    defs = re.findall(
+        r"^/\*\* (.*) \*/\n(\w+) = LAMBDA\((.*),\n    (.*)\n\);$", text, re.M
+    )
+    assert [d[1] for d in defs] == [s.name for s in LIBRARY]
+    texts = lib.definitions()
+    for description, name, params, body in defs:
+        spec = REGISTRY[name]
+        assert description == spec.description
+        want = [f"[{a.name}]" if a.name in spec.defaults else a.name for a in spec.args]
+        assert params.split(", ") == want
+        assert f"LAMBDA({','.join(want)},{body})" == L.typed(texts[name])
+    for spec in lib.left_out():
+        assert spec.name in text  # named with its reason in the header
+
+
+# ---------------------------------------------------------------- the file
+
+
+def test_every_formula_cell_has_a_cached_value(built):
+    wb = openpyxl.load_workbook(built / lib.FILENAME)
+    cached = openpyxl.load_workbook(built / lib.FILENAME, data_only=True)
+    count = 0
+    for ws in wb.worksheets:
+        for row in ws.iter_rows():
+            for c in row:
+                if c.data_type == "f":
+                    assert cached[ws.title][c.coordinate].value is not None, (
+                        c.coordinate
+                    )
+                    count += 1
+    assert count >= len(LIBRARY) + 2
+
+
+def test_readable_print_one_face_protected(built):
+    wb = openpyxl.load_workbook(built / lib.FILENAME)
+    assert wb.worksheets[0].title == "About this workbook"
+    assert [ws.title for ws in wb.worksheets if ws.sheet_state == "hidden"] == ["Keys"]
+    for ws in wb.worksheets:
+        assert ws.protection.sheet and not ws.protection.password, ws.title
+        for row in ws.iter_rows():
+            for c in row:
+                if c.value is None and not c.has_style:
+                    continue
+                assert c.font.name == "Calibri" and c.font.sz >= 10, (
+                    ws.title,
+                    c.coordinate,
+                )
+        if ws.sheet_state == "hidden":
+            continue
+        ps = ws.page_setup
+        assert not (
+            ws.sheet_properties.pageSetUpPr
+            and ws.sheet_properties.pageSetUpPr.fitToPage
+        )
+        assert int(ps.scale) * 10 / 100 >= 7, (ws.title, ps.scale)  # 7 pt on paper
+        assert str(ps.paperSize) == ws.PAPERSIZE_LETTER and ws.print_area
+        assert "&F" in ws.oddFooter.left.text and "&P" in ws.oddFooter.center.text
+        assert xlfuncs.__version__ in ws.oddFooter.right.text
+    f = wb["Functions"]
+    assert f.print_title_rows and f.page_setup.orientation == "landscape"
+    # The printed width: Letter landscape less half-inch margins, at the scale.
+    width_px = sum(
+        7 * d.width + 5 for k, d in f.column_dimensions.items() if k in "ABCDEFG"
+    )
+    assert width_px / 96 * int(f.page_setup.scale) / 100 <= 11 - 1.0
+    p = wb.properties
+    assert p.version == xlfuncs.__version__ and p.creator == "xlfuncs" and p.title
+
+
+def test_cover_says_which_excel_and_how_to_bring_the_functions_in(built):
+    wb = openpyxl.load_workbook(built / lib.FILENAME)
+    text = "\n".join(str(c.value) for c in wb.worksheets[0]["A"] if c.value)
+    for words in (
+        "Excel for Microsoft 365", "Excel 2024", "2021", "LibreOffice", "Gnumeric",
+        "#NAME?", "Name Manager", "Move or Copy", "Advanced Formula Environment",
+        lib.MODULE_FILENAME, "xlwings", "same names", "INFERENCE_OPTIMAL_PARAMS",
+        "written out inside it", xlfuncs.__version__, "18.22", "65.7",
+    ):  # fmt: skip
+        assert words in text, words
+    assert "docs/" not in text  # recipients do not have the repository
+
+
+def test_valid_ooxml(built):
+    pytest.importorskip("openxml_audit")
+    out = subprocess.run(
+        [sys.executable, "-m", "openxml_audit", "-f", "microsoft365", "-o", "json",
+         "-m", "0", str(built / lib.FILENAME)],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    report = json.loads(out.stdout)[0]
+    errors = [e for e in report["errors"] if e["severity"] == "error"]
+    assert errors == [], errors[:3]
+
+
+# ---------------------------------------------------------------- building
+
+
+def test_built_by_xlfuncs_build_with_the_templates(tmp_path):
+    written = T.build(tmp_path, ["en"])
+    assert (
+        tmp_path / lib.FILENAME in written and tmp_path / lib.MODULE_FILENAME in written
+    )
+    # One edition: a Spanish-only build writes no library.
+    es = T.build(tmp_path / "es", ["es"])
+    assert not any(p.name.startswith("xlfuncs-functions") for p in es)
+    # --force rules: an existing library file stops the whole build.
+    only = tmp_path / "only"
+    only.mkdir()
+    (only / lib.MODULE_FILENAME).write_text("my own edits")
+    with pytest.raises(FileExistsError, match="--force"):
+        T.build(only, ["en"])
+    assert (only / lib.MODULE_FILENAME).read_text() == "my own edits"
+    assert not (only / lib.FILENAME).exists()
+    T.build(only, ["en"], force=True)
+    assert (only / lib.MODULE_FILENAME).read_text() == lib.module_text()
+
+
+def test_deterministic_and_dated_by_source_date_epoch(tmp_path, monkeypatch):
+    def build(name: str) -> bytes:
+        b = lib.build_library()
+        return save_workbook(b.workbook, tmp_path / name, b.cached).read_bytes()
+
+    assert build("a.xlsx") == build("b.xlsx")
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767225600")  # 2026-01-01T00:00:00Z
+    build("c.xlsx")
+    wb = openpyxl.load_workbook(tmp_path / "c.xlsx")
+    assert wb.properties.created.date().isoformat() == "2026-01-01"
+    cover = "\n".join(str(c.value) for c in wb.worksheets[0]["A"] if c.value)
+    assert "2026-01-01" in cover
+
+
+def test_committed_library_is_what_build_produces(built):
+    committed = ROOT / "workbooks" / lib.FILENAME
+    assert committed.exists(), "run `xlfuncs build --force`"
+    assert summary(committed) == summary(built / lib.FILENAME), (
+        "workbooks/xlfuncs-functions.xlsx is stale: run `xlfuncs build --force`"
+    )
+    module = (ROOT / "workbooks" / lib.MODULE_FILENAME).read_text(encoding="utf-8")
+    assert module == lib.module_text()

@@ -1,0 +1,259 @@
+"""Each function as a named Excel LAMBDA, stored exactly as Excel stores it.
+
+A function's LAMBDA is its Excel expression (``@formula(excel=...)``, the one the
+templates use), written out by :func:`~xlfuncs.registry.excel.expand` with each
+argument bound to the LAMBDA's parameter, and wrapped in the argument checks the
+xlwings functions make, so that the same bad input gives the same Excel error:
+
+- an error value received is passed on (``#N/A`` in, ``#N/A`` out);
+- text, a boolean or a blank cell where a number belongs: ``#VALUE!``;
+- a number outside the argument's domain: ``#NUM!`` (zero for a divisor:
+  ``#DIV/0!``);
+- a name that is not in the tables (an accelerator, a model, a fit): ``#N/A``;
+- a result too large for a number: ``#NUM!`` (Excel's own).
+
+Checks go argument by argument, the first argument's error winning, and cell by
+cell: each is ``IF(ok, rest, error)`` over booleans and their products, never
+AND or OR (which would reduce a range to one value), so a range argument spills
+as Excel's own functions do. A ``sample`` argument (a range of lengths reduced
+to one statistic) is checked as a whole.
+
+An optional argument is declared ``_xlop.k`` and used as ``_xlpm.k``; left out,
+or given a blank cell (as the xlwings functions read one), it takes its default:
+``IF(_xlfn.ISOMITTED(_xlpm.k),20,IF(ISBLANK(_xlpm.k),20,_xlpm.k))``; one whose
+default is None keeps the expression's own ``OMITTED(k)`` test.
+
+Sibling functions are written out inside each body rather than called by name,
+so that every name works on its own (a user may copy just one), and because the
+``formulas`` engine that proves them cannot evaluate a named LAMBDA calling
+another.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Mapping
+
+from ..data.units import RECOMPUTE_MODES
+from ..registry import Arg, Formula
+from ..registry import arguments as A
+from ..registry.excel import (
+    ACCELERATOR_KEYS,
+    DTYPE_KEYS,
+    FIT_NAMES,
+    MODEL_FIELD_KEYS,
+    MODEL_KEYS,
+    Bound,
+    expand,
+    key,
+    names_in,
+    tokens,
+    xl,
+)
+from ..registry.formula import excel_functions
+
+#: How a typed name is compared with a table's keys, and the keys, per kind of
+#: name: the same normalisation and table as the function's own expression.
+MEMBERSHIP: dict[A.Choice, tuple[Callable[[str], str], str]] = {
+    A.GPU: (key, ACCELERATOR_KEYS),
+    A.DTYPE: (key, DTYPE_KEYS),
+    A.MODEL: (key, MODEL_KEYS),
+    A.FIELD: (key, MODEL_FIELD_KEYS),
+    A.FIT: (lambda x: f"TRIM({x})", FIT_NAMES),
+    A.RECOMPUTE: (key, "{" + ",".join(f'"{m}"' for m in RECOMPUTE_MODES) + "}"),
+}
+
+#: Excel's limits for one formula: characters and levels of nested functions.
+MAX_CHARS = 8192
+MAX_NESTING = 64
+
+
+def parameter(name: str) -> str:
+    """A LAMBDA parameter where the body uses it: ``_xlpm.gpus``."""
+    return f"_xlpm.{name}"
+
+
+def omitted(p: str) -> str:
+    """TRUE where the optional parameter ``p`` is left out or given a blank cell."""
+    return f"IF(_xlfn.ISOMITTED({p}),TRUE,ISBLANK({p}))"
+
+
+def with_default(p: str, default: str) -> str:
+    """The optional parameter ``p``, or its default where left out or blank."""
+    return f"IF(_xlfn.ISOMITTED({p}),{default},IF(ISBLANK({p}),{default},{p}))"
+
+
+def _literal(value: object) -> str:
+    if isinstance(value, str):
+        return '"' + value.replace('"', '""') + '"'
+    return xl(float(value))  # type: ignore[arg-type]
+
+
+def _number(x: str) -> str:
+    """1 where ``x`` is a number. ISTEXT too: some engines call "8" a number."""
+    return f"ISNUMBER({x})*NOT(ISTEXT({x}))"
+
+
+def _product(conditions: list[str]) -> str:
+    if not conditions:
+        return "TRUE"
+    if len(conditions) == 1:
+        return conditions[0]
+    return "*".join(f"({c})" for c in conditions)
+
+
+def _inside(arg: Arg, low: str, high: str) -> list[str]:
+    """Conditions for a value inside the argument's domain (``low``/``high``: the
+    value, or a range's MIN and MAX)."""
+    d = arg.domain
+    if d is None:
+        return []
+    out = []
+    if math.isfinite(d.lo):
+        out.append(f"{low}{'>=' if d.lo_closed else '>'}{xl(d.lo)}")
+    if math.isfinite(d.hi):
+        out.append(f"{high}{'<=' if d.hi_closed else '<'}{xl(d.hi)}")
+    if d.whole:
+        assert low == high, "a sample of whole numbers is not supported"
+        out.append(f"{low}=INT({low})")
+    return out
+
+
+def checks(arg: Arg, x: str) -> tuple[str, str]:
+    """(ok, error): TRUE where ``x`` is a valid ``arg``, and the error elsewhere."""
+    if arg.kind == "choice":
+        assert arg.choice is not None
+        normal, keys = MEMBERSHIP[arg.choice]
+        ok = f"IF(ISTEXT({x}),ISNUMBER(MATCH({normal(x)},{keys},0)),FALSE)"
+        return ok, f"IF(ISERROR({x}),{x},IF(ISTEXT({x}),#N/A,#VALUE!))"
+    if arg.kind == "sample":
+        # A whole range, read as AVERAGE and PERCENTILE.INC read one: an error
+        # cell is passed on (MIN gives the first), blanks, text and TRUE/FALSE are
+        # skipped, and no number at all is #DIV/0!. Counting ISNUMBER rather than
+        # COUNT keeps a TRUE typed as the argument itself out, as in the UDF.
+        error = f"OR(ISERROR({x}))"
+        empty = f"SUM(ISNUMBER({x})*NOT(ISTEXT({x})))=0"
+        inside = _product(_inside(arg, f"MIN({x})", f"MAX({x})"))
+        ok = f"IF({error},FALSE,IF({empty},FALSE,{inside}))"
+        code = f"IF({error},MIN({x}),IF({empty},#DIV/0!,#NUM!))"
+        return ok, code
+    number = _number(x)
+    ok = f"IF({number},{_product(_inside(arg, x, x))},FALSE)"
+    zero = arg.domain.zero_code if arg.domain else "#NUM!"
+    outside = "#NUM!" if zero == "#NUM!" else f"IF({x}=0,{zero},#NUM!)"
+    return ok, f"IF(ISERROR({x}),{x},IF({number},{outside},#VALUE!))"
+
+
+def lambda_text(
+    spec: Formula,
+    functions: Mapping[str, tuple[tuple[str, ...], Mapping[str, object], str]]
+    | None = None,
+) -> str:
+    """The function as Excel stores a named LAMBDA (no leading ``=``)."""
+    assert spec.excel is not None, f"{spec.name} has no Excel expression"
+    functions = excel_functions() if functions is None else functions
+    declared: list[str] = []
+    bindings: dict[str, Bound] = {}
+    for a in spec.args:
+        p = parameter(a.name)
+        if a.name not in spec.defaults:
+            declared.append(p)
+            bindings[a.name] = Bound(p)
+            continue
+        assert a.kind != "sample", "an optional sample is not supported"
+        declared.append(f"_xlop.{a.name}")
+        default = spec.defaults[a.name]
+        if default is None:
+            bindings[a.name] = Bound(p, omitted(p))
+        else:
+            bindings[a.name] = Bound(with_default(p, _literal(default)))
+    body = expand(spec.excel, bindings, functions)
+    for a in reversed(spec.args):
+        p = parameter(a.name)
+        ok, error = checks(a, p)
+        if a.name in spec.defaults:  # left out or blank: its default, valid
+            ok = f"IF(_xlfn.ISOMITTED({p}),TRUE,IF(ISBLANK({p}),TRUE,{ok}))"
+        body = f"IF({ok},{body},{error})"
+    return f"_xlfn.LAMBDA({','.join(declared)},{body})"
+
+
+def nesting(text: str) -> int:
+    """Levels of nested function calls (Excel allows 64)."""
+    depth = deepest = 0
+    for kind, tok in tokens(text):
+        if kind == "op" and tok == "(":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif kind == "op" and tok == ")":
+            depth -= 1
+    return deepest
+
+
+def tables_read(text: str) -> set[str]:
+    """The workbook names of reference tables a LAMBDA reads."""
+    return {n for n in names_in(text) if not n.startswith("_xl")} - {"TRUE", "FALSE"}
+
+
+# ------------------------------------------------------------ as a user types it
+
+_PREFIX = re.compile(r"^(?:_xlfn\.|_xlpm\.|_xlws\.)+", re.I)
+
+
+def typed(text: str) -> str:
+    """A stored LAMBDA as a user types it: no ``_xlfn.``/``_xlpm.`` prefixes, an
+    optional parameter in brackets (``[tokens_per_param]``), commas spaced."""
+    out = []
+    for kind, tok in tokens(text):
+        if kind == "name" and tok.lower().startswith("_xlop."):
+            tok = f"[{tok[6:]}]"
+        elif kind == "name":
+            tok = _PREFIX.sub("", tok)
+        out.append(tok)
+    return "".join(out)
+
+
+def afe_module(
+    specs: list[Formula], header: list[str], texts: Mapping[str, str]
+) -> str:
+    """A module for Excel Labs' Advanced Formula Environment.
+
+    Its syntax: ``NAME = LAMBDA(a, [b], body);``, ``//`` comments, a leading
+    ``/** … */`` doc comment that AFE saves as the name's description; no tabs
+    and no carriage returns.
+    """
+    lines = [f"// {h}" if h else "//" for h in header]
+    for spec in specs:
+        text = typed(texts[spec.name])
+        params = [
+            f"[{a.name}]" if a.name in spec.defaults else a.name for a in spec.args
+        ]
+        head = f"LAMBDA({','.join(params)},"
+        assert text.startswith(head) and text.endswith(")"), spec.name
+        body = text[len(head) : -1]
+        lines += [
+            "",
+            f"/** {spec.description} */",
+            f"{spec.name} = LAMBDA({', '.join(params)},",
+            f"    {body}",
+            ");",
+        ]
+    out = "\n".join(lines) + "\n"
+    assert "\t" not in out and "\r" not in out
+    return out
+
+
+__all__ = [
+    "MAX_CHARS",
+    "MAX_NESTING",
+    "MEMBERSHIP",
+    "afe_module",
+    "checks",
+    "lambda_text",
+    "nesting",
+    "omitted",
+    "parameter",
+    "tables_read",
+    "typed",
+    "with_default",
+]
