@@ -1,13 +1,21 @@
-"""Render a PNG of each English template for docs/templates.md.
+"""Render the template workbooks to PNG, as LibreOffice prints them.
 
-Run from the repository root: ``python3 docs/screenshots.py``. Needs LibreOffice
-(``soffice``) and poppler's ``pdftoppm`` (Debian: libreoffice-calc-nogui,
-poppler-utils). The workbooks are rendered exactly as committed, headless, to PDF
-(their print set-up fits one page) and then to PNG.
+Usage::
+
+    python3 docs/screenshots.py            # docs/img/<template>.png: each English
+                                           # template's model sheet, first page
+    python3 docs/screenshots.py --all DIR  # every page of every workbook in
+                                           # workbooks/ (both editions) into DIR
+
+Needs LibreOffice (``soffice``) and poppler's ``pdftoppm`` (Debian packages
+libreoffice-calc-nogui and poppler-utils). The workbooks are rendered as
+committed, headless: workbook → PDF (their own print set-up) → PNG. Before a
+template change is done, render ``--all`` and look at every page.
 """
 
 from __future__ import annotations
 
+import argparse
 import shutil
 import subprocess
 import sys
@@ -22,42 +30,65 @@ from libreoffice import make_profile  # noqa: E402
 from xlfuncs.templates import TEMPLATES  # noqa: E402
 
 
-def main() -> None:
+def to_pdf(files: list[Path], out: Path, profile: Path, soffice: str) -> None:
+    subprocess.run(
+        [
+            soffice,
+            f"-env:UserInstallation={profile.as_uri()}",
+            "--headless",
+            "--convert-to",
+            "pdf",
+            "--outdir",
+            str(out),
+            *map(str, files),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        epilog="Writes PNG files and prints their paths.",
+    )
+    parser.add_argument(
+        "--all", metavar="DIR", type=Path, help="render every page into DIR"
+    )
+    parser.add_argument("--dpi", type=int, default=110, help="resolution (110)")
+    ns = parser.parse_args(argv)
     soffice, pdftoppm = shutil.which("soffice"), shutil.which("pdftoppm")
     if not (soffice and pdftoppm):
-        sys.exit(
-            "needs soffice and pdftoppm: apt-get install libreoffice-calc-nogui "
-            "poppler-utils"
+        print(
+            "screenshots.py: needs soffice and pdftoppm: apt-get install "
+            "libreoffice-calc-nogui poppler-utils",
+            file=sys.stderr,
         )
+        return 2
     with tempfile.TemporaryDirectory() as tmp:
         tmp_path = Path(tmp)
         profile = make_profile(tmp_path / "profile")
-        files = [str(ROOT / "workbooks" / t.filename("en")) for t in TEMPLATES]
-        subprocess.run(
-            [
-                soffice,
-                f"-env:UserInstallation={profile.as_uri()}",
-                "--headless",
-                "--convert-to",
-                "pdf",
-                "--outdir",
-                str(tmp_path),
-                *files,
-            ],
-            check=True,
-            capture_output=True,
-            timeout=300,
-        )
-        for t in TEMPLATES:
-            pdf = tmp_path / (Path(t.filename("en")).stem + ".pdf")
-            out = ROOT / "docs" / "img" / Path(t.filename("en")).stem
-            subprocess.run(
-                [pdftoppm, "-png", "-r", "110", "-singlefile", str(pdf), str(out)],
-                check=True,
-                timeout=120,
-            )
-            print(f"wrote {out}.png")
+        if ns.all:
+            files = sorted((ROOT / "workbooks").glob("*.xlsx"))
+        else:
+            files = [ROOT / "workbooks" / t.filename("en") for t in TEMPLATES]
+        to_pdf(files, tmp_path, profile, soffice)
+        for f in files:
+            pdf = tmp_path / f"{f.stem}.pdf"
+            if ns.all:
+                ns.all.mkdir(parents=True, exist_ok=True)
+                target = ns.all / f.stem
+                args = [pdftoppm, "-png", "-r", str(ns.dpi), str(pdf), str(target)]
+            else:
+                # The model sheet is the second page: the cover comes first.
+                target = ROOT / "docs" / "img" / f.stem
+                args = [pdftoppm, "-png", "-r", str(ns.dpi), "-f", "2", "-l", "2",
+                        "-singlefile", str(pdf), str(target)]  # fmt: skip
+            subprocess.run(args, check=True, timeout=300)
+            print(f"wrote {target}*.png")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

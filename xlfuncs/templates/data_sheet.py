@@ -53,6 +53,7 @@ from ..registry.excel import (
     MODEL_SPECS,
     xl,
 )
+from .page import LINE, lines
 
 #: Words a vendor's names may start with; the Python look-up strips them too.
 VENDOR_WORDS = {
@@ -62,18 +63,6 @@ VENDOR_WORDS = {
     "Intel": ("intel", "habana"),
 }
 MISSING = "–"  # a figure the vendor does not publish
-SOURCE_WIDTH = 60  # characters: the sources wrap in a column this wide
-
-
-def _lines(text: str, width: float) -> int:
-    """Lines a wrapped text takes in a column ``width`` characters wide."""
-    per_line, lines, used = width * 1.1, 1, 0.0
-    for word in text.split():
-        if used and used + 1 + len(word) > per_line:
-            lines, used = lines + 1, len(word)
-        else:
-            used += (1 if used else 0) + len(word)
-    return lines
 
 
 #: (cell, value): the cached value of each formula cell the sheet writes.
@@ -151,14 +140,29 @@ def _header(ws: Worksheet, row: int, titles: list[str]) -> None:
         c.alignment = Alignment(wrap_text=True, vertical="center")
 
 
-def _source(ws: Worksheet, row: int, col: int, text: str) -> None:
-    """A source: wrapped, its row as tall as its text."""
-    c = ws.cell(row, col, text)
-    c.data_type = "s"
-    c.alignment = Alignment(wrap_text=True, vertical="top")
-    width = ws.column_dimensions[get_column_letter(col)].width or SOURCE_WIDTH
-    height = 13 * _lines(text, width) + 2
-    ws.row_dimensions[row].height = max(ws.row_dimensions[row].height or 0, height)
+def _source_list(
+    ws: Worksheet, row: int, last_col: int, title: str, entries: list[str]
+) -> int:
+    """A bold title and one line per entry from ``row``, each merged over columns
+    A to ``last_col`` and wrapped; returns the last row."""
+    width = sum(
+        ws.column_dimensions[get_column_letter(c)].width or 8
+        for c in range(1, last_col + 1)
+    )
+    for k, text in enumerate([title, *entries]):
+        c = ws.cell(row + k, 1, text)
+        c.data_type = "s"
+        c.alignment = Alignment(wrap_text=True, vertical="top")
+        if k == 0:
+            c.font = Font(name="Calibri", sz=10, bold=True)
+        ws.merge_cells(
+            start_row=row + k, start_column=1, end_row=row + k, end_column=last_col
+        )
+        # A line across the page fits more than its columns' widths add up to
+        # (no padding per cell); bold is wider.
+        n = lines(text, width * (1.0 if k == 0 else 1.05))
+        ws.row_dimensions[row + k].height = LINE * n + 2
+    return row + len(entries)
 
 
 def _finish(ws: Worksheet, widths: Mapping[str, float]) -> None:
@@ -183,30 +187,28 @@ def add_data_sheet(
 
     The Data sheet (accelerators and fits) and the Models sheet are printed; the
     Keys sheet, hidden, holds the spellings the formulas accept. Keys:
-    data.sheet, data.accelerator, data.vendor, data.source, data.memory,
-    data.bandwidth, data.power, data.fits, data.fit, data.fit_source,
-    data.models_sheet, data.model, data.model_source, data.params_source, data.keys, data.key,
-    data.row, data.column.
+    data.sheet, data.accelerator, data.vendor, data.sources (the title of the
+    list of sources below the tables), data.memory, data.bandwidth,
+    data.power, data.recompute, data.fits, data.fit, data.models_sheet, data.model,
+    data.model_sources, data.params_source, data.keys, data.key, data.row,
+    data.column.
     ``billions`` is the number format of parameter counts (the edition's word).
     """
     ws = wb.create_sheet(t("data.sheet"))
     title = ws.title
     cached: Cached = {}
     # Accelerators: a row each, a column per precision, then memory, bandwidth
-    # and power, then the sources (of the peaks; of the other figures).
+    # and power; where each row's figures come from is listed below the tables.
     specs = (t("data.memory"), t("data.bandwidth"), t("data.power"))
     c_specs = 3 + len(DTYPES)  # the memory column; bandwidth and power follow
-    c_source = c_specs + 3
-    widths: dict[str, float] = {"A": 13, "B": 8}
-    widths |= {get_column_letter(3 + j): 7.5 for j in range(len(DTYPES) + 3)}
-    widths[get_column_letter(c_source)] = SOURCE_WIDTH
+    c_last = c_specs + 2
+    widths: dict[str, float] = {"A": 15, "B": 8}
+    widths |= {get_column_letter(3 + j): 8.5 for j in range(len(DTYPES))}
+    widths |= {get_column_letter(c_specs + j): 10.5 for j in range(3)}
     for letter, w in widths.items():
         ws.column_dimensions[letter].width = w
-    _header(
-        ws,
-        1,
-        [t("data.accelerator"), t("data.vendor"), *DTYPES, *specs, t("data.source")],
-    )
+    _header(ws, 1, [t("data.accelerator"), t("data.vendor"), *DTYPES, *specs])
+    sources = [f"{acc.name}: {acc.source}. {acc.specs_source}" for acc in ACCELERATORS]
     ws.row_dimensions[1].height = 42
     for r, acc in enumerate(ACCELERATORS, start=2):
         ws.cell(r, 1, acc.name).data_type = "s"
@@ -218,12 +220,6 @@ def add_data_sheet(
             c = ws.cell(r, 3 + j, value if value is not None else MISSING)
             c.number_format = fmt
             c.alignment = Alignment(horizontal="right")
-        _source(
-            ws,
-            r,
-            c_source,
-            f"{acc.source}. {specs[0]}, {specs[1]}, {specs[2]}: {acc.specs_source}",
-        )
     last = 1 + len(ACCELERATORS)
     _name(wb, "AcceleratorNames", title, _range(1, 2, 1, last))
     _name(wb, ACCELERATOR_PEAKS, title, _range(3, 2, 2 + len(DTYPES), last))
@@ -241,8 +237,6 @@ def add_data_sheet(
     ws.cell(r, 1, t("data.fits")).font = Font(name="Calibri", sz=10, bold=True)
     r += 1
     _header(ws, r, [t("data.fit"), "E", "A", "B", "α", "β", "G", "a"])
-    ws.cell(r, c_source, t("data.fit_source")).font = HEADER_FONT
-    ws.cell(r, c_source).fill = HEADER_FILL
     first = r + 1
     for name, fit in FITS.items():
         r += 1
@@ -255,7 +249,7 @@ def add_data_sheet(
         g.number_format = a.number_format = "0.0000"
         cached[(title, f"G{r}")] = fit.G
         cached[(title, f"H{r}")] = fit.a
-        _source(ws, r, c_source, fit.source)
+        sources.append(f"{name}: {fit.source}")
     _name(wb, FIT_NAMES, title, _range(1, first, 1, r))
     for j, which in enumerate(("E", "A", "B", "Alpha", "Beta", "G", "Exponent"), 2):
         _name(wb, FIT[which], title, _range(j, first, j, r))
@@ -265,19 +259,21 @@ def add_data_sheet(
     for j, mode in enumerate(RECOMPUTE_MODES, start=2):
         ws.cell(r, j, mode).data_type = "s"
     _name(wb, "RecomputeNames", title, _range(2, r, 1 + len(RECOMPUTE_MODES), r))
-    ws.print_area = f"A1:{get_column_letter(c_source)}{r}"
-    ws.print_title_rows = "1:1"
+    r = _source_list(ws, r + 2, c_last, t("data.sources"), sources)
+    ws.print_area = f"A1:{get_column_letter(c_last)}{r}"
     ws.freeze_panes = "B2"
     _finish(ws, widths)
 
     # Models: a row each, a column per MODEL_SPEC field, the sources last.
     ms = wb.create_sheet(t("data.models_sheet"))
-    _header(ms, 1, [t("data.model"), *FIELDS, t("data.model_source")])
+    _header(ms, 1, [t("data.model"), *FIELDS])
     ms.row_dimensions[1].height = 30
+    # A field's name is what MODEL_SPEC takes: its column fits it unbroken.
     m_widths: dict[str, float] = {"A": 18.0}
-    m_widths |= {get_column_letter(2 + j): 9.0 for j in range(len(FIELDS))}
-    m_source = 2 + len(FIELDS)
-    m_widths[get_column_letter(m_source)] = 48
+    m_widths |= {
+        get_column_letter(2 + j): max(9.0, len(field) + 1.5)
+        for j, field in enumerate(FIELDS)
+    }
     for letter, w in m_widths.items():
         ms.column_dimensions[letter].width = w
     for r, model in enumerate(MODELS, start=2):
@@ -288,17 +284,16 @@ def add_data_sheet(
             big = field in ("params", "active_params")
             fmt = billions if big else "#,##0"
             ms.cell(r, j, model_value(model, field)).number_format = fmt
-        _source(
-            ms,
-            r,
-            m_source,
-            f"{model.source}. {t('data.params_source')}: {model.params_source}",
-        )
     end = 1 + len(MODELS)
     _name(wb, "ModelNames", ms.title, _range(1, 2, 1, end))
     _name(wb, MODEL_SPECS, ms.title, _range(2, 2, 1 + len(FIELDS), end))
-    ms.print_area = f"A1:{get_column_letter(m_source)}{end}"
-    ms.print_title_rows = "1:1"
+    sources = [
+        f"{m.name}: {m.source}. {t('data.params_source')}: {m.params_source}"
+        for m in MODELS
+    ]
+    m_last = 1 + len(FIELDS)
+    last_row = _source_list(ms, end + 2, m_last, t("data.model_sources"), sources)
+    ms.print_area = f"A1:{get_column_letter(m_last)}{last_row}"
     ms.freeze_panes = "B2"
     _finish(ms, m_widths)
 

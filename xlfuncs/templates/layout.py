@@ -941,18 +941,24 @@ _DATA = {
     "data.sheet": tx.T("Data", "Datos"),
     "data.accelerator": tx.T("Accelerator", "Acelerador"),
     "data.vendor": tx.T("Vendor", "Fabricante"),
-    "data.source": tx.T(
-        "Sources (dense peak TFLOP/s per chip; memory, bandwidth, power)",
-        "Fuentes (pico denso en TFLOP/s por chip; memoria, ancho de banda, potencia)",
+    "data.sources": tx.T(
+        "Sources. Peaks are dense TFLOP/s per chip (NVIDIA's figures “with"
+        " sparsity” halved); memory, bandwidth and power as the vendor publishes"
+        " them.",
+        "Fuentes. Los picos son TFLOP/s densos por chip (las cifras de NVIDIA"
+        " «with sparsity», a la mitad); memoria, ancho de banda y potencia tal como"
+        " los publica el fabricante.",
     ),
     "data.memory": tx.T("Memory (GB)", "Memoria (GB)"),
     "data.bandwidth": tx.T("Bandwidth (TB/s)", "Ancho de banda (TB/s)"),
     "data.power": tx.T("Power (W)", "Potencia (W)"),
     "data.models_sheet": tx.T("Models", "Modelos"),
     "data.model": tx.T("Model", "Modelo"),
-    "data.model_source": tx.T(
-        "Sources (each model's config.json or paper; its parameter count)",
-        "Fuentes (config.json o artículo de cada modelo; su número de parámetros)",
+    "data.model_sources": tx.T(
+        "Sources: each model's configuration file (config.json) or paper, and where"
+        " its parameter count comes from.",
+        "Fuentes: el archivo de configuración (config.json) o el artículo de cada"
+        " modelo, y de dónde sale su número de parámetros.",
     ),
     "data.params_source": tx.T("Parameter count", "Número de parámetros"),
     "data.recompute": tx.T("Recomputation modes", "Modos de recálculo"),
@@ -961,7 +967,6 @@ _DATA = {
         "Leyes de escalado ajustadas: L = E + A/N^α + B/D^β",
     ),
     "data.fit": tx.T("Fit", "Ajuste"),
-    "data.fit_source": tx.T("Source of the constants", "Fuente de las constantes"),
     "data.keys": tx.T("Keys", "Claves"),
     "data.key": tx.T("Key", "Clave"),
     "data.row": tx.T("Row", "Fila"),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from openpyxl.worksheet.header_footer import HeaderFooterItem
 from openpyxl.worksheet.header_footer import _HeaderFooterPart as Part
 from openpyxl.worksheet.worksheet import Worksheet
@@ -16,15 +18,18 @@ PAGE = 880.0
 
 
 def lines(text: str, width: float) -> int:
-    """Lines a wrapped text takes in a column ``width`` characters wide."""
+    """Lines a wrapped text takes in a column ``width`` characters wide. A long
+    address wraps after its slashes and hyphens, as LibreOffice wraps it."""
     per_line = max(1.0, width * 1.15)
-    words, lines, used = text.split(), 1, 0.0
-    for w in words:
-        if used and used + 1 + len(w) > per_line:
-            lines += 1
-            used = len(w)
-        else:
-            used += (1 if used else 0) + len(w)
+    lines, used = 1, 0.0
+    for word in text.split():
+        for k, piece in enumerate(re.split(r"(?<=[/-])(?=.)", word)):
+            space = 1 if used and k == 0 else 0
+            if used and used + space + len(piece) > per_line:
+                lines += 1
+                used = len(piece)
+            else:
+                used += space + len(piece)
     return lines
 
 
