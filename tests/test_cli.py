@@ -116,6 +116,15 @@ def test_version():
     )
 
 
+def test_python_dash_m_runs_the_command():
+    # Windows without the Scripts folder on PATH: `python -m xlfuncs` still works.
+    out = subprocess.run(
+        [sys.executable, "-m", "xlfuncs", "--version"], capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == f"xlfuncs {xlfuncs.__version__}"
+
+
 def test_list_shows_every_function_within_100_columns():
     out = run("list")
     assert out.returncode == 0

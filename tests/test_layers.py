@@ -29,6 +29,7 @@ LAYERS = {
     "templates": 4,
     "cli": 5,
     "docs": 5,
+    "__main__": 6,  # python -m xlfuncs
 }
 # Consumers on the same layer that must not know each other.
 APART = {frozenset({"cells", "templates"}), frozenset({"udfs", "templates"})}

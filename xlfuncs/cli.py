@@ -376,7 +376,7 @@ def _write_atomic(path: Path, text: str, encoding: str) -> None:
 
 
 EXCEL_STEPS = """\
-Remaining steps (Windows, desktop Excel; docs/excel.md has screenshots-free detail):
+Remaining steps (Windows, desktop Excel):
   1. Install the xlwings add-in once:   xlwings addin install
   2. In Excel: File > Options > Trust Center > Trust Center Settings >
      Macro Settings: tick "Trust access to the VBA project object model"
@@ -385,8 +385,9 @@ Remaining steps (Windows, desktop Excel; docs/excel.md has screenshots-free deta
   4. On the xlwings ribbon tab check that UDF Modules reads xlfuncs.udfs, then
      click Import Functions. =FT_EXAMPLES_PER_SEC(8,2500,82%,900) shows 18.22.
   The functions are in Insert Function (fx) under the category "xlfuncs".
-Mac, Excel on the web, or no Python: use the template workbooks in workbooks/
-(plain formulas, nothing to install), or xlwings Lite (docs/excel.md)."""
+Mac, Excel on the web, or no Python: the workbook xlfuncs-functions.xlsx holds
+the same functions as plain Excel LAMBDA formulas (Excel for Microsoft 365 or
+2024); `xlfuncs build` writes it, with the template workbooks, into workbooks/."""
 
 
 def cmd_excel_setup(ns: argparse.Namespace) -> None:

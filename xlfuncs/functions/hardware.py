@@ -42,8 +42,8 @@ def gpu_peak_tflops(gpu: str, dtype: str | None = "bf16") -> float:
 
     References
     ----------
-    Vendor datasheets, cited per accelerator in
-    :data:`xlfuncs.data.accelerators.ACCELERATORS`; e.g. the NVIDIA H100
+    Vendor datasheets, cited per accelerator on the Data sheet of the template
+    workbooks and in the accelerator table of docs/functions.md; e.g. the NVIDIA H100
     datasheet: BF16 1,979 TFLOPS with sparsity, 989.4 dense.
 
     Examples
@@ -94,8 +94,8 @@ def gpu_memory_gb(gpu: str) -> float:
 
     References
     ----------
-    Vendor datasheets, cited per accelerator in
-    :data:`xlfuncs.data.accelerators.ACCELERATORS` (``specs_source``); e.g. the
+    Vendor datasheets, cited per accelerator on the Data sheet of the template
+    workbooks and in the accelerator table of docs/functions.md; e.g. the
     NVIDIA H100 datasheet, H100 SXM column: "GPU Memory 80GB".
 
     Examples
@@ -123,8 +123,8 @@ def gpu_bandwidth_tbs(gpu: str) -> float:
 
     References
     ----------
-    Vendor datasheets, cited per accelerator in
-    :data:`xlfuncs.data.accelerators.ACCELERATORS` (``specs_source``); e.g. the
+    Vendor datasheets, cited per accelerator on the Data sheet of the template
+    workbooks and in the accelerator table of docs/functions.md; e.g. the
     NVIDIA H100 datasheet, H100 SXM column: "GPU Memory Bandwidth 3.35TB/s".
 
     Examples
@@ -155,8 +155,8 @@ def gpu_power_w(gpu: str) -> float:
 
     References
     ----------
-    Vendor datasheets, cited per accelerator in
-    :data:`xlfuncs.data.accelerators.ACCELERATORS` (``specs_source``); e.g. the
+    Vendor datasheets, cited per accelerator on the Data sheet of the template
+    workbooks and in the accelerator table of docs/functions.md; e.g. the
     NVIDIA A100 datasheet, 80GB SXM column: "Max Thermal Design Power (TDP)
     400W", the figure BLOOM's and Llama 2's emissions use.
 

@@ -36,8 +36,8 @@ def model_spec(model: str, field: str) -> float:
 
     References
     ----------
-    Each model's config.json or paper, cited per row in
-    :data:`xlfuncs.data.models.MODELS`; e.g. meta-llama/Llama-3.1-70B's
+    Each model's config.json or paper, cited per model on the Models sheet of
+    the template workbooks and in docs/functions.md; e.g. meta-llama/Llama-3.1-70B's
     config.json: 80 layers, hidden size 8,192, 64 heads, 8 key/value heads.
 
     Examples
