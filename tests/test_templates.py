@@ -400,7 +400,8 @@ def test_costs_are_in_the_currency_input(built, tpl, lang):
         cell = named_cell(wb, res.name)
         unit = ws.cell(cell.row, 3)
         assert "Currency" in unit.value and wc.cell(cell.row, 3).value == "USD"
-        assert cell.number_format == "#,##0.00"  # one cost format
+        # One cost format: cents below 1,000, whole units above.
+        assert cell.number_format == "[>=1000]#,##0;#,##0.00"
     # The unit column never says the word "currency" itself.
     assert all(str(c.value).lower() != "currency" for c in wc["C"])
 

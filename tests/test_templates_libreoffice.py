@@ -106,7 +106,7 @@ NAMED = [
     ("gpus-text", FINETUNE, {"GPUs": "eight"}, {}, "GPUs", "Error: enter a number"),
     ("gpus-half", FINETUNE, {"GPUs": 2.5}, {}, "GPUs", "Error: enter a whole number, 1 or more"),
     ("currency-blank", FINETUNE, {"Currency": None}, {}, "Currency", "Error: enter a short text"),
-    ("scenario-low-0", FINETUNE, {}, {"GPUs": (0, 16)}, None, "Scenarios: Low, GPUs (G): Error: enter a whole number, 1 or more"),
+    ("scenario-low-0", FINETUNE, {}, {"GPUs": (0, 16)}, None, "Scenarios: Pessimistic, GPUs (G): Error: enter a whole number, 1 or more"),
     ("mfu-1e-9", PLANNER, {"MFU": 1e-9}, {}, "MFU", "Warning: unusual; typical is 10% to 70%"),
     ("mfu-100", PLANNER, {"MFU": 1.0}, {}, "MFU", "Warning: unusual; typical is 10% to 70%"),
     ("v100-bf16", PLANNER, {"GPUModel": "V100 SXM2"}, {}, "Dtype", "Error: this GPU has no figure for this precision (see the Data sheet)"),
@@ -126,6 +126,15 @@ FITS = [
     ("fit-405b", FINETUNE, {"FTModel": "Llama 3.1 405B"}, "Full fine-tuning", True),
     ("fit-stage-0", PLANNER, {"ZeroStage": 0}, "Memory check", False),
 ]
+# A plan that fits with less than 10 % of the GPU free: a warning, by hand: full
+# fine-tuning of Llama 3.1 8B (8.0e9 parameters) on 2 GPUs at ZeRO stage 3 holds
+# 16 × 8.0e9 / 2 = 64 GB of state and 2·s·b·h·L = 2 × 2048 × 16 × 4096 × 32 bytes
+# = 8.59 GB of activations per GPU: 72.6 GB, 91 % of the H100's 80 GB.
+TIGHT = (
+    "fit-tight",
+    FINETUNE,
+    {"FTModel": "Llama 3.1 8B", "GPUs": 2, "ZeroStage": 3, "MicroBatch": 16},
+)
 
 
 @pytest.fixture(scope="module")
@@ -168,6 +177,8 @@ def engine(tmp_path_factory):
         add(f"named-{name}", tpl, with_inputs(tpl, values, **scenario), "en")
     for name, tpl, values, _, _ in FITS:
         add(name, tpl, with_inputs(tpl, values), "en")
+    name, tpl, values = TIGHT
+    add(name, tpl, with_inputs(tpl, values), "en")
     recalculated = recalculate(sorted(cases.iterdir()), out)
     return {
         p.stem: (
@@ -336,4 +347,12 @@ def test_the_memory_check_says_does_not_fit(engine, case):
     # The plan still computes: only the check names the problem.
     assert all(
         is_number(value_of(recalc, r.name)) for r in tpl.results if "Memory" in r.name
+    )
+
+
+def test_the_memory_check_warns_when_little_memory_is_left(engine):
+    _, recalc, _, _ = engine[TIGHT[0]]
+    assert value_of(recalc, "ModelCheck") == (
+        "Full fine-tuning: Warning: fits, but fills 91% of the GPU's memory; "
+        "keep 10-20 % free"
     )

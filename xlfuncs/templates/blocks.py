@@ -125,14 +125,16 @@ class Results:
 
 @dataclass(frozen=True)
 class Scenarios:
-    """Base, low and high cases side by side: inputs down, results below them.
+    """A base case and two others side by side: inputs down, results below them.
 
-    ``vary`` gives each varied input with its low and high values; the base case
-    is the inputs above. Each case has its own check.
+    ``cases`` names the two other cases (their column headings); ``vary`` gives
+    each varied input with its value in each. The base case is the inputs above.
+    Each case has its own check.
     """
 
     title: Text
     note: Text
+    cases: tuple[Text, Text]
     vary: tuple[tuple[str, float, float], ...]
     results: tuple[str, ...]
 

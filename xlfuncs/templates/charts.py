@@ -8,6 +8,7 @@ a ``scatterStyle`` (the schema requires one; openpyxl leaves it out).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from openpyxl.chart import ScatterChart
@@ -127,7 +128,9 @@ def scatter(
     return chart
 
 
-def log_bounds(values: Sequence[float], margin: float = 1.25) -> tuple[float, float]:
-    """Axis ends around positive values on a log axis: a little room each side."""
+def log_bounds(values: Sequence[float]) -> tuple[float, float]:
+    """A log axis from the power of ten at or below the least value to the one at
+    or above the greatest: Excel and LibreOffice put a label at each power of ten
+    counted from the minimum, so 1, 10, 100 rather than 0.8, 8, 80."""
     lo, hi = min(values), max(values)
-    return lo / margin, hi * margin
+    return 10.0 ** math.floor(math.log10(lo)), 10.0 ** math.ceil(math.log10(hi))

@@ -65,6 +65,14 @@ def _number_text(v: float, fmt: str, lang: str) -> str:
 Test = Callable[[Any, dict[str, Any]], bool]
 
 
+def _with(message: Text, **bounds: float) -> Text:
+    """``message`` with its bounds written as each edition writes numbers."""
+    return Text(
+        message.en.format(**{k: _number_text(v, "0", "en") for k, v in bounds.items()}),
+        message.es.format(**{k: _number_text(v, "0", "es") for k, v in bounds.items()}),
+    )
+
+
 def _interval(lo: float, hi: float, lo_closed: bool, hi_closed: bool) -> Test:
     def test(v: Any, _: dict[str, Any]) -> bool:
         above = v >= lo if lo_closed else v > lo
@@ -104,11 +112,23 @@ def _number(v: Any, _: dict[str, Any]) -> bool:
     return is_number(v)
 
 
-def _whole(v: Any, _: dict[str, Any]) -> bool:
-    return bool(v >= 1 and float(v).is_integer())
+def _whole_from(lo: float) -> Test:
+    def test(v: Any, _: dict[str, Any]) -> bool:
+        return bool(v >= lo and float(v).is_integer())
+
+    return test
 
 
 INF = math.inf
+
+
+def _least_whole(inp: Input) -> float:
+    """The least whole number a whole-number input takes: 1 for counts, else its
+    domain's (0 for a ZeRO stage, 1 for a LoRA rank, which must be above 0)."""
+    d = ARGS.get(inp.arg, _TEMPLATE_ONLY).domain
+    if inp.whole or d is None:
+        return 1.0
+    return float(math.ceil(d.lo) if d.lo_closed else math.floor(d.lo) + 1)
 
 
 def rules(inp: Input) -> list[Check]:
@@ -124,23 +144,24 @@ def rules(inp: Input) -> list[Check]:
     arg = ARGS.get(inp.arg, _TEMPLATE_ONLY)
     d = arg.domain
     out = [Check("ISNUMBER({x})", _number, tx.ENTER_NUMBER)]
-    if inp.whole:
-        out.append(Check("AND({x}>=1,{x}=INT({x}))", _whole, tx.ENTER_WHOLE))
     if d is FRACTION:  # a percentage: one message for both ends
         out.append(Check("AND({x}>0,{x}<=1)", _interval(0, 1, False, True), tx.PERCENT))
+    elif inp.whole or (d is not None and d.whole):
+        lo = _least_whole(inp)
+        message = _with(tx.ENTER_WHOLE, lo=lo)
+        out.append(
+            Check(f"AND({{x}}>={xl(lo)},{{x}}=INT({{x}}))", _whole_from(lo), message)
+        )
     elif d is not None:
-        if not inp.whole:
-            op, message = (
-                (">=", tx.ZERO_OR_MORE) if d.lo_closed else (">", tx.ABOVE_ZERO)
-            )
-            above = _interval(d.lo, INF, d.lo_closed, False)
-            out.append(Check(f"{{x}}{op}{xl(d.lo)}", above, message))
-        if math.isfinite(d.hi):
-            op = "<=" if d.hi_closed else "<"
-            below = _interval(-INF, d.hi, False, d.hi_closed)
-            out.append(
-                Check(f"{{x}}{op}{xl(d.hi)}", below, tx.AT_MOST.format(hi=xl(d.hi)))
-            )
+        op, message = (">=", tx.AT_LEAST) if d.lo_closed else (">", tx.ABOVE)
+        above = _interval(d.lo, INF, d.lo_closed, False)
+        message = _with(message, lo=d.lo)
+        out.append(Check(f"{{x}}{op}{xl(d.lo)}", above, message))
+    if d is not None and d is not FRACTION and math.isfinite(d.hi):
+        op = "<=" if d.hi_closed else "<"
+        below = _interval(-INF, d.hi, False, d.hi_closed)
+        message = _with(tx.AT_MOST, hi=d.hi)
+        out.append(Check(f"{{x}}{op}{xl(d.hi)}", below, message))
     out += [_from_rule(r) for r in inp.rules]
     if arg.typical is not None:
         lo, hi = arg.typical
@@ -207,27 +228,37 @@ def messages(inp: Input, lang: str) -> list[str]:
     return [c.message(lang) for c in rules(inp)]
 
 
-def validation(inp: Input, lang: str, label: str) -> DataValidation:
-    """Excel's own data validation for the input, from the same domain."""
-    err = next(
-        (c.message(lang) for c in rules(inp) if c.error and c.excel != "ISNUMBER({x})"),
-        None,
-    )
+def validation(inp: Input, lang: str, label: str, prompt: str) -> DataValidation:
+    """Excel's own data validation for the input, from the same domain: its
+    pop-up says what the input is, its alert every limit the input has."""
+    limits = [
+        c.message(lang)
+        for c in rules(inp)
+        if c.error and c.message is not tx.ENTER_NUMBER
+    ]
     dv: DataValidation
+    d = ARGS.get(inp.arg, _TEMPLATE_ONLY).domain
     if inp.text:
         dv = DataValidation(
             type="textLength", operator="between", formula1="1", formula2="12"
         )
     elif inp.choices:
         dv = DataValidation(type="list", formula1=inp.menu or inp.choices)
-    elif inp.whole:
-        dv = DataValidation(type="whole", operator="greaterThanOrEqual", formula1="1")
+    elif inp.whole or (d is not None and d.whole):
+        lo = _least_whole(inp)
+        if d is not None and math.isfinite(d.hi):
+            dv = DataValidation(
+                type="whole", operator="between", formula1=xl(lo), formula2=xl(d.hi)
+            )
+        else:
+            dv = DataValidation(
+                type="whole", operator="greaterThanOrEqual", formula1=xl(lo)
+            )
     else:
-        d = ARGS.get(inp.arg, _TEMPLATE_ONLY).domain
         assert d is not None
         if math.isfinite(d.hi):
             # Excel's "between" is inclusive: an open end is nudged inside.
-            lo = d.lo if d.lo_closed else 1e-12
+            lo = d.lo if d.lo_closed else d.lo + 1e-12
             dv = DataValidation(
                 type="decimal", operator="between", formula1=xl(lo), formula2=xl(d.hi)
             )
@@ -240,8 +271,12 @@ def validation(inp: Input, lang: str, label: str) -> DataValidation:
     dv.showInputMessage = dv.showErrorMessage = True
     dv.errorStyle = "stop"
     dv.promptTitle = label[:32]
+    dv.prompt = prompt[:255]
     dv.errorTitle = tx.INVALID_TITLE(lang)[:32]
-    dv.error = (err or rules(inp)[0].message(lang))[:255]
+    # "Error: must be 0 or more; must be at most 3": every limit, one "Error:".
+    first, *rest = limits or [rules(inp)[0].message(lang)]
+    more = [m.split(": ", 1)[-1] for m in rest]
+    dv.error = "; ".join([first, *more])[:255]
     return dv
 
 

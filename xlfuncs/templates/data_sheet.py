@@ -165,6 +165,20 @@ def _source_list(
     return row + len(entries)
 
 
+def _title(ws: Worksheet, last_col: int, text: str) -> None:
+    """The sheet's title in row 1, across the table, wrapped if it must."""
+    c = ws.cell(1, 1, text)
+    c.font = Font(name="Calibri", sz=12, bold=True, color=HEADER_FILL.fgColor.rgb)
+    c.alignment = Alignment(vertical="center", wrap_text=True)
+    ws.merge_cells(start_row=1, start_column=1, end_row=1, end_column=last_col)
+    width = sum(
+        ws.column_dimensions[get_column_letter(k)].width or 8
+        for k in range(1, last_col + 1)
+    )
+    # 12-pt bold takes about 1.4 times the room of the 10-pt body text.
+    ws.row_dimensions[1].height = 8 + 16 * lines(text, width / 1.4)
+
+
 def _finish(ws: Worksheet, widths: Mapping[str, float]) -> None:
     """Every cell in the one face and size, top-aligned; widths; protection."""
     for row in ws.iter_rows():
@@ -187,7 +201,8 @@ def add_data_sheet(
 
     The Data sheet (accelerators and fits) and the Models sheet are printed; the
     Keys sheet, hidden, holds the spellings the formulas accept. Keys:
-    data.sheet, data.accelerator, data.vendor, data.sources (the title of the
+    data.sheet, data.title, data.models_title, data.accelerator, data.vendor,
+    data.sources (the title of the
     list of sources below the tables), data.memory, data.bandwidth,
     data.power, data.recompute, data.fits, data.fit, data.models_sheet, data.model,
     data.model_sources, data.params_source, data.keys, data.key, data.row,
@@ -202,15 +217,19 @@ def add_data_sheet(
     specs = (t("data.memory"), t("data.bandwidth"), t("data.power"))
     c_specs = 3 + len(DTYPES)  # the memory column; bandwidth and power follow
     c_last = c_specs + 2
-    widths: dict[str, float] = {"A": 15, "B": 8}
-    widths |= {get_column_letter(3 + j): 8.5 for j in range(len(DTYPES))}
-    widths |= {get_column_letter(c_specs + j): 10.5 for j in range(3)}
+    widths: dict[str, float] = {"A": 15, "B": 10.5}
+    widths |= {get_column_letter(3 + j): 8 for j in range(len(DTYPES))}
+    widths |= {get_column_letter(c_specs + j): w for j, w in enumerate((8.5, 10, 8.5))}
     for letter, w in widths.items():
         ws.column_dimensions[letter].width = w
-    _header(ws, 1, [t("data.accelerator"), t("data.vendor"), *DTYPES, *specs])
+    # A title row, then the header row (its precision names are the list the
+    # templates' precision drop-down reads), then a row per accelerator.
+    _title(ws, c_last, t("data.title"))
+    head = 2
+    _header(ws, head, [t("data.accelerator"), t("data.vendor"), *DTYPES, *specs])
     sources = [f"{acc.name}: {acc.source}. {acc.specs_source}" for acc in ACCELERATORS]
-    ws.row_dimensions[1].height = 42
-    for r, acc in enumerate(ACCELERATORS, start=2):
+    ws.row_dimensions[head].height = 42  # "Ancho de banda (TB/s)": three lines
+    for r, acc in enumerate(ACCELERATORS, start=head + 1):
         ws.cell(r, 1, acc.name).data_type = "s"
         ws.cell(r, 2, acc.vendor).data_type = "s"
         figures = [acc.peak_tflops.get(d) for d in DTYPES]
@@ -220,17 +239,19 @@ def add_data_sheet(
             c = ws.cell(r, 3 + j, value if value is not None else MISSING)
             c.number_format = fmt
             c.alignment = Alignment(horizontal="right")
-    last = 1 + len(ACCELERATORS)
-    _name(wb, "AcceleratorNames", title, _range(1, 2, 1, last))
-    _name(wb, ACCELERATOR_PEAKS, title, _range(3, 2, 2 + len(DTYPES), last))
-    _name(wb, "DtypeNames", title, _range(3, 1, 2 + len(DTYPES), 1))
+    last = head + len(ACCELERATORS)
+    _name(wb, "AcceleratorNames", title, _range(1, head + 1, 1, last))
+    _name(wb, ACCELERATOR_PEAKS, title, _range(3, head + 1, 2 + len(DTYPES), last))
+    _name(wb, "DtypeNames", title, _range(3, head, 2 + len(DTYPES), head))
     # The precisions a model trains in come first in DTYPES; int8 is last.
     assert DTYPES[: len(TRAINING_DTYPES)] == TRAINING_DTYPES
-    _name(wb, "TrainingDtypeNames", title, _range(3, 1, 2 + len(TRAINING_DTYPES), 1))
+    _name(
+        wb, "TrainingDtypeNames", title, _range(3, head, 2 + len(TRAINING_DTYPES), head)
+    )
     for k, name in enumerate(
         (ACCELERATOR_MEMORY, ACCELERATOR_BANDWIDTH, ACCELERATOR_POWER)
     ):
-        _name(wb, name, title, _range(c_specs + k, 2, c_specs + k, last))
+        _name(wb, name, title, _range(c_specs + k, head + 1, c_specs + k, last))
 
     # Fits: the constants, and G and a worked out from them by formula.
     r = last + 2
@@ -256,27 +277,36 @@ def add_data_sheet(
     # Recomputation modes ACTIVATION_GB takes, for the templates' drop-downs.
     r += 2
     ws.cell(r, 1, t("data.recompute")).font = Font(name="Calibri", sz=10, bold=True)
-    for j, mode in enumerate(RECOMPUTE_MODES, start=2):
+    r += 1
+    for j, mode in enumerate(RECOMPUTE_MODES, start=1):
         ws.cell(r, j, mode).data_type = "s"
-    _name(wb, "RecomputeNames", title, _range(2, r, 1 + len(RECOMPUTE_MODES), r))
+    _name(wb, "RecomputeNames", title, _range(1, r, len(RECOMPUTE_MODES), r))
     r = _source_list(ws, r + 2, c_last, t("data.sources"), sources)
     ws.print_area = f"A1:{get_column_letter(c_last)}{r}"
-    ws.freeze_panes = "B2"
+    ws.print_title_rows = "1:1"  # the title on every page
+    ws.freeze_panes = f"B{head + 1}"
     _finish(ws, widths)
 
     # Models: a row each, a column per MODEL_SPEC field, the sources last.
     ms = wb.create_sheet(t("data.models_sheet"))
-    _header(ms, 1, [t("data.model"), *FIELDS])
-    ms.row_dimensions[1].height = 30
-    # A field's name is what MODEL_SPEC takes: its column fits it unbroken.
-    m_widths: dict[str, float] = {"A": 18.0}
+    m_last = 1 + len(FIELDS)
+    # A field's name is what MODEL_SPEC takes: it breaks only after "_".
+    # Parameter counts need room for "405,0 mil M".
+    parts = [field.replace("_", "_\n") for field in FIELDS]
+    _header(ms, head, [t("data.model"), *parts])
+    ms.row_dimensions[head].height = 30
+    m_widths: dict[str, float] = {"A": 17.0}
     m_widths |= {
-        get_column_letter(2 + j): max(9.0, len(field) + 1.5)
-        for j, field in enumerate(FIELDS)
+        get_column_letter(2 + j): max(
+            12.0 if "params" in field else 8.5,
+            max(len(p) for p in part.split()) + 1.5,
+        )
+        for j, (field, part) in enumerate(zip(FIELDS, parts))
     }
     for letter, w in m_widths.items():
         ms.column_dimensions[letter].width = w
-    for r, model in enumerate(MODELS, start=2):
+    _title(ms, m_last, t("data.models_title"))
+    for r, model in enumerate(MODELS, start=head + 1):
         ms.cell(r, 1, model.name).data_type = "s"
         for j, field in enumerate(FIELDS, start=2):
             # Parameter counts in billions: as plain counts they overflow the
@@ -284,17 +314,17 @@ def add_data_sheet(
             big = field in ("params", "active_params")
             fmt = billions if big else "#,##0"
             ms.cell(r, j, model_value(model, field)).number_format = fmt
-    end = 1 + len(MODELS)
-    _name(wb, "ModelNames", ms.title, _range(1, 2, 1, end))
-    _name(wb, MODEL_SPECS, ms.title, _range(2, 2, 1 + len(FIELDS), end))
+    end = head + len(MODELS)
+    _name(wb, "ModelNames", ms.title, _range(1, head + 1, 1, end))
+    _name(wb, MODEL_SPECS, ms.title, _range(2, head + 1, 1 + len(FIELDS), end))
     sources = [
         f"{m.name}: {m.source}. {t('data.params_source')}: {m.params_source}"
         for m in MODELS
     ]
-    m_last = 1 + len(FIELDS)
     last_row = _source_list(ms, end + 2, m_last, t("data.model_sources"), sources)
     ms.print_area = f"A1:{get_column_letter(m_last)}{last_row}"
-    ms.freeze_panes = "B2"
+    ms.print_title_rows = "1:1"
+    ms.freeze_panes = f"B{head + 1}"
     _finish(ms, m_widths)
 
     # Keys, on a hidden sheet: every spelling a formula accepts, beside the row

@@ -75,7 +75,7 @@ INPUTS = Inputs(
             "Epochs", "epochs", 3,
             T("Epochs", "Épocas"), T("passes", "pasadas"),
             T("Passes over the dataset; fractions are allowed (1.5).",
-              "Pasadas por el dataset; se admiten fracciones (1,5)."),
+              "Pasadas sobre el conjunto de datos; se admiten fracciones (1,5)."),
             fmt=tx.DECIMAL,
         ),
         PRICE,
@@ -126,13 +126,13 @@ RESULTS = Results(
               "per hour: wall-clock time.",
               "Dataset × épocas × tokens por ejemplo ÷ throughput efectivo ÷ 3.600 s "
               "por hora: tiempo de reloj."),
-            fmt=tx.TWO, key=True,
+            fmt=tx.DURATION, key=True,
         ),
         Result(
             "GPUHours", Call("FT_GPU_HOURS", _RUN),
             T("GPU-hours", "GPU-horas"), T("GPU-hours", "GPU-horas"),
             T("Training time × GPUs: what a cloud bills.",
-              "Duración × GPU: lo que factura una nube."),
+              "Duración × GPU: lo que factura el proveedor de nube."),
             fmt=tx.TWO,
         ),
         Result(
@@ -210,7 +210,7 @@ SHAPE = Results(
             name, Call("MODEL_SPEC", ("FTModel", Lit(field))), label, unit,
             T(f"MODEL_SPEC(model, \"{field}\"): from its published configuration.",
               f"MODEL_SPEC(modelo, \"{field}\"): de su configuración publicada."),
-            fmt=tx.BILLIONS if field == "params" else tx.COUNT,
+            fmt=tx.LARGE if field == "params" else tx.COUNT,
         )
         for name, (field, label, unit) in _SHAPE.items()
     ),
@@ -246,7 +246,7 @@ MEMORY = Results(
             "LoRAAllParams", Sum(("BaseParams", "LoRAParams")),
             T("Parameters held with LoRA", "Parámetros con LoRA"), T("parameters", "parámetros"),
             T("The base model plus its adapters.", "El modelo base más sus adaptadores."),
-            fmt=tx.BILLIONS,
+            fmt=tx.LARGE,
         ),
         Result(
             "FTActivationGB",
@@ -281,9 +281,9 @@ MEMORY = Results(
                                          "BaseParams", Lit(2), "ZeroStage")),
             T("Full fine-tuning: fewest GPUs", "Ajuste completo: mínimo de GPU"), T("GPUs", "GPU"),
             T("The smallest cluster whose share of the state, plus the activations, "
-              "fits each GPU at this ZeRO stage.",
+              "fits each GPU at this ZeRO stage, with nothing to spare.",
               "El clúster más pequeño cuya parte del estado, más las activaciones, cabe "
-              "en cada GPU con esta etapa de ZeRO."),
+              "en cada GPU con esta etapa de ZeRO, sin margen."),
         ),
         Result(
             "LoRAStateGB",
@@ -327,21 +327,27 @@ MEMORY = Results(
 
 SCENARIOS = Scenarios(
     T("Scenarios", "Escenarios"),
-    T("The base case is the inputs above; type the low and high cases in the "
-      "yellow cells. Each case has its own check.",
-      "El caso base son los datos de arriba; escriba los casos bajo y alto en las "
-      "celdas amarillas. Cada caso tiene su propio control."),
+    T("The base case is the inputs above. The pessimistic case is slower and dearer "
+      "(fewer GPUs, lower throughput and efficiency, a higher price), the "
+      "optimistic one faster and cheaper; type your own cases in the yellow cells. "
+      "Each case has its own check.",
+      "El caso base son los datos de arriba. El caso pesimista es más lento y más "
+      "caro (menos GPU, menor throughput y eficiencia, un precio más alto), el "
+      "optimista más rápido y barato; escriba sus propios casos en las celdas "
+      "amarillas. Cada caso tiene su propio control."),
+    (T("Pessimistic", "Pesimista"), T("Optimistic", "Optimista")),
     (
         ("GPUs", 4, 16),
         ("TokensPerSecPerGPU", 2000, 3000),
         ("Efficiency", 0.7, 0.9),
-        ("PricePerGPUHour", 2.0, 3.5),
+        ("PricePerGPUHour", 3.5, 2.0),
     ),
     ("ExamplesPerSec", "TrainingHours", "GPUHours", "TrainingCost"),
 )  # fmt: skip
 
 _GPUS = (4, 8, 16, 32, 64)
 _ETA = (0.6, 0.7, 0.8, 0.9)
+_PRICES = (1.5, 2.0, 2.5, 3.0, 3.5)
 
 HOURS_GRID = Grid(
     T("Sensitivity: training time", "Sensibilidad: duración"),
@@ -354,12 +360,12 @@ HOURS_GRID = Grid(
 
 COST_GRID = Grid(
     T("Sensitivity: cost", "Sensibilidad: coste"),
-    T("Cost at each cluster size and efficiency. At equal efficiency the cost does "
-      "not depend on the GPU count: twice the GPUs finish in half the time.",
-      "Coste para cada tamaño de clúster y eficiencia. Con la misma eficiencia el "
-      "coste no depende del número de GPU: el doble de GPU termina en la mitad de "
-      "tiempo."),
-    "TrainingCost", ("GPUs", _GPUS), ("Efficiency", _ETA),
+    T("Cost of the run above at each price per GPU-hour and efficiency. The GPU "
+      "count changes the time, not the cost: twice the GPUs finish in half the time.",
+      "Coste de la ejecución de arriba para cada precio por GPU-hora y eficiencia. "
+      "El número de GPU cambia la duración, no el coste: el doble de GPU termina en "
+      "la mitad de tiempo."),
+    "TrainingCost", ("PricePerGPUHour", _PRICES), ("Efficiency", _ETA),
 )  # fmt: skip
 
 LENGTHS = Sweep(
@@ -434,26 +440,29 @@ FINETUNE = Template(
         answers=T(
             "For a fine-tuning run on a GPU cluster: its effective throughput in "
             "tokens and examples per second, the wall-clock time, the GPU-hours a "
-            "cloud bills and the cost, with low and high scenarios and tables of time "
-            "and cost against cluster size and efficiency.",
+            "cloud bills and the cost, with pessimistic and optimistic scenarios, "
+            "time against cluster size and efficiency, and cost against price and "
+            "efficiency; the GPU memory full fine-tuning, LoRA and QLoRA need.",
             "Para un fine-tuning en un clúster de GPU: su throughput efectivo en "
             "tokens y ejemplos por segundo, la duración, las GPU-horas que factura "
-            "una nube y el coste, con escenarios bajo y alto y tablas de duración y "
-            "coste según el tamaño del clúster y la eficiencia.",
+            "el proveedor de nube y el coste, con escenarios pesimista y optimista, la "
+            "duración según el tamaño del clúster y la eficiencia, y el coste según "
+            "el precio y la eficiencia; la memoria de GPU que necesitan el ajuste "
+            "completo, LoRA y QLoRA.",
         ),
         steps=(
             T("On the Fine-tuning sheet, type your figures over the yellow cells (blue "
               "numbers): GPUs, measured tokens/s per GPU, efficiency, tokens per "
               "example, dataset size, epochs, price and currency.",
-              "En la hoja Fine-tuning, escriba sus cifras sobre las celdas amarillas "
+              "En la hoja Fine-tuning, escriba sus cifras en las celdas amarillas "
               "(números azules): GPU, tokens/s medidos por GPU, eficiencia, tokens por "
               "ejemplo, tamaño del dataset, épocas, precio y moneda."),
             T("Read the model check at the top: OK, or the input to fix.",
               "Lea el control del modelo arriba: OK, o el dato que corregir."),
-            T("Read the results; compare the low and high scenarios and the "
-              "sensitivity tables below them.",
-              "Lea los resultados; compare los escenarios bajo y alto y las tablas de "
-              "sensibilidad de debajo."),
+            T("Read the results; compare the pessimistic and optimistic scenarios and "
+              "the sensitivity tables below them.",
+              "Lea los resultados; compare los escenarios pesimista y optimista y las "
+              "tablas de sensibilidad de debajo."),
         ),
         limits=(
             T("Efficiency and throughput per GPU are your measurements: the workbook "

@@ -369,7 +369,7 @@ class Sheet:
                 **kw,
             )
         else:
-            self.cell(coord, f"{lab} ({u})", **kw)
+            self.cell(coord, heading(lab, u), **kw)
 
     # ---------------------------------------------------------- top of the sheet
 
@@ -470,7 +470,7 @@ class Sheet:
                 )
             )
             self.define(inp.name, f"B{r}")
-            dv = checks.validation(inp, self.lang, label)
+            dv = checks.validation(inp, self.lang, label, self.t(inp.help))
             dv.add(f"B{r}")
             self.ws.add_data_validation(dv)
         self.blocks.append((start, self.row))
@@ -520,9 +520,12 @@ class Sheet:
                 f'&{quoted(after)},"")'
             )
         ok, na = quoted(tx.OK(self.lang)), quoted(tx.NA(self.lang))
+        before, after = self.t(tx.TIGHT).split("{pct}")
+        tight = f'{quoted(before)}&TEXT({need}/{have},"0%")&{quoted(after)}'
         formula = (
             f"=IF(AND(ISNUMBER({need}),ISNUMBER({have})),"
-            f"IF({need}<={have},{ok},{text}),{na})"
+            f"IF({need}<={have}*{xl(1 - tx.SPARE)},{ok},"
+            f"IF({need}<={have},{tight},{text})),{na})"
         )
         value = self.fit_text(fit, self.env)
         self.formula(f"B{r}", formula, value, align=st.WRAP, box=True)
@@ -533,8 +536,10 @@ class Sheet:
         need, have = env[fit.need], env[fit.have]
         if need is NA or have is NA:
             return tx.NA(self.lang)
-        if need <= have:
+        if need <= have * (1 - tx.SPARE):
             return tx.OK(self.lang)
+        if need <= have:
+            return self.t(tx.TIGHT).format(pct=f"{need / have:.0%}")
         text = self.t(tx.NO_FIT).format(need=f"{need:.1f}", have=f"{have:.0f}")
         fewest = env[fit.fewest] if fit.fewest else NA
         if fewest is not NA:
@@ -567,7 +572,7 @@ class Sheet:
             coord, value, font=st.INPUT, fill=st.INPUT_FILL, fmt=self.fmt(inp.fmt),
             box=True, unlocked=True, align=st.RIGHT,
         )  # fmt: skip
-        dv = checks.validation(inp, self.lang, label)
+        dv = checks.validation(inp, self.lang, label, self.t(inp.help))
         dv.add(coord)
         self.ws.add_data_validation(dv)
 
@@ -579,8 +584,8 @@ class Sheet:
             [
                 ("A", tx.ITEM),
                 ("B", tx.BASE),
-                ("C", tx.LOW),
-                ("D", tx.HIGH),
+                ("C", block.cases[0]),
+                ("D", block.cases[1]),
                 ("E", tx.UNIT),
             ]
         )
@@ -612,7 +617,7 @@ class Sheet:
         # The cases' own check (the base case is the inputs above, checked there).
         items: list[tuple[str, Input, str]] = []
         values: list[tuple[str, Input, Any]] = []
-        for col, case in (("C", tx.LOW), ("D", tx.HIGH)):
+        for col, case in zip("CD", block.cases):
             for k, (n, _, _) in enumerate(block.vary):
                 inp = self.tpl.input(n)
                 where = f"{self.t(case)}, {self.t(inp.label)}"
@@ -648,7 +653,8 @@ class Sheet:
         rin, cin = self.tpl.input(rname), self.tpl.input(cname)
         self.next_row()
         head = self.row
-        corner = f"{self.t(rin.label)} ↓  {self.t(cin.label)} →"
+        # No-break spaces keep each arrow with the words it points from.
+        corner = f"{self.t(rin.label)}\u00a0↓  {self.t(cin.label)}\u00a0→"
         self.cell(
             f"A{head}", corner, font=st.HEADER, fill=st.HEADER_FILL, align=st.WRAP
         )
@@ -708,7 +714,7 @@ class Sheet:
             fill=st.HEADER_FILL,
             align=st.WRAP,
         )
-        n_lines = lines(f"{self.t(inp.label)} ({self.t(inp.unit)})", COLUMNS["A"])
+        n_lines = lines(heading(self.t(inp.label), self.t(inp.unit)), COLUMNS["A"])
         for col, name in zip(cols, block.results):
             res = self.tpl.result(name)
             self.label_with_unit(
@@ -721,7 +727,7 @@ class Sheet:
             )
             n_lines = max(
                 n_lines,
-                lines(f"{self.t(res.label)} ({self.t(res.unit)})", COLUMNS[col]),
+                lines(heading(self.t(res.label), self.t(res.unit)), COLUMNS[col]),
             )
         for col in "ABCDE":
             self.ws[f"{col}{head}"].fill = st.HEADER_FILL
@@ -766,7 +772,7 @@ class Sheet:
         xs = [float(v) for v in block.values]
         chart = charts.scatter(
             self.t(ch.title),
-            f"{self.t(inp.label)} ({self.t(inp.unit)})",
+            heading(self.t(inp.label), self.t(inp.unit)),
             self.t(ch.y_title) if ch.y_title else ", ".join(self.t(self.tpl.result(n).label) for n in ch.plot),
             x_fmt=_axis(x_fmt), y_fmt=_axis(y_fmt), log_x=ch.log_x, log_y=ch.log_y,
             x_range=charts.log_bounds(xs) if ch.log_x else None,
@@ -871,9 +877,22 @@ def _text_of(value: Any) -> str:
     return str(value)
 
 
+def heading(label: str, unit: str) -> str:
+    """A column heading or axis title: "Training time (days)", but "Parameters
+    (N)" when the label already names its unit, and "Compute budget (C),
+    PF/s-days" rather than two pairs of brackets."""
+    if all(word.lower() in label.lower() for word in unit.split()):
+        return label
+    return f"{label}, {unit}" if label.endswith(")") else f"{label} ({unit})"
+
+
 def _axis(fmt: str) -> str:
-    """A cell format fit for an axis: B and T as such, no decimals for counts."""
-    return fmt.replace("#,##0.0,,,", "#,##0,,,").replace("#,##0.00,,,,", "#,##0.0,,,,")
+    """A cell format fit for an axis: M, B and T as such, no decimals for them;
+    whole counts with separators; other figures as few digits as they need."""
+    for lang in LANGS:
+        if fmt == tx.LARGE(lang):
+            return tx.LARGE_AXIS(lang)
+    return fmt if fmt == tx.COUNT else "General"
 
 
 def _literal(value: object) -> str:
@@ -916,7 +935,7 @@ def build_template(tpl: Template, lang: str) -> Built:
     cached = sheet.cached
     if tpl.data_sheet:
         sheets, data_cached = add_data_sheet(
-            wb, lambda key: _DATA[key](lang), tx.BILLIONS(lang)
+            wb, lambda key: _DATA[key](lang), tx.LARGE(lang)
         )
         cached.update(data_cached)
         for data, scale in zip(sheets, DATA_SCALES):
@@ -939,15 +958,26 @@ def build_template(tpl: Template, lang: str) -> Built:
 
 _DATA = {
     "data.sheet": tx.T("Data", "Datos"),
+    "data.title": tx.T(
+        "Accelerators: dense peak TFLOP/s per chip by precision (int8: TOP/s),"
+        " memory, bandwidth and power",
+        "Aceleradores: pico denso en TFLOP/s por chip según la precisión (int8:"
+        " TOP/s), memoria, ancho de banda y potencia",
+    ),
+    "data.models_title": tx.T(
+        "Published models: the shape MODEL_SPEC reads (field names as it takes them)",
+        "Modelos publicados: la forma que lee MODEL_SPEC (campos con el nombre que"
+        " admite)",
+    ),
     "data.accelerator": tx.T("Accelerator", "Acelerador"),
     "data.vendor": tx.T("Vendor", "Fabricante"),
     "data.sources": tx.T(
         "Sources. Peaks are dense TFLOP/s per chip (NVIDIA's figures “with"
         " sparsity” halved); memory, bandwidth and power as the vendor publishes"
         " them.",
-        "Fuentes. Los picos son TFLOP/s densos por chip (las cifras de NVIDIA"
-        " «with sparsity», a la mitad); memoria, ancho de banda y potencia tal como"
-        " los publica el fabricante.",
+        "Fuentes, citadas en su idioma original. Los picos son TFLOP/s densos por"
+        " chip (las cifras de NVIDIA «with sparsity», a la mitad); memoria, ancho de"
+        " banda y potencia tal como los publica el fabricante.",
     ),
     "data.memory": tx.T("Memory (GB)", "Memoria (GB)"),
     "data.bandwidth": tx.T("Bandwidth (TB/s)", "Ancho de banda (TB/s)"),
@@ -957,8 +987,9 @@ _DATA = {
     "data.model_sources": tx.T(
         "Sources: each model's configuration file (config.json) or paper, and where"
         " its parameter count comes from.",
-        "Fuentes: el archivo de configuración (config.json) o el artículo de cada"
-        " modelo, y de dónde sale su número de parámetros.",
+        "Fuentes, citadas en su idioma original: el archivo de configuración"
+        " (config.json) o el artículo de cada modelo, y de dónde sale su número de"
+        " parámetros.",
     ),
     "data.params_source": tx.T("Parameter count", "Número de parámetros"),
     "data.recompute": tx.T("Recomputation modes", "Modos de recálculo"),

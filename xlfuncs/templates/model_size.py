@@ -57,13 +57,13 @@ SIZE = Results(
               "In billions (B).",
               "√(C × 8,64e19 ÷ (6 × r)): el presupuesto con C = 6·N·D y D = r·N. En "
               "miles de millones (mil M)."),
-            fmt=tx.BILLIONS, key=True,
+            fmt=tx.LARGE, key=True,
         ),
         Result(
             "OptimalTokens", Call("CHINCHILLA_TOKENS", _CH),
             T("Training tokens (D)", "Tokens de entrenamiento (D)"), T("tokens", "tokens"),
             T("r × N. In trillions (T, 10^12).", "r × N. En billones (bill., 10^12)."),
-            fmt=tx.TRILLIONS, key=True,
+            fmt=tx.LARGE, key=True,
         ),
         Result(
             "TrainingFLOPs", Call("PFDAYS_TO_FLOPS", ("ComputeBudgetPFDays",)),
@@ -119,7 +119,7 @@ RUN = Results(
             T("Training time", "Duración del entrenamiento"), T("days", "días"),
             T("C × 1,000 ÷ (GPUs × peak × MFU): 1 PF/s-day is 1,000 TFLOP/s-days.",
               "C × 1.000 ÷ (GPU × pico × MFU): 1 PF/s-día son 1.000 TFLOP/s-días."),
-            fmt=tx.DECIMAL, key=True,
+            fmt=tx.DURATION, key=True,
         ),
         Result(
             "ClusterGPUHours", Call("CLUSTER_GPU_HOURS", ("GPUs", "ClusterDays")),
@@ -205,7 +205,7 @@ CHINCHILLA = Template(
             "tokens to train it (the Chinchilla rule of about 20 tokens per "
             "parameter); how long and how much training that model takes on a "
             "cluster you describe.",
-            "Qué tamaño de modelo debe comprar un presupuesto de cómputo y con "
+            "Qué tamaño de modelo permite un presupuesto de cómputo y con "
             "cuántos tokens entrenarlo (la regla de Chinchilla, unos 20 tokens por "
             "parámetro); cuánto tarda y cuánto cuesta entrenarlo en el clúster que "
             "usted describa.",
@@ -214,7 +214,7 @@ CHINCHILLA = Template(
             T("On the Model size sheet, type the budget in PF/s-days and the tokens per "
               "parameter over the yellow cells.",
               "En la hoja Tamaño del modelo, escriba el presupuesto en PF/s-días y los "
-              "tokens por parámetro sobre las celdas amarillas."),
+              "tokens por parámetro en las celdas amarillas."),
             T("Describe your cluster: GPUs, the dense peak per GPU, the MFU you expect, "
               "price and currency.",
               "Describa su clúster: GPU, pico denso por GPU, la MFU que espera, precio y "

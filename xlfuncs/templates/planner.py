@@ -189,13 +189,13 @@ def _fit_rows(fit: str, label: str) -> tuple[Result, Result]:
             T(f"Parameters, {label} fit", f"Parámetros, ajuste de {label}"), T("parameters", "parámetros"),
             T(f"G·(C·8.64e19/6)^a with the {label} fit's G and a (Data sheet).",
               f"G·(C·8,64e19/6)^a con G y a del ajuste de {label} (hoja Datos)."),
-            fmt=tx.BILLIONS,
+            fmt=tx.LARGE,
         ),
         Result(
             f"{label}Tokens", Call("CHINCHILLA_FIT_TOKENS", ("ComputeBudgetPFDays", Lit(fit))),
             T(f"Tokens, {label} fit", f"Tokens, ajuste de {label}"), T("tokens", "tokens"),
             T("C·8.64e19 ÷ (6 × N).", "C·8,64e19 ÷ (6 × N)."),
-            fmt=tx.TRILLIONS,
+            fmt=tx.LARGE,
         ),
     )  # fmt: skip
 
@@ -208,13 +208,13 @@ MODEL = Results(
             T("Parameters, 20-tokens rule", "Parámetros, regla de 20 tokens"), T("parameters", "parámetros"),
             T("√(C × 8.64e19 ÷ (6 × r)), from C = 6·N·D with D = r·N.",
               "√(C × 8,64e19 ÷ (6 × r)), de C = 6·N·D con D = r·N."),
-            fmt=tx.BILLIONS, key=True,
+            fmt=tx.LARGE, key=True,
         ),
         Result(
             "RuleTokens", Call("CHINCHILLA_TOKENS", ("ComputeBudgetPFDays", "TokensPerParam")),
             T("Tokens, 20-tokens rule", "Tokens, regla de 20 tokens"), T("tokens", "tokens"),
             T("r × N.", "r × N."),
-            fmt=tx.TRILLIONS, key=True,
+            fmt=tx.LARGE, key=True,
         ),
         *_fit_rows("hoffmann", "Hoffmann"),
         *_fit_rows("epoch", "Epoch"),
@@ -293,7 +293,8 @@ MEMORY_INPUTS = Inputs(
             T("Activation recomputation", "Recálculo de activaciones"), T("mode", "modo"),
             T("none, selective (attention only) or full (each layer's input only): "
               "full saves the most memory for about a third more compute.",
-              "none, selective (solo la atención) o full (solo la entrada de cada "
+              "none (sin recálculo), selective (solo la atención) o full (solo la "
+              "entrada de cada "
               "capa): full ahorra más memoria a cambio de un tercio más de cómputo."),
             choices="RecomputeNames",
         ),
@@ -364,9 +365,9 @@ MEMORY = Results(
                                          "RuleParams", Lit(2), "ZeroStage")),
             T("Fewest GPUs that fit", "Mínimo de GPU que caben"), T("GPUs", "GPU"),
             T("The smallest cluster whose share of the state, plus the activations, "
-              "fits each GPU's memory at this ZeRO stage.",
+              "fits each GPU's memory at this ZeRO stage, with nothing to spare.",
               "El clúster más pequeño cuya parte del estado, más las activaciones, cabe "
-              "en la memoria de cada GPU con esta etapa de ZeRO."),
+              "en la memoria de cada GPU con esta etapa de ZeRO, sin margen."),
         ),
     ),
     fits=(Fit(T("Memory check", "Control de memoria"), "PretrainMemoryGB", "GPUMemoryGB",
@@ -437,7 +438,7 @@ FT_INPUTS = Inputs(
               "for the compute-optimal model above.",
               "Parámetros del modelo que ajusta, p. ej. 8E+9 para 8 mil M. Déjelo en "
               "blanco para el modelo de cómputo óptimo de arriba."),
-            fmt=tx.BILLIONS, blank=True,
+            fmt=tx.LARGE, blank=True,
         ),
         Input(
             "FTEfficiency", "efficiency", 1.0,
@@ -484,7 +485,7 @@ FT = Results(
             T("Fine-tuned model", "Modelo ajustado"), T("parameters", "parámetros"),
             T("The model above, or the compute-optimal one when it is left blank.",
               "El modelo de arriba, o el de cómputo óptimo si se deja en blanco."),
-            fmt=tx.BILLIONS,
+            fmt=tx.LARGE,
         ),
         Result(
             "FTTokensPerSecPerGPU", Call("TOKENS_PER_SEC_PER_GPU", ("FTParams", "PeakTFLOPS", "MFU")),
@@ -508,7 +509,7 @@ FT = Results(
               "efficiency) ÷ 3,600.",
               "Dataset × épocas × tokens por ejemplo ÷ (GPU × tokens/s por GPU × "
               "eficiencia) ÷ 3.600."),
-            fmt=tx.TWO, key=True,
+            fmt=tx.DURATION, key=True,
         ),
         Result(
             "FTCost", Call("FT_COST", (*_RUN, "PricePerGPUHour")),
@@ -522,35 +523,39 @@ FT = Results(
 
 SCENARIOS = Scenarios(
     T("Scenarios", "Escenarios"),
-    T("The base case is the inputs above; type the low and high cases in the "
-      "yellow cells. Each case has its own check.",
-      "El caso base son los datos de arriba; escriba los casos bajo y alto en las "
-      "celdas amarillas. Cada caso tiene su propio control."),
-    (("GPUs", 512, 2048), ("MFU", 0.3, 0.5), ("Days", 20, 60), ("PricePerGPUHour", 2.0, 3.5)),
+    T("The base case is the inputs above. A smaller run (fewer GPUs, a lower MFU, "
+      "fewer days, a higher price per GPU-hour) and a larger one (a volume price); "
+      "type your own cases in the yellow cells. Each case has its own check.",
+      "El caso base son los datos de arriba. Una ejecución menor (menos GPU, menor "
+      "MFU, menos días, un precio por GPU-hora más alto) y una mayor (precio por "
+      "volumen); escriba sus propios casos en las celdas amarillas. Cada caso tiene "
+      "su propio control."),
+    (T("Smaller run", "Ejecución menor"), T("Larger run", "Ejecución mayor")),
+    (("GPUs", 512, 2048), ("MFU", 0.3, 0.5), ("Days", 20, 60), ("PricePerGPUHour", 3.5, 2.0)),
     ("ComputeBudgetPFDays", "RuleParams", "RuleTokens", "PretrainGPUHours", "PretrainCost"),
 )  # fmt: skip
 
 _GPUS = (256, 512, 1024, 2048, 4096)
 _MFU = (0.3, 0.4, 0.5, 0.6)
+_DAYS = (15, 30, 60, 90)
 
 SIZE_GRID = Grid(
     T("Sensitivity: model size", "Sensibilidad: tamaño del modelo"),
     T("Compute-optimal parameters (20-tokens rule) the cluster buys in the days "
       "above, for each cluster size and MFU.",
-      "Parámetros de cómputo óptimo (regla de 20 tokens) que compra el clúster en "
+      "Parámetros de cómputo óptimo (regla de 20 tokens) que permite el clúster en "
       "los días de arriba, para cada tamaño y MFU."),
     "RuleParams", ("GPUs", _GPUS), ("MFU", _MFU),
 )  # fmt: skip
 
 COST_GRID = Grid(
     T("Sensitivity: cost", "Sensibilidad: coste"),
-    T("Cost of the run for each cluster size and MFU. With the days fixed the cost "
-      "does not depend on the MFU: a higher MFU buys a larger model for the same "
-      "money (table above).",
-      "Coste de la ejecución para cada tamaño y MFU. Con los días fijos el coste no "
-      "depende de la MFU: una MFU mayor compra un modelo mayor por el mismo dinero "
-      "(tabla de arriba)."),
-    "PretrainCost", ("GPUs", _GPUS), ("MFU", _MFU),
+    T("Cost of the run for each cluster size and number of days, at the price "
+      "above. The MFU changes what the run buys (table above), not what it costs.",
+      "Coste de la ejecución para cada tamaño de clúster y número de días, al "
+      "precio de arriba. La MFU cambia lo que permite la ejecución (tabla de "
+      "arriba), no lo que cuesta."),
+    "PretrainCost", ("GPUs", _GPUS), ("Days", _DAYS),
 )  # fmt: skip
 
 # The IsoFLOP curve: model sizes around the 20-tokens N, each spending the budget.
@@ -616,14 +621,14 @@ def draw_isoflop(sheet: Sheet) -> None:
         )
         ok = [f"ISNUMBER($B${r})", "ISNUMBER(ComputeBudgetPFDays)"]
         sheet.formula(
-            f"B{r}", n_expr, n_value, fmt=tx.BILLIONS(lang), box=True, align=st.RIGHT
+            f"B{r}", n_expr, n_value, fmt=tx.LARGE(lang), box=True, align=st.RIGHT
         )
         d_value = tx_value(
             lambda: REGISTRY["ISOFLOP_TOKENS"].api(budget, n_value), n_value, budget
         )
         sheet.formula(
             f"C{r}", f"=IFERROR(IF(AND({','.join(ok)}),{d_expr},{q(na)}),{q(na)})", d_value,
-            fmt=tx.TRILLIONS(lang), box=True, align=st.RIGHT,
+            fmt=tx.LARGE(lang), box=True, align=st.RIGHT,
         )  # fmt: skip
         for col, fit, best in (
             ("D", "hoffmann", "HoffmannLoss"),
@@ -774,7 +779,7 @@ PLANNER = Template(
             "loss and the cost; then how long and how much a fine-tune of a model you "
             "name takes on the same cluster. Scenarios and sensitivity tables show "
             "what changes with the cluster size, the MFU, the days and the price.",
-            "Lo que compra un clúster de GPU: el presupuesto de cómputo de un "
+            "Lo que da de sí un clúster de GPU: el presupuesto de cómputo de un "
             "entrenamiento, el modelo y los tokens de cómputo óptimo según tres "
             "reglas, su pérdida prevista y el coste; después, cuánto tarda y cuesta un "
             "fine-tuning del modelo que usted indique en el mismo clúster. Escenarios "
@@ -786,7 +791,7 @@ PLANNER = Template(
               "then type the GPUs, MFU, days, price and currency over the yellow "
               "cells.",
               "En la hoja Planificador, elija el modelo de GPU y la precisión de las "
-              "listas, y escriba GPU, MFU, días, precio y moneda sobre las celdas "
+              "listas, y escriba GPU, MFU, días, precio y moneda en las celdas "
               "amarillas."),
             T("For the fine-tune, type the parameters of the model you will fine-tune "
               "(or leave it blank for the compute-optimal one) and your dataset.",
@@ -812,6 +817,13 @@ PLANNER = Template(
               "runs.",
               "Los costes cubren solo el tiempo de GPU: ni almacenamiento, ni red, ni "
               "personal, ni ejecuciones fallidas."),
+            T("Energy counts the GPUs at their maximum board power (TDP) times the "
+              "PUE. Host CPUs, memory and network switches are not counted; GPUs "
+              "seldom draw their full TDP throughout, which partly offsets that.",
+              "La energía cuenta las GPU a su potencia máxima de placa (TDP) por el "
+              "PUE. No cuenta las CPU de los servidores, la memoria ni los "
+              "conmutadores de red; las GPU rara vez consumen todo su TDP, lo que lo "
+              "compensa en parte."),
         ),
         sources=SOURCES_PLANNER,
     ),

@@ -23,24 +23,27 @@ CURRENCY = Input(
 )  # fmt: skip
 
 FINETUNE_CALCULATOR = T(
-    "'Estimador de throughput para fine-tuning', a published Spanish calculator "
-    "page (effective throughput = G·V·η; examples/s = throughput ÷ T): the method "
-    "and the worked example of 8 GPUs × 2,500 tokens/s × 82 % at 900 tokens per "
+    "Method: plain arithmetic, effective throughput = GPUs × tokens/s per GPU × "
+    "efficiency, and examples/s = throughput ÷ tokens per example. The defaults "
+    "reproduce the worked example of a Spanish web calculator, 'Estimador de "
+    "throughput para fine-tuning': 8 GPUs × 2,500 tokens/s × 82 % at 900 tokens per "
     "example, 18.22 examples/s.",
-    "'Estimador de throughput para fine-tuning', una calculadora publicada en "
-    "español (throughput efectivo = G·V·η; ejemplos/s = throughput ÷ T): el método "
-    "y el ejemplo resuelto de 8 GPU × 2.500 tokens/s × 82 % con 900 tokens por "
-    "ejemplo, 18,22 ejemplos/s.",
+    "Método: aritmética simple, throughput efectivo = GPU × tokens/s por GPU × "
+    "eficiencia, y ejemplos/s = throughput ÷ tokens por ejemplo. Los valores por "
+    "defecto reproducen el ejemplo resuelto de una calculadora web en español, "
+    "'Estimador de throughput para fine-tuning': 8 GPU × 2.500 tokens/s × 82 % con "
+    "900 tokens por ejemplo, 18,22 ejemplos/s.",
 )
 SIZE_CALCULATOR = T(
-    "'Calculadora de tamaño de modelo de cómputo óptimo', a published Spanish "
-    "calculator page (C = 6·N·D with D = r·N): the method and the worked example "
-    "of 6,000 PF/s-days at 20 tokens per parameter, 65.7 B parameters and 1.31 T "
-    "tokens.",
-    "'Calculadora de tamaño de modelo de cómputo óptimo', una calculadora publicada "
-    "en español (C = 6·N·D con D = r·N): el método y el ejemplo resuelto de 6.000 "
-    "PF/s-días con 20 tokens por parámetro, 65,7 mil millones de parámetros y 1,31 "
-    "billones de tokens.",
+    "Method: C = 6·N·D (Kaplan et al. 2020) with D = 20·N (Hoffmann et al. 2022), "
+    "solved for N. The defaults reproduce the worked example of a Spanish web "
+    "calculator, 'Calculadora de tamaño de modelo de cómputo óptimo': 6,000 "
+    "PF/s-days at 20 tokens per parameter, 65.7 B parameters and 1.31 T tokens.",
+    "Método: C = 6·N·D (Kaplan et al. 2020) con D = 20·N (Hoffmann et al. 2022), "
+    "despejando N. Los valores por defecto reproducen el ejemplo resuelto de una "
+    "calculadora web en español, 'Calculadora de tamaño de modelo de cómputo "
+    "óptimo': 6.000 PF/s-días con 20 tokens por parámetro, 65,7 mil millones de "
+    "parámetros y 1,31 billones de tokens.",
 )
 HOFFMANN = T(
     "Hoffmann et al. 2022, 'Training Compute-Optimal Large Language Models' "

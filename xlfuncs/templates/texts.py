@@ -49,21 +49,20 @@ LEGEND = T(
     "Yellow cells with blue figures are inputs: type over them. Everything else "
     "is calculated and protected (Review > Unprotect Sheet, no password, to change "
     "the model).",
-    "Las celdas amarillas con cifras azules son datos: escriba sobre ellas. Todo "
+    "Las celdas amarillas con cifras azules son datos: escriba en ellas. Todo "
     "lo demás se calcula y está protegido (Revisar > Desproteger hoja, sin "
     "contraseña, para cambiar el modelo).",
 )
 BASE = T("Base", "Base")
-LOW = T("Low", "Bajo")
-HIGH = T("High", "Alto")
 
 # Input checks: what is wrong, in a few words.
 ENTER_NUMBER = T("Error: enter a number", "Error: introduzca un número")
 ENTER_WHOLE = T(
-    "Error: enter a whole number, 1 or more", "Error: introduzca un entero, 1 o más"
+    "Error: enter a whole number, {lo} or more",
+    "Error: introduzca un entero, {lo} o más",
 )
-ABOVE_ZERO = T("Error: must be above 0", "Error: debe ser mayor que 0")
-ZERO_OR_MORE = T("Error: must be 0 or more", "Error: debe ser 0 o más")
+ABOVE = T("Error: must be above {lo}", "Error: debe ser mayor que {lo}")
+AT_LEAST = T("Error: must be {lo} or more", "Error: debe ser {lo} o más")
 PERCENT = T(
     "Error: enter a percentage above 0% and at most 100%",
     "Error: introduzca un porcentaje mayor que 0 % y como máximo 100 %",
@@ -80,6 +79,13 @@ NO_FIT = T(
     "No cabe: {need} GB por GPU, {have} GB en la GPU",
 )
 FEWEST = T("; fewest GPUs that fit: {n}", "; mínimo de GPU que caben: {n}")
+# Memory that fits with less than this share of the GPU left free is a warning:
+# frameworks, buffers and fragmentation take 10-20 % in practice.
+SPARE = 0.1
+TIGHT = T(
+    "Warning: fits, but fills {pct} of the GPU's memory; keep 10-20 % free",
+    "Aviso: cabe, pero ocupa el {pct} de la memoria de la GPU; deje libre un 10-20 %",
+)
 
 # Data validation pop-ups.
 INVALID_TITLE = T("Invalid input", "Dato no válido")
@@ -89,8 +95,24 @@ COUNT = "#,##0"
 DECIMAL = "#,##0.0"
 TWO = "#,##0.00"
 PERCENT_FMT = "0.0%"
-MONEY = "#,##0.00"  # every cost, in the currency the Currency input names
+# Every cost, in the currency the Currency input names: cents below 1,000,
+# whole units above (10,321,920 rather than 10,321,920.00).
+MONEY = "[>=1000]#,##0;#,##0.00"
+# A duration: as many decimals as its size needs, so that a few minutes never
+# show as 0.0 days.
+DURATION = "[<0.1]0.0000;[<10]0.00;#,##0.0"
 LOSS = "0.0000"
 SCIENTIFIC = "0.00E+00"
+# Counts of parameters, tokens and the like: in M, B or T by size, so that 17 B
+# tokens never show as 0.02 T nor 1.2 T parameters as 1,200.0 B.
+LARGE = T(
+    '[>=1000000000000]#,##0.00,,,," T";[>=1000000000]#,##0.0,,," B";#,##0.0,," M"',
+    '[>=1000000000000]#,##0.00,,,," bill.";[>=1000000000]#,##0.0,,," mil M";#,##0.0,," M"',
+)
+# The same on a chart axis, where a decade's label needs no decimals.
+LARGE_AXIS = T(
+    '[>=1000000000000]#,##0,,,," T";[>=1000000000]#,##0,,," B";#,##0,," M"',
+    '[>=1000000000000]#,##0,,,," bill.";[>=1000000000]#,##0,,," mil M";#,##0,," M"',
+)
 BILLIONS = T('#,##0.0,,," B"', '#,##0.0,,," mil M"')
 TRILLIONS = T('#,##0.00,,,," T"', '#,##0.00,,,," bill."')
