@@ -29,7 +29,7 @@ from xlfuncs.registry.domains import (
     WHOLE_OR_ZERO,
     ZERO_STAGE,
 )
-from xlfuncs.registry.excel import Bound, calls_in, expand, names_in, xl
+from xlfuncs.registry.excel import Bound, calls_in, expand, literal, names_in
 from xlfuncs.registry.formula import excel_functions
 from xlfuncs.templates.data_sheet import add_data_sheet
 
@@ -146,12 +146,6 @@ def case(spec: Formula, rng: random.Random) -> tuple[object, ...]:
         if len(args) < 6:
             args = args[:3] + [args[0], 2.0, 3.0]
     return tuple(args)
-
-
-def literal(v: object) -> str:
-    if isinstance(v, str):
-        return '"' + v.replace('"', '""') + '"'
-    return xl(float(v))  # type: ignore[arg-type]
 
 
 @pytest.fixture(scope="module")

@@ -24,14 +24,14 @@ import pytest
 from formulas_engine import UNWRITTEN, calculate_all, for_formulas, is_error, number
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.formula import ArrayFormula
-from test_excel_expressions import case, literal
+from test_excel_expressions import case
 from workbook_tools import summary
 
 import xlfuncs
 import xlfuncs.templates as T
 import xlfuncs.udfs as udfs
 from xlfuncs.registry import REGISTRY, Formula
-from xlfuncs.registry.excel import calls_in
+from xlfuncs.registry.excel import calls_in, literal
 from xlfuncs.templates import lambdas as L
 from xlfuncs.templates import library as lib
 from xlfuncs.templates.xlsx import save_text, save_workbook

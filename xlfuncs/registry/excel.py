@@ -79,6 +79,13 @@ def xl(x: float) -> str:
     return text
 
 
+def literal(value: object) -> str:
+    """A text or a number as an Excel formula literal: ``"H100"``, ``8.64E+19``."""
+    if isinstance(value, str):
+        return '"' + value.replace('"', '""') + '"'
+    return xl(float(value))  # type: ignore[arg-type]
+
+
 def tokens(expr: str) -> list[tuple[str, str]]:
     """``expr`` as (kind, text) tokens; kinds: str, err, num, name, space, op."""
     out = []
@@ -209,7 +216,7 @@ def _call(
         elif raw:
             inner[p] = Bound(args[k])
         elif defaults.get(p) is not None:
-            inner[p] = Bound(_literal(defaults[p]), "TRUE")
+            inner[p] = Bound(literal(defaults[p]), "TRUE")
         else:
             inner[p] = OMITTED
     return paren(expand(body, inner, functions, reuse))
@@ -227,12 +234,6 @@ def _fold(function: str, args: list[str]) -> str:
     if f == "NOT" and args in (["TRUE"], ["FALSE"]):
         return "FALSE" if args[0] == "TRUE" else "TRUE"
     return f"{function}({','.join(args)})"
-
-
-def _literal(value: object) -> str:
-    if isinstance(value, str):
-        return '"' + value.replace('"', '""') + '"'
-    return xl(float(value))  # type: ignore[arg-type]
 
 
 def _arguments(toks: list[tuple[str, str]], open_at: int) -> tuple[list[str], int]:

@@ -51,7 +51,6 @@ from ..registry.excel import (
     MODEL_KEYS,
     MODEL_ROW,
     MODEL_SPECS,
-    xl,
 )
 from .page import LINE, lines
 
@@ -322,4 +321,4 @@ def add_data_sheet(
     return [ws, ms], cached
 
 
-__all__ = ["MISSING", "accelerator_keys", "add_data_sheet", "dtype_keys", "xl"]
+__all__ = ["MISSING", "accelerator_keys", "add_data_sheet", "dtype_keys"]

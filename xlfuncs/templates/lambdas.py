@@ -47,6 +47,7 @@ from ..registry.excel import (
     Bound,
     expand,
     key,
+    literal,
     names_in,
     tokens,
     xl,
@@ -82,12 +83,6 @@ def omitted(p: str) -> str:
 def with_default(p: str, default: str) -> str:
     """The optional parameter ``p``, or its default where left out or blank."""
     return f"IF(_xlfn.ISOMITTED({p}),{default},IF(ISBLANK({p}),{default},{p}))"
-
-
-def _literal(value: object) -> str:
-    if isinstance(value, str):
-        return '"' + value.replace('"', '""') + '"'
-    return xl(float(value))  # type: ignore[arg-type]
 
 
 def _number(x: str) -> str:
@@ -167,13 +162,13 @@ def lambda_text(
         if default is None:
             bindings[a.name] = Bound(p, omitted(p))
         else:
-            bindings[a.name] = Bound(with_default(p, _literal(default)))
+            bindings[a.name] = Bound(with_default(p, literal(default)))
     body = expand(spec.excel, bindings, functions)
     for a in reversed(spec.args):
         p = parameter(a.name)
         ok, error = checks(a, p)
         if a.name in spec.defaults:  # left out or blank: its default, valid
-            ok = f"IF(_xlfn.ISOMITTED({p}),TRUE,IF(ISBLANK({p}),TRUE,{ok}))"
+            ok = f"IF({omitted(p)},TRUE,{ok})"
         body = f"IF({ok},{body},{error})"
     return f"_xlfn.LAMBDA({','.join(declared)},{body})"
 
