@@ -84,6 +84,9 @@ BAD = {
     ],
     "choice": [
         ("unknown", '"nonesuch"', "nonesuch"),
+        # MATCH(…, 0) would read these as wildcards and find the first key.
+        ("wildcard", '"*"', "*"),
+        ("wildcard", '"?*"', "?*"),
         ("number", "5", 5.0),
         ("boolean", "FALSE", False),
         ("blank", UNWRITTEN, None),

@@ -19,6 +19,8 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from ..data.names import IGNORED
+
 # Strings, error literals, numbers, names (PERCENTILE.INC, _xlfn.LAMBDA), the rest.
 _TOKEN = re.compile(
     r'(?P<str>"(?:[^"]|"")*")'
@@ -52,14 +54,41 @@ FIT = {  # a column of the fits' table each: FitE, FitA, ..., FitG, FitExponent
 }
 
 
-def key(expr: str) -> str:
-    """A typed name as a table key: spaces, hyphens and underscores removed.
+def char(ch: str) -> str:
+    """One character as an Excel expression: ``"-"``, ``CHAR(9)``,
+    ``_xlfn.UNICHAR(160)``.
 
-    MATCH ignores case, so this matches the Python look-ups' normalisation.
+    Above 127 UNICHAR, not CHAR: CHAR reads the system's code page (CHAR(160) is
+    a non-breaking space in Windows-1252 but "†" in Mac Roman; LibreOffice on a
+    UTF-8 system gives U+FFFD).
     """
-    for ch in ('" "', '"-"', '"_"', "CHAR(160)"):
-        expr = f'SUBSTITUTE({expr},{ch},"")'
+    n = ord(ch)
+    if 32 <= n < 127:
+        return literal(ch)
+    return f"CHAR({n})" if n < 32 else f"_xlfn.UNICHAR({n})"
+
+
+def exact(expr: str) -> str:
+    """Text for MATCH(…, 0) to compare as it is: ``~``, ``*`` and ``?`` escaped.
+
+    MATCH reads ``*`` and ``?`` in its first argument as wildcards ("H*" would
+    find the H100) and ``~`` as their escape; so ``~`` is doubled first.
+    """
+    for ch in ("~", "*", "?"):
+        expr = f'SUBSTITUTE({expr},"{ch}","~{ch}")'
     return expr
+
+
+def key(expr: str) -> str:
+    """A typed name as the key tables hold it, ready for MATCH(…, 0).
+
+    The characters of :data:`xlfuncs.data.names.IGNORED` removed (MATCH ignores
+    case, so this is the Python look-ups' :func:`~xlfuncs.data.names.normalize`),
+    then :func:`exact`, so that no character of the name acts as a wildcard.
+    """
+    for ch in IGNORED:
+        expr = f'SUBSTITUTE({expr},{char(ch)},"")'
+    return exact(expr)
 
 
 def xl(x: float) -> str:

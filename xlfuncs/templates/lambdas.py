@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 
 from ..data.units import RECOMPUTE_MODES
 from ..registry import Arg, Formula
@@ -54,15 +54,15 @@ from ..registry.excel import (
 )
 from ..registry.formula import excel_functions
 
-#: How a typed name is compared with a table's keys, and the keys, per kind of
-#: name: the same normalisation and table as the function's own expression.
-MEMBERSHIP: dict[A.Choice, tuple[Callable[[str], str], str]] = {
-    A.GPU: (key, ACCELERATOR_KEYS),
-    A.DTYPE: (key, DTYPE_KEYS),
-    A.MODEL: (key, MODEL_KEYS),
-    A.FIELD: (key, MODEL_FIELD_KEYS),
-    A.FIT: (lambda x: f"TRIM({x})", FIT_NAMES),
-    A.RECOMPUTE: (key, "{" + ",".join(f'"{m}"' for m in RECOMPUTE_MODES) + "}"),
+#: The keys a typed name is looked up in (through key(), as the function's own
+#: expression does), per kind of name.
+MEMBERSHIP: dict[A.Choice, str] = {
+    A.GPU: ACCELERATOR_KEYS,
+    A.DTYPE: DTYPE_KEYS,
+    A.MODEL: MODEL_KEYS,
+    A.FIELD: MODEL_FIELD_KEYS,
+    A.FIT: FIT_NAMES,
+    A.RECOMPUTE: "{" + ",".join(f'"{m}"' for m in RECOMPUTE_MODES) + "}",
 }
 
 #: Excel's limits for one formula: characters and levels of nested functions.
@@ -119,8 +119,8 @@ def checks(arg: Arg, x: str) -> tuple[str, str]:
     """(ok, error): TRUE where ``x`` is a valid ``arg``, and the error elsewhere."""
     if arg.kind == "choice":
         assert arg.choice is not None
-        normal, keys = MEMBERSHIP[arg.choice]
-        ok = f"IF(ISTEXT({x}),ISNUMBER(MATCH({normal(x)},{keys},0)),FALSE)"
+        keys = MEMBERSHIP[arg.choice]
+        ok = f"IF(ISTEXT({x}),ISNUMBER(MATCH({key(x)},{keys},0)),FALSE)"
         return ok, f"IF(ISERROR({x}),{x},IF(ISTEXT({x}),#N/A,#VALUE!))"
     if arg.kind == "sample":
         # A whole range, read as AVERAGE and PERCENTILE.INC read one: an error
