@@ -30,7 +30,16 @@ from xlfuncs.registry.domains import (
     WHOLE_OR_ZERO,
     ZERO_STAGE,
 )
-from xlfuncs.registry.excel import Bound, calls_in, expand, key, literal, names_in
+from xlfuncs.registry.excel import (
+    OMITTED,
+    Bound,
+    calls_in,
+    expand,
+    key,
+    literal,
+    names_in,
+    truth,
+)
 from xlfuncs.registry.formula import excel_functions
 from xlfuncs.templates.data_sheet import add_data_sheet
 
@@ -437,3 +446,21 @@ def test_python_and_libreoffice_ignore_the_same_characters(tmp_path):
 def test_fit_names_are_keys():
     # FitNames holds the fits' names as they are: they must be normalized already.
     assert all(normalize(name) == name for name in FITS)
+
+
+def test_known_tests_fold_where_arguments_are_left_out():
+    # * is "and", + is "or" over TRUE and FALSE; anything else stays a formula.
+    assert truth("TRUE*TRUE*TRUE") is True and truth("TRUE*FALSE") is False
+    assert truth("FALSE+(FALSE+TRUE)*TRUE") is True and truth("FALSE+FALSE") is False
+    assert truth("TRUE*x") is None and truth("1") is None and truth("(TRUE") is None
+    flops = REGISTRY["FLOPS_PER_TOKEN"].excel
+    assert flops is not None
+    shape = ("layers", "attention_width", "seq_len")
+    none = {"params": Bound("A1"), **dict.fromkeys(shape, OMITTED)}
+    assert expand(flops, none, excel_functions()) == "(6*A1)"
+    every = {"params": Bound("A1"), **{n: Bound(n.upper()) for n in shape}}
+    assert expand(flops, every, excel_functions()) == (
+        "(6*A1+12*LAYERS*ATTENTION_WIDTH*SEQ_LEN)"
+    )
+    part = {**every, "seq_len": OMITTED}
+    assert expand(flops, part, excel_functions()) == "#VALUE!"

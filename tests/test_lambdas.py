@@ -166,12 +166,22 @@ SPILLS = {  # cell: (array formula, its range, the xlwings call's arguments)
             ([[600.0], [800.0], [900.0], [1000.0], [1200.0]], [[0.5], [0.9], [1.5]])),
     "V10": ("=GPU_MEMORY_GB(V1:V3)", "V10:V12", "GPU_MEMORY_GB",
             ([["H100"], ["A100 40GB"], ["nonesuch"]],)),
+    # The model's shape, optional, as a range with a blank cell: that cell alone
+    # is #VALUE! (the other two shape arguments are given), the others compute.
+    "W10": ("=FLOPS_PER_TOKEN(7E+9,W1:W3,4096,2048)", "W10:W12", "FLOPS_PER_TOKEN",
+            (7e9, [[32.0], [None], [40.0]], 4096.0, 2048.0)),
+    "X10": ("=MFU(3000,7E+9,989,W1:W3,4096,2048)", "X10:X12", "MFU",
+            (3000.0, 7e9, 989.0, [[32.0], [None], [40.0]], 4096.0, 2048.0)),
+    "Y10": ("=TOKENS_PER_SEC_PER_GPU(7E+9,989,0.4,32,Y1:Y3,2048)", "Y10:Y12",
+            "TOKENS_PER_SEC_PER_GPU",
+            (7e9, 989.0, 0.4, 32.0, [[4096.0], [None], [5120.0]], 2048.0)),
 }  # fmt: skip
 SPILL_INPUTS = {
     "N": [8, -1, "x", "=NA()"], "O1": 900, "P1": 0, "Q1": 1200,
     "R": [6000, 60000, 600], "S": [20, 10, 0],
     "T": [600, 800, 900, 1000, 1200], "U": [0.5, 0.9, 1.5],
     "V": ["H100", "A100 40GB", "nonesuch"],
+    "W": [32, None, 40], "Y": [4096, None, 5120],
 }  # fmt: skip
 
 
@@ -290,6 +300,50 @@ def test_ranges_spill_cell_by_cell(computed):
         for r, row in enumerate(want):
             for c, w in enumerate(row):
                 assert same(got[r, c], w), (text, r, c, got[r, c], w)
+
+
+def test_ranges_in_the_shape_arguments_compute_cell_by_cell(computed):
+    # By hand, FLOPS_PER_TOKEN(7E+9, 32, 4096, 2048) = 6*7e9 + 12*32*4096*2048.
+    got = computed["ranges"][("T", "W10:W12")]
+    assert number(got[0, 0]) == 6 * 7e9 + 12 * 32 * 4096 * 2048
+    assert is_error(got[1, 0], "#VALUE!")
+    assert number(got[2, 0]) == 6 * 7e9 + 12 * 40 * 4096 * 2048
+
+
+# Functions that reduce a range to one value: in a LAMBDA only over a sample (a
+# range read as a whole), never over an argument that spills cell by cell.
+REDUCERS = {"AND", "OR", "MIN", "MAX", "SUM", "AVERAGE", "PRODUCT", "COUNT", "COUNTA"}
+
+
+def reduced(text: str) -> list[tuple[str, str]]:
+    """Each call of a REDUCERS function in ``text``: (function, its arguments)."""
+    out = []
+    for m in re.finditer(r"(?<![\w.])([A-Z]+)\(", text):
+        if m.group(1) not in REDUCERS:
+            continue
+        depth, start = 0, m.end() - 1
+        for j in range(start, len(text)):
+            depth += {"(": 1, ")": -1}.get(text[j], 0)
+            if depth == 0:
+                out.append((m.group(1), text[start + 1 : j]))
+                break
+    return out
+
+
+def test_no_lambda_reduces_a_range_that_should_spill():
+    samples = {a.name for s in LIBRARY for a in s.args if a.kind == "sample"}
+    seen = set()
+    for name, text in lib.definitions().items():
+        for function, args in reduced(text):
+            params = set(re.findall(r"_xlpm\.(\w+)", args))
+            assert params and params <= samples, (name, function, args[:80])
+            seen.add(function)
+    assert seen == {"OR", "MIN", "SUM", "AVERAGE"}  # FT_TOKENS_PER_EXAMPLE's lengths
+    assert reduced("IF(AND(_xlpm.a>0),OR(x),MAX(1,2))") == [
+        ("AND", "_xlpm.a>0"),
+        ("OR", "x"),
+        ("MAX", "1,2"),
+    ]
 
 
 def test_the_functions_sheet_examples_compute_their_cached_values(built, computed):

@@ -164,10 +164,11 @@ def _atomic(expr: str) -> bool:
     toks = [t for t in tokens(expr) if t[0] != "space"]
     if len(toks) == 1:
         return True
-    # NAME(...) as a whole is atomic too.
-    if toks[0][0] == "name" and toks[1][1] == "(":
+    # NAME(...) and (...) as a whole are atomic too.
+    start = 1 if toks[0][0] == "name" else 0
+    if toks[start][1] == "(":
         depth = 0
-        for i, (_, text) in enumerate(toks[1:], start=1):
+        for i, (_, text) in enumerate(toks[start:], start=start):
             depth += text == "("
             depth -= text == ")"
             if depth == 0:
@@ -176,7 +177,8 @@ def _atomic(expr: str) -> bool:
 
 
 def paren(expr: str) -> str:
-    """``expr`` in parentheses unless it is one name, number or call."""
+    """``expr`` in parentheses unless it is one name, number or call, or is in
+    parentheses already."""
     return expr if _atomic(expr) else f"({expr})"
 
 
@@ -254,8 +256,9 @@ def _call(
 def _fold(function: str, args: list[str]) -> str:
     """A call, simplified where its logical arguments are known (TRUE/FALSE)."""
     f = function.upper()
-    if f == "IF" and args and args[0] in ("TRUE", "FALSE"):
-        pick = args[1] if args[0] == "TRUE" else (args[2] if len(args) > 2 else "FALSE")
+    test = truth(args[0]) if f == "IF" and args else None
+    if test is not None:
+        pick = args[1] if test else (args[2] if len(args) > 2 else "FALSE")
         return paren(pick)
     if f in ("AND", "OR") and all(a in ("TRUE", "FALSE") for a in args):
         values = [a == "TRUE" for a in args]
@@ -263,6 +266,49 @@ def _fold(function: str, args: list[str]) -> str:
     if f == "NOT" and args in (["TRUE"], ["FALSE"]):
         return "FALSE" if args[0] == "TRUE" else "TRUE"
     return f"{function}({','.join(args)})"
+
+
+def truth(expr: str) -> bool | None:
+    """The value of ``expr`` if it is TRUE and FALSE joined by ``*`` (and), ``+``
+    (or) and parentheses, as an expression whose OMITTED tests are decided is;
+    None for anything else."""
+    toks = [t for k, t in tokens(expr) if k != "space"]
+    pos = 0
+
+    def operand() -> bool | None:
+        nonlocal pos
+        if pos < len(toks) and toks[pos] in ("TRUE", "FALSE"):
+            pos += 1
+            return toks[pos - 1] == "TRUE"
+        if pos < len(toks) and toks[pos] == "(":
+            pos += 1
+            value = either()
+            if value is None or pos >= len(toks) or toks[pos] != ")":
+                return None
+            pos += 1
+            return value
+        return None
+
+    def both() -> bool | None:
+        nonlocal pos
+        value = operand()
+        while value is not None and pos < len(toks) and toks[pos] == "*":
+            pos += 1
+            other = operand()
+            value = None if other is None else value and other
+        return value
+
+    def either() -> bool | None:
+        nonlocal pos
+        value = both()
+        while value is not None and pos < len(toks) and toks[pos] == "+":
+            pos += 1
+            other = both()
+            value = None if other is None else value or other
+        return value
+
+    value = either()
+    return value if pos == len(toks) else None
 
 
 def _arguments(toks: list[tuple[str, str]], open_at: int) -> tuple[list[str], int]:
