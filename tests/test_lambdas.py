@@ -175,13 +175,17 @@ SPILLS = {  # cell: (array formula, its range, the xlwings call's arguments)
     "Y10": ("=TOKENS_PER_SEC_PER_GPU(7E+9,989,0.4,32,Y1:Y3,2048)", "Y10:Y12",
             "TOKENS_PER_SEC_PER_GPU",
             (7e9, 989.0, 0.4, 32.0, [[4096.0], [None], [5120.0]], 2048.0)),
+    # MLP matrices without their width: #VALUE! in that cell alone.
+    "Z10": (f"=LORA_PARAMS(32,4096,8,4,Z1:Z2,{UNWRITTEN},{UNWRITTEN},{UNWRITTEN})",
+            "Z10:Z11", "LORA_PARAMS",
+            (32.0, 4096.0, 8.0, 4.0, [[0.0], [2.0]])),
 }  # fmt: skip
 SPILL_INPUTS = {
     "N": [8, -1, "x", "=NA()"], "O1": 900, "P1": 0, "Q1": 1200,
     "R": [6000, 60000, 600], "S": [20, 10, 0],
     "T": [600, 800, 900, 1000, 1200], "U": [0.5, 0.9, 1.5],
     "V": ["H100", "A100 40GB", "nonesuch"],
-    "W": [32, None, 40], "Y": [4096, None, 5120],
+    "W": [32, None, 40], "Y": [4096, None, 5120], "Z": [0, 2],
 }  # fmt: skip
 
 
