@@ -86,8 +86,9 @@ def with_default(p: str, default: str) -> str:
 
 
 def _number(x: str) -> str:
-    """1 where ``x`` is a number. ISTEXT too: some engines call "8" a number."""
-    return f"ISNUMBER({x})*NOT(ISTEXT({x}))"
+    """TRUE where ``x`` is a number: not text, even "8" (Excel's IS functions do
+    not convert), nor TRUE/FALSE, a blank or an error."""
+    return f"ISNUMBER({x})"
 
 
 def _product(conditions: list[str]) -> str:
@@ -126,9 +127,10 @@ def checks(arg: Arg, x: str) -> tuple[str, str]:
         # A whole range, read as AVERAGE and PERCENTILE.INC read one: an error
         # cell is passed on (MIN gives the first), blanks, text and TRUE/FALSE are
         # skipped, and no number at all is #DIV/0!. Counting ISNUMBER rather than
-        # COUNT keeps a TRUE typed as the argument itself out, as in the UDF.
+        # COUNT keeps a TRUE typed as the argument itself out, as in the UDF
+        # (*1: SUM skips TRUE/FALSE in an array).
         error = f"OR(ISERROR({x}))"
-        empty = f"SUM(ISNUMBER({x})*NOT(ISTEXT({x})))=0"
+        empty = f"SUM(ISNUMBER({x})*1)=0"
         inside = _product(_inside(arg, f"MIN({x})", f"MAX({x})"))
         ok = f"IF({error},FALSE,IF({empty},FALSE,{inside}))"
         code = f"IF({error},MIN({x}),IF({empty},#DIV/0!,#NUM!))"
@@ -170,7 +172,14 @@ def lambda_text(
         if a.name in spec.defaults:  # left out or blank: its default, valid
             ok = f"IF({omitted(p)},TRUE,{ok})"
         body = f"IF({ok},{body},{error})"
-    return f"_xlfn.LAMBDA({','.join(declared)},{body})"
+    text = f"_xlfn.LAMBDA({','.join(declared)},{body})"
+    if len(text) > MAX_CHARS or nesting(text) > MAX_NESTING:
+        raise ValueError(
+            f"{spec.name}: its LAMBDA has {len(text):,} characters and "
+            f"{nesting(text)} levels of nested functions; Excel refuses a formula "
+            f"over {MAX_CHARS:,} characters or {MAX_NESTING} levels"
+        )
+    return text
 
 
 def nesting(text: str) -> int:
