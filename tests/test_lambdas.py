@@ -190,6 +190,83 @@ SPILL_INPUTS = {
     "T": [600, 800, 900, 1000, 1200], "U": [0.5, 0.9, 1.5],
     "V": ["H100", "A100 40GB", "nonesuch"],
     "W": [32, None, 40], "Y": [4096, None, 5120], "Z": [0, 2],
+    "AA": [8, True, '=""', None], "AB": [900, None], "AC": [20, None],
+}  # fmt: skip
+
+# Calls written by hand: the function, its arguments as typed in a cell, the same
+# as xlwings hands them over, and what both must give (an error code, or a number
+# by hand arithmetic), or (the LAMBDA's, the xlwings function's) where they differ
+# as docs/excel.md says. Arguments left out are UNWRITTEN cells for formulas.
+TAB, NBSP, LF = "CHAR(9)", "_xlfn.UNICHAR(160)", "CHAR(10)"
+LOSS_70B = 1.69 + 406.4 / 7e10**0.34 + 410.7 / 1.4e12**0.28  # Hoffmann eq. 10
+EXPLICIT = [
+    # Errors that depend on two arguments.
+    ("MODEL_STATE_GB", ["7E+9", "8E+9"], (7e9, 8e9), "#NUM!"),  # trainable > params
+    ("MIN_GPUS_FOR_MEMORY", ["7E+10", "80", "0", "7E+10", "2", "0"],
+     (7e10, 80.0, 0.0, 7e10, 2.0, 0.0), "#NUM!"),  # stage 0: 1,120 GB never fits
+    ("MIN_GPUS_FOR_MEMORY", ["7E+9", "80", "0", "8E+9", "2", "3"],
+     (7e9, 80.0, 0.0, 8e9, 2.0, 3.0), "#NUM!"),  # trainable > params
+    ("FLOPS_PER_TOKEN", ["7E+9", "32"], (7e9, 32.0), "#VALUE!"),  # shape in part
+    ("FLOPS_PER_TOKEN", ["7E+9", UNWRITTEN, "4096", "2048"],
+     (7e9, None, 4096.0, 2048.0), "#VALUE!"),
+    ("MFU", ["3000", "7E+9", "989", "32", "4096"],
+     (3000.0, 7e9, 989.0, 32.0, 4096.0), "#VALUE!"),
+    ("LORA_PARAMS", ["32", "4096", "8", "4", "2"], (32.0, 4096.0, 8.0, 4.0, 2.0),
+     "#VALUE!"),  # MLP matrices without ffn_dim
+    ("LORA_PARAMS", ["32", "4096", "8", "2", "0", UNWRITTEN, "2"],
+     (32.0, 4096.0, 8.0, 2.0, 0.0, None, 2.0), "#VALUE!"),  # k, v without kv_width
+    ("GPU_PEAK_TFLOPS", ['"V100"', '"bf16"'], ("V100", "bf16"), "#N/A"),
+    ("GPU_PEAK_TFLOPS", ['"V100"', '"fp16"'], ("V100", "fp16"), 125.0),
+    # Two bad arguments: the first one's error wins.
+    ("FT_EXAMPLES_PER_SEC", ['"x"', "-1", "0.82", "900"], ("x", -1.0, 0.82, 900.0),
+     "#VALUE!"),
+    ("FT_EXAMPLES_PER_SEC", ["-1", '"x"', "0.82", "900"], (-1.0, "x", 0.82, 900.0),
+     "#NUM!"),
+    ("FT_EXAMPLES_PER_SEC", ["8", "2500", "NA()", "0"], (8.0, 2500.0, "#N/A", 0.0),
+     "#N/A"),
+    ("FT_EXAMPLES_PER_SEC", ["8", "2500", "82", "1/0"],
+     (8.0, 2500.0, 82.0, "#DIV/0!"), "#NUM!"),
+    ("GPU_PEAK_TFLOPS", ["5", '"nonesuch"'], (5.0, "nonesuch"), "#VALUE!"),
+    ("CHINCHILLA_LOSS", ["-1", '"x"', '"Hoff*"'], (-1.0, "x", "Hoff*"), "#NUM!"),
+    # Names: wildcards are plain characters; tabs and non-breaking spaces do not
+    # count, wherever they are.
+    ("GPU_MEMORY_GB", ['"H*"'], ("H*",), "#N/A"),
+    ("GPU_MEMORY_GB", ['"?100"'], ("?100",), "#N/A"),
+    ("GPU_MEMORY_GB", ['"~H100"'], ("~H100",), "#N/A"),
+    ("CHINCHILLA_LOSS", ["7E+10", "1.4E+12", '"Hoff*"'], (7e10, 1.4e12, "Hoff*"),
+     "#N/A"),
+    ("CHINCHILLA_LOSS", ["7E+10", "1.4E+12", '"Hoff mann"'],
+     (7e10, 1.4e12, "Hoff mann"), LOSS_70B),
+    ("MODEL_SPEC", ['"Llama*"', '"layers"'], ("Llama*", "layers"), "#N/A"),
+    ("GPU_MEMORY_GB", [f'"H100"&{TAB}'], ("H100\t",), 80.0),
+    ("GPU_MEMORY_GB", [f'{TAB}&"h100-sxm"'], ("\th100-sxm",), 80.0),
+    ("GPU_MEMORY_GB", [f'"H100"&{NBSP}&"SXM"'], ("H100\u00a0SXM",), 80.0),
+    ("GPU_PEAK_TFLOPS", ['"H100"', f'"BF"&{TAB}&"16"'], ("H100", "BF\t16"), 989.4),
+    ("MODEL_SPEC", [f'"Llama"&{NBSP}&"3.1 8B"', '"layers"'],
+     ("Llama\u00a03.1 8B", "layers"), 32.0),
+    ("ACTIVATION_GB", ["80", "8192", "64", "4096", "1", "8", f'"Full"&{NBSP}'],
+     (80.0, 8192.0, 64.0, 4096.0, 1.0, 8.0, "Full\u00a0"),
+     80 * 2 * 4096 * 8192 / 1e9),  # full recomputation keeps L·2sbh bytes
+    # A line break around a name: Python strips any white space around it; the
+    # LAMBDA ignores only the characters Python ignores inside a name.
+    ("GPU_MEMORY_GB", [f'"H100"&{LF}'], ("H100\n",), ("#N/A", 80.0)),
+]  # fmt: skip
+
+# Ranges holding TRUE, "" or a blank cell: {cell: (call, its range, the xlwings
+# call's arguments, what the LAMBDA gives, what the xlwings function gives)}.
+EXAMPLES_8 = 8 * 2500 * 0.82 / 900  # FT_EXAMPLES_PER_SEC(8, 2500, 82%, 900)
+CHINCHILLA_6000 = (6000 * 8.64e19 / (6 * 20)) ** 0.5  # at 20 tokens a parameter
+RANGES = {
+    "AA10": ("=FT_EXAMPLES_PER_SEC(AA1:AA4,2500,0.82,900)", "AA10:AA13",
+             ([[8.0], [True], [""], [None]], 2500.0, 0.82, 900.0),
+             [EXAMPLES_8, "#VALUE!", "#VALUE!", "#VALUE!"], None),
+    "AB10": ("=FT_EXAMPLES_PER_SEC(8,2500,0.82,AB1:AB2)", "AB10:AB11",
+             (8.0, 2500.0, 0.82, [[900.0], [None]]), [EXAMPLES_8, "#VALUE!"], None),
+    # A blank in an optional argument's range: its default in the LAMBDA,
+    # #VALUE! in the xlwings function (docs/excel.md says so).
+    "AC10": ("=CHINCHILLA_PARAMS(6000,AC1:AC2)", "AC10:AC11",
+             (6000.0, [[20.0], [None]]), [CHINCHILLA_6000, CHINCHILLA_6000],
+             [CHINCHILLA_6000, "#VALUE!"]),
 }  # fmt: skip
 
 
@@ -230,6 +307,13 @@ def computed(built, tmp_path_factory):
                 bad.append(
                     (spec, f"{a.name} {what} {text}", udf_args, sheet.call(spec, given))
                 )
+    explicit = []
+    for name, texts, udf_args, want in EXPLICIT:
+        spec = REGISTRY[name]
+        texts = texts + [UNWRITTEN] * (len(spec.args) - len(texts))
+        sheet.row += 1
+        ws.cell(sheet.row, 1, f"={name}({','.join(texts)})")
+        explicit.append((spec, texts, udf_args, want, f"A{sheet.row}"))
     for key, values in SPILL_INPUTS.items():
         cells = (
             [key]
@@ -240,6 +324,8 @@ def computed(built, tmp_path_factory):
             ws[coord] = v
     for coord, (text, ref, _, _) in SPILLS.items():
         ws[coord] = ArrayFormula(ref, text)
+    for coord, (text, ref, *_) in RANGES.items():
+        ws[coord] = ArrayFormula(ref, text)
     path = tmp_path_factory.mktemp("computed") / "calls.xlsx"
     wb.save(path)
     cells, ranges = calculate_all(path)
@@ -247,6 +333,7 @@ def computed(built, tmp_path_factory):
         "valid": valid,
         "bad": bad,
         "examples": examples,
+        "explicit": explicit,
         "cells": cells,
         "ranges": ranges,
     }
@@ -308,6 +395,38 @@ def test_ranges_spill_cell_by_cell(computed):
         for r, row in enumerate(want):
             for c, w in enumerate(row):
                 assert same(got[r, c], w), (text, r, c, got[r, c], w)
+
+
+def agrees(got, want) -> bool:
+    """A computed value (LAMBDA or xlwings) against a hand-written expectation."""
+    if isinstance(want, str):
+        return is_error(got, want) or (isinstance(got, str) and got.split()[0] == want)
+    x = number(got)
+    return x is not None and x == pytest.approx(want, rel=1e-12)
+
+
+def test_calls_written_by_hand(computed):
+    wrong = []
+    for spec, texts, udf_args, want, coord in computed["explicit"]:
+        lambda_want, udf_want = want if isinstance(want, tuple) else (want, want)
+        got, shown = value_at(computed, coord), udf(spec, *udf_args)
+        if not (agrees(got, lambda_want) and agrees(shown, udf_want)):
+            wrong.append((spec.name, texts, str(got), shown))
+    assert wrong == []
+    assert len(computed["explicit"]) == len(EXPLICIT)
+
+
+def test_ranges_holding_true_text_or_blanks(computed):
+    for text, ref, udf_args, lambda_want, udf_want in RANGES.values():
+        got = computed["ranges"][("T", ref)]
+        spec = REGISTRY[text[1:].split("(")[0]]
+        shown = udf(spec, *udf_args)
+        assert [agrees(g, w) for g, w in zip(got[:, 0], lambda_want)] == [True] * len(
+            lambda_want
+        ), (text, got)
+        assert [agrees(r[0], w) for r, w in zip(shown, udf_want or lambda_want)] == [
+            True
+        ] * len(lambda_want), (text, shown)
 
 
 def test_ranges_in_the_shape_arguments_compute_cell_by_cell(computed):
