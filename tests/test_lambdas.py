@@ -13,6 +13,7 @@ stored form, untouched, is checked separately against Excel's spelling.
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import subprocess
@@ -733,6 +734,47 @@ def test_built_by_xlfuncs_build_with_the_templates(tmp_path):
     assert not (only / lib.FILENAME).exists()
     T.build(only, ["en"], force=True)
     assert (only / lib.MODULE_FILENAME).read_text() == lib.module_text()
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symlinks")
+def test_a_dangling_link_among_the_targets_stops_the_whole_build(tmp_path):
+    link = tmp_path / lib.MODULE_FILENAME
+    link.symlink_to(tmp_path / "elsewhere.txt")  # dangling: not .exists()
+    with pytest.raises(FileExistsError, match=lib.MODULE_FILENAME):
+        T.build(tmp_path, ["en"])
+    assert sorted(p.name for p in tmp_path.iterdir()) == [lib.MODULE_FILENAME]
+    assert link.is_symlink() and not (tmp_path / "elsewhere.txt").exists()
+
+
+def test_an_error_while_building_writes_nothing(tmp_path, monkeypatch):
+    def broken(texts=None):
+        raise RuntimeError("the library failed to build")
+
+    monkeypatch.setattr(T, "build_library", broken)
+    with pytest.raises(RuntimeError, match="failed to build"):
+        T.build(tmp_path / "out", ["en"])
+    assert not (tmp_path / "out").exists()  # the templates, built first, neither
+
+
+def test_the_lambdas_are_made_once_a_build(tmp_path, monkeypatch):
+    calls = []
+    real = lib.definitions
+
+    def counted():
+        calls.append(1)
+        return real()
+
+    monkeypatch.setattr(T, "definitions", counted)
+    monkeypatch.setattr(lib, "definitions", counted)
+    T.build(tmp_path, ["en"])
+    assert len(calls) == 1
+
+
+def test_look_ups_are_listed_in_words():
+    assert lib.listed([]) == ""
+    assert lib.listed(["A"]) == "A"
+    assert lib.listed(["A", "B"]) == "A and B"
+    assert lib.listed(["A", "B", "C"]) == "A, B and C"
 
 
 def test_deterministic_and_dated_by_source_date_epoch(tmp_path, monkeypatch):

@@ -17,7 +17,7 @@ descriptions would be half a translation.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -104,10 +104,17 @@ def definitions() -> dict[str, str]:
     return {f.name: lambda_text(f, functions) for f in specs()}
 
 
-def look_ups() -> list[str]:
-    """The functions that read the reference tables (they need the data sheets)."""
-    texts = definitions()
+def look_ups(texts: Mapping[str, str]) -> list[str]:
+    """The functions that read the reference tables (they need the data sheets),
+    given their :func:`definitions`."""
     return [name for name, text in texts.items() if tables_read(text)]
+
+
+def listed(names: Sequence[str]) -> str:
+    """``A``, ``A and B``, ``A, B and C``."""
+    if len(names) < 2:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 # ------------------------------------------------------------------ texts
@@ -287,7 +294,7 @@ BUILT = (
 COVER_WIDTH = 100
 
 
-def _cover(ws: Worksheet) -> None:
+def _cover(ws: Worksheet, lookups: Sequence[str]) -> None:
     ws.title = "About this workbook"
     ws.column_dimensions["A"].width = COVER_WIDTH
     row = 0
@@ -302,7 +309,6 @@ def _cover(ws: Worksheet) -> None:
 
     put(TITLE, st.TITLE)
     ws.row_dimensions[row].height = 24
-    lookups = ", ".join(look_ups()[:-1]) + " and " + look_ups()[-1]
     for heading, paragraphs in COVER:
         put(heading, st.SECTION, gap=True)
         if heading == "Not in this library":
@@ -315,7 +321,7 @@ def _cover(ws: Worksheet) -> None:
             bullet = "" if text[:2] in {f"{k}." for k in range(1, 10)} else "• "
             if len(paragraphs) == 1 or heading == "What it is":
                 bullet = ""
-            put(bullet + text.replace("{look_ups}", lookups))
+            put(bullet + text.replace("{look_ups}", listed(lookups)))
     put("Version", st.SECTION, gap=True)
     put(BUILT.format(version=__version__, date=build_date().isoformat()))
     ws.print_area = f"A1:A{row}"
@@ -491,12 +497,16 @@ def _functions_sheet(ws: Worksheet, library: Sequence[Formula]) -> dict[Any, Any
 # ------------------------------------------------------------------ the workbook
 
 
-def build_library() -> Built:
-    """The LAMBDA library workbook and the cached value of each formula cell."""
+def build_library(texts: Mapping[str, str] | None = None) -> Built:
+    """The LAMBDA library workbook and the cached value of each formula cell.
+
+    ``texts``: the :func:`definitions`, if already made (they take a while).
+    """
+    texts = definitions() if texts is None else texts
     wb = Workbook()
     cover = wb.worksheets[0]
     library = specs()
-    for name, text in definitions().items():
+    for name, text in texts.items():
         spec = REGISTRY[name]
         wb.defined_names[name] = DefinedName(
             name, attr_text=text, comment=spec.description
@@ -509,7 +519,7 @@ def build_library() -> Built:
     cached.update(data_cached)
     for data, scale in zip(sheets, DATA_SCALES):
         setup_print(data, LANG, portrait=False, scale=scale)
-    _cover(cover)
+    _cover(cover, look_ups(texts))
     wb.active = 0
     p = wb.properties
     p.title = TITLE
@@ -528,8 +538,10 @@ def build_library() -> Built:
     return Built(wb, cached)
 
 
-def module_text() -> str:
-    """The library as an Advanced Formula Environment module."""
+def module_text(texts: Mapping[str, str] | None = None) -> str:
+    """The library as an Advanced Formula Environment module (``texts`` as in
+    :func:`build_library`)."""
+    texts = definitions() if texts is None else texts
     header = [
         f"xlfuncs {__version__}: LLM training and fine-tuning planning functions as "
         "Excel LAMBDAs.",
@@ -540,14 +552,14 @@ def module_text() -> str:
         "Each function is complete on its own (the functions it builds on are "
         "written out inside it).",
         "These read tables of xlfuncs-functions.xlsx (its Data, Models and Keys "
-        "sheets): " + ", ".join(look_ups()) + ".",
+        "sheets): " + ", ".join(look_ups(texts)) + ".",
         "Not included: "
         + "; ".join(f"{f.name} ({f.excel_note})" for f in left_out())
         + ".",
         "Do not use these and the xlwings functions of xlfuncs in one workbook: "
         "they share their names.",
     ]
-    return afe_module(specs(), header, definitions())
+    return afe_module(specs(), header, texts)
 
 
 __all__ = [
@@ -557,6 +569,7 @@ __all__ = [
     "definitions",
     "example_call",
     "left_out",
+    "listed",
     "look_ups",
     "module_text",
     "specs",
