@@ -18,7 +18,6 @@ descriptions would be half a translation.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import datetime
 from typing import Any
 
 from openpyxl import Workbook
@@ -35,9 +34,8 @@ from ..registry.excel import xl
 from ..registry.formula import excel_functions
 from . import styles as st
 from . import texts as tx
-from .data_sheet import add_data_sheet
 from .lambdas import afe_module, lambda_text, tables_read
-from .layout import _DATA, DATA_SCALES, Built, build_date
+from .layout import Built, add_data_sheets, build_date, set_properties
 from .page import LINE, lines, setup_print
 from .shared import (
     BESIROGLU,
@@ -513,28 +511,18 @@ def build_library(texts: Mapping[str, str] | None = None) -> Built:
         )
     ws = wb.create_sheet("Functions")
     cached = _functions_sheet(ws, library)
-    sheets, data_cached = add_data_sheet(
-        wb, lambda key: _DATA[key](LANG), tx.BILLIONS(LANG)
-    )
-    cached.update(data_cached)
-    for data, scale in zip(sheets, DATA_SCALES):
-        setup_print(data, LANG, portrait=False, scale=scale)
+    cached.update(add_data_sheets(wb, LANG))
     _cover(cover, look_ups(texts))
     wb.active = 0
-    p = wb.properties
-    p.title = TITLE
-    p.subject = "LLM training and fine-tuning planning functions as Excel LAMBDAs"
-    p.creator = "xlfuncs"
-    p.keywords = "LAMBDA, LLM, fine-tuning, Chinchilla, GPU, Excel functions"
-    p.description = (
-        "Every xlfuncs function as a named LAMBDA: Excel for Microsoft 365 and "
-        "Excel 2024, no Python."
+    set_properties(
+        wb,
+        LANG,
+        title=TITLE,
+        subject="LLM training and fine-tuning planning functions as Excel LAMBDAs",
+        keywords="LAMBDA, LLM, fine-tuning, Chinchilla, GPU, Excel functions",
+        description="Every xlfuncs function as a named LAMBDA: Excel for Microsoft "
+        "365 and Excel 2024, no Python.",
     )
-    p.language = "en-US"
-    p.version = __version__
-    stamp = datetime.combine(build_date(), datetime.min.time())
-    p.created = p.modified = stamp
-    wb.calculation.fullCalcOnLoad = True
     return Built(wb, cached)
 
 
