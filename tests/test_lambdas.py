@@ -572,19 +572,53 @@ def test_newer_functions_carry_the_xlfn_prefix(built):
     assert {"_XLFN.LAMBDA", "_XLFN.ISOMITTED", "_XLFN.PERCENTILE.INC"} <= called
 
 
+def refused(name: str, parameter: bool = False) -> str | None:
+    """Why Excel would refuse ``name`` as a defined name (or, ``parameter``, as a
+    LAMBDA parameter), or None. MS-XLSB 2.5.166 (names): letters, digits, "_",
+    "\\" and "."; not TRUE or FALSE; not an A1 reference; not beginning with an
+    R1C1 one; Microsoft's LAMBDA page: no "." in a parameter; "Names in formulas":
+    not R or C alone."""
+    allowed = r"[A-Za-z_\\][A-Za-z0-9_\\]*" if parameter else r"[A-Za-z_\\][\w\\.]*"
+    if not re.fullmatch(allowed, name) or len(name) > 255:
+        return "characters"
+    if name.upper() in {"TRUE", "FALSE", "R", "C"}:
+        return "reserved"
+    if re.fullmatch(r"[A-Z]{1,3}[0-9]+", name, re.I):  # CP2, fp8, x1
+        return "a cell"
+    if re.match(r"[RC][0-9]", name, re.I):  # R1C1, r2_x, C3
+        return "R1C1"
+    return None
+
+
 def test_names_excel_accepts():
+    assert [
+        refused(n, parameter=True) for n in ("fp8", "x1", "r1_x", "c3_x", "a.b")
+    ] == [
+        "a cell",
+        "a cell",
+        "R1C1",
+        "R1C1",
+        "characters",
+    ]
+    assert [refused(n) for n in ("rank", "kv_heads", "_x", "a.b", "r")] == [
+        None,
+        None,
+        None,
+        None,
+        "reserved",
+    ]
     builtins = {
         k.rpartition(".")[2] if k.startswith("_XLFN.") else k
         for k in formulas.get_functions()
     }
     for spec in LIBRARY:
         name = spec.name
-        assert re.fullmatch(r"[A-Z_][A-Z0-9_]*", name) and len(name) <= 255
-        assert not re.fullmatch(r"[A-Z]{1,3}[0-9]+", name), name  # like a cell (CP2)
-        assert not re.fullmatch(r"R[0-9]*C?[0-9]*|C[0-9]*", name), name  # R1C1
+        assert re.fullmatch(r"[A-Z_][A-Z0-9_]*", name) and refused(name) is None, name
         assert name not in builtins and name not in {"LAMBDA", "LET", "ISOMITTED"}
         # The part before the first "_" must not look like a cell either.
         assert not re.fullmatch(r"[A-Z]{1,3}[0-9]+", name.split("_")[0]), name
+        for a in spec.args:
+            assert refused(a.name, parameter=True) is None, (name, a.name)
 
 
 def test_every_function_is_in_the_library_or_says_why(built):
