@@ -23,6 +23,12 @@ or given a blank cell (as the xlwings functions read one), it takes its default:
 ``IF(_xlfn.ISOMITTED(_xlpm.k),20,IF(ISBLANK(_xlpm.k),20,_xlpm.k))``; one whose
 default is None keeps the expression's own ``OMITTED(k)`` test.
 
+A required argument left empty between commas (``=F(8,2500,0.82,)``) reaches a
+LAMBDA as *missing*, and is not tested for: the test, ISOMITTED, on a parameter
+not declared ``_xlop.`` is one Excel was seen to refuse in a stored name, and
+the ``formulas`` engine, which reads ISOMITTED as ISBLANK, could not tell such a
+guard from the blank-cell check anyway.
+
 Sibling functions are written out inside each body rather than called by name,
 so that every name works on its own (a user may copy just one), and because the
 ``formulas`` engine that proves them cannot evaluate a named LAMBDA calling
