@@ -3,11 +3,13 @@
 LibreOffice recalculates the templates; it cannot evaluate LAMBDA (Err:509), so
 the LAMBDA library and the Excel expressions are computed by ``formulas``
 (PyPI). What it reads differently from Excel is listed in ../shared/FACTS.md; the
-one rewrite the tests need is :func:`for_formulas`.
+one rewrite the tests need is :func:`for_formulas`, and ISNUMBER is given
+Excel's meaning (below).
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from pathlib import Path
@@ -16,7 +18,21 @@ from typing import Any
 import pytest
 
 formulas = pytest.importorskip("formulas")
+from formulas.functions import info, is_number, wrap_ranges_func  # noqa: E402
 from formulas.tokens.operand import XlError  # noqa: E402
+
+# Excel's IS functions do not convert their argument: ISNUMBER("19") is FALSE
+# (Microsoft's documentation of WorksheetFunction.IsNumber, Remarks; LibreOffice
+# agrees). formulas 1.3.4 calls text that reads as a number ("8") a number; it
+# gets Excel's ISNUMBER here, as it stands in Excel, so that the LAMBDAs need not
+# test ISTEXT too and a LAMBDA that took "8" for 8 would fail the tests.
+info.FUNCTIONS["ISNUMBER"] = wrap_ranges_func(
+    functools.partial(
+        info.iserror,
+        check=lambda x: not isinstance(x, str) and is_number(x, xl_return=False),
+        array=info.FalseArray,
+    )
+)
 
 # formulas has no ISOMITTED and does not read _xlop. (an optional parameter). A
 # call that leaves an argument out passes a cell never written, which is blank.

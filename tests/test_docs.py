@@ -197,3 +197,20 @@ def test_argument_names_and_literals_in_the_docs_are_the_functions_own():
             if isinstance(value, float) and arg.kind != "sample":
                 err = arg.scalar_error(value)
                 assert err is None, f"{where}: {a} → {err.cell_text}"
+
+
+def test_excel_md_lists_the_look_up_functions():
+    # The functions that need the data sheets, as the LAMBDA library finds them.
+    from xlfuncs.templates import library as lib
+
+    text = " ".join((DOCS / "excel.md").read_text(encoding="utf-8").split())
+    m = re.search(
+        r"(\w+) functions look names up in tables and also need the Data, Models "
+        r"and Keys sheets: (.*?)\.",
+        text,
+    )
+    assert m, "docs/excel.md no longer lists the look-up functions"
+    want = lib.look_ups(lib.definitions())
+    numbers = "one two three four five six seven eight nine ten eleven twelve"
+    assert numbers.split().index(m[1].lower()) + 1 == len(want)
+    assert re.findall(r"`(\w+)`", m[2]) == want

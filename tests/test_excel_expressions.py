@@ -19,6 +19,7 @@ from libreoffice import recalculate, require_libreoffice
 from xlfuncs.data.accelerators import ACCELERATORS
 from xlfuncs.data.fits import FITS
 from xlfuncs.data.models import FIELD_ALIASES, FIELDS, MODELS, spellings
+from xlfuncs.data.names import IGNORED, normalize
 from xlfuncs.data.units import DTYPE_ALIASES, RECOMPUTE_MODES
 from xlfuncs.registry import REGISTRY, Formula
 from xlfuncs.registry.domains import (
@@ -29,7 +30,16 @@ from xlfuncs.registry.domains import (
     WHOLE_OR_ZERO,
     ZERO_STAGE,
 )
-from xlfuncs.registry.excel import Bound, calls_in, expand, names_in, xl
+from xlfuncs.registry.excel import (
+    OMITTED,
+    Bound,
+    calls_in,
+    expand,
+    key,
+    literal,
+    names_in,
+    truth,
+)
 from xlfuncs.registry.formula import excel_functions
 from xlfuncs.templates.data_sheet import add_data_sheet
 
@@ -146,12 +156,6 @@ def case(spec: Formula, rng: random.Random) -> tuple[object, ...]:
         if len(args) < 6:
             args = args[:3] + [args[0], 2.0, 3.0]
     return tuple(args)
-
-
-def literal(v: object) -> str:
-    if isinstance(v, str):
-        return '"' + v.replace('"', '""') + '"'
-    return xl(float(v))  # type: ignore[arg-type]
 
 
 @pytest.fixture(scope="module")
@@ -292,6 +296,24 @@ def test_unknown_names_give_na(tmp_path):
             functions,
         ),
     }
+    # Names with wildcards in them: unescaped, MATCH(…, 0) would find a key.
+    wildcards = {
+        "A8": (gpu, {"gpu": Bound('"H*"'), "dtype": Bound('"bf16"')}),
+        "A9": (gpu, {"gpu": Bound('"H100"'), "dtype": Bound('"?f16"')}),
+        "A10": (power, {"gpu": Bound('"*"')}),
+        "A11": (spec, {"model": Bound('"Llama*"'), "field": Bound('"layers"')}),
+        "A12": (spec, {"model": Bound('"Llama 3.1 8B"'), "field": Bound('"kv*"')}),
+        "A13": (
+            loss,
+            {
+                "params": Bound("7E+10"),
+                "tokens": Bound("1.4E+12"),
+                "fit": Bound('"Hoff*"'),
+            },
+        ),
+    }
+    for coord, (expr, bindings) in wildcards.items():
+        cells[coord] = expand(expr, bindings, functions)
     for coord, expr in cells.items():
         wb.active[coord] = "=" + expr
     wb.save(tmp_path / "t.xlsx")
@@ -377,3 +399,68 @@ def test_published_figures_computed_by_libreoffice(tmp_path):
         got = ws.cell(row, 1).value
         assert isinstance(got, (int, float)), (name, args, got)
         assert round(got, digits) == want, (name, args, got)
+
+
+# A typed name, what the Python look-ups compare (normalize), and what key() must
+# give in Excel for MATCH(…, 0): the same, with ~, * and ? escaped (by hand).
+TYPED = [
+    ("H100\tSXM", "h100sxm", "h100sxm"),
+    ("H100\u00a0SXM", "h100sxm", "h100sxm"),
+    (" h100-sxm_\t", "h100sxm", "h100sxm"),
+    ("H*", "h*", "h~*"),
+    ("?100", "?100", "~?100"),
+    ("a~b", "a~b", "a~~b"),
+    ("Llama 3.1 8B", "llama3.18b", "llama3.18b"),
+]
+
+
+def key_workbook(path) -> None:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "T"
+    for row, (typed, _, _) in enumerate(TYPED, start=1):
+        ws.cell(row, 2, typed)
+        ws.cell(row, 1, "=LOWER(" + key(f"B{row}") + ")")
+    wb.save(path)
+
+
+def test_python_and_excel_ignore_the_same_characters(tmp_path):
+    assert set(IGNORED) == {" ", "-", "_", "\t", "\u00a0"}
+    for typed, normal, _ in TYPED:
+        assert normalize(typed) == normal, typed
+    key_workbook(tmp_path / "keys.xlsx")
+    values = calculate(tmp_path / "keys.xlsx")
+    for row, (typed, _, want) in enumerate(TYPED, start=1):
+        assert values[("T", f"A{row}")] == want, typed
+
+
+def test_python_and_libreoffice_ignore_the_same_characters(tmp_path):
+    require_libreoffice()
+    key_workbook(tmp_path / "keys.xlsx")
+    (out,) = recalculate([tmp_path / "keys.xlsx"], tmp_path / "out")
+    ws = openpyxl.load_workbook(out, data_only=True)["T"]
+    for row, (typed, _, want) in enumerate(TYPED, start=1):
+        assert ws.cell(row, 1).value == want, typed
+
+
+def test_fit_names_are_keys():
+    # FitNames holds the fits' names as they are: they must be normalized already.
+    assert all(normalize(name) == name for name in FITS)
+
+
+def test_known_tests_fold_where_arguments_are_left_out():
+    # * is "and", + is "or" over TRUE and FALSE; anything else stays a formula.
+    assert truth("TRUE*TRUE*TRUE") is True and truth("TRUE*FALSE") is False
+    assert truth("FALSE+(FALSE+TRUE)*TRUE") is True and truth("FALSE+FALSE") is False
+    assert truth("TRUE*x") is None and truth("1") is None and truth("(TRUE") is None
+    flops = REGISTRY["FLOPS_PER_TOKEN"].excel
+    assert flops is not None
+    shape = ("layers", "attention_width", "seq_len")
+    none = {"params": Bound("A1"), **dict.fromkeys(shape, OMITTED)}
+    assert expand(flops, none, excel_functions()) == "(6*A1)"
+    every = {"params": Bound("A1"), **{n: Bound(n.upper()) for n in shape}}
+    assert expand(flops, every, excel_functions()) == (
+        "(6*A1+12*LAYERS*ATTENTION_WIDTH*SEQ_LEN)"
+    )
+    part = {**every, "seq_len": OMITTED}
+    assert expand(flops, part, excel_functions()) == "#VALUE!"

@@ -13,6 +13,7 @@ stored form, untouched, is checked separately against Excel's spelling.
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import subprocess
@@ -24,14 +25,14 @@ import pytest
 from formulas_engine import UNWRITTEN, calculate_all, for_formulas, is_error, number
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.formula import ArrayFormula
-from test_excel_expressions import case, literal
+from test_excel_expressions import case
 from workbook_tools import summary
 
 import xlfuncs
 import xlfuncs.templates as T
 import xlfuncs.udfs as udfs
 from xlfuncs.registry import REGISTRY, Formula
-from xlfuncs.registry.excel import calls_in
+from xlfuncs.registry.excel import calls_in, literal
 from xlfuncs.templates import lambdas as L
 from xlfuncs.templates import library as lib
 from xlfuncs.templates.xlsx import save_text, save_workbook
@@ -73,6 +74,7 @@ def full_case(spec: Formula, rng: random.Random) -> tuple:
 BAD = {
     "number": [
         ("text", '"eight"', "eight"),
+        ("numeric text", '"8"', "8"),  # Excel's ISNUMBER("8") is FALSE
         ("boolean", "TRUE", True),
         ("blank", UNWRITTEN, None),
         ("error", "NA()", "#N/A"),
@@ -84,6 +86,9 @@ BAD = {
     ],
     "choice": [
         ("unknown", '"nonesuch"', "nonesuch"),
+        # MATCH(…, 0) would read these as wildcards and find the first key.
+        ("wildcard", '"*"', "*"),
+        ("wildcard", '"?*"', "?*"),
         ("number", "5", 5.0),
         ("boolean", "FALSE", False),
         ("blank", UNWRITTEN, None),
@@ -92,6 +97,9 @@ BAD = {
 }
 # A sample (a range of lengths) with one odd cell in it: text and TRUE are skipped,
 # "=NA()" is an error cell passed on, 0 and -5 are out of range.
+# Not tried: a number stored as text ("8") in the range, which Excel's AVERAGE,
+# MIN and PERCENTILE.INC skip as they skip "eight"; formulas 1.3.4 does not (its
+# SUM adds it, its AVERAGE and MIN give #VALUE!).
 BAD_SAMPLES = [
     [600, "eight", 900],
     [600, "=NA()", 900],
@@ -163,12 +171,103 @@ SPILLS = {  # cell: (array formula, its range, the xlwings call's arguments)
             ([[600.0], [800.0], [900.0], [1000.0], [1200.0]], [[0.5], [0.9], [1.5]])),
     "V10": ("=GPU_MEMORY_GB(V1:V3)", "V10:V12", "GPU_MEMORY_GB",
             ([["H100"], ["A100 40GB"], ["nonesuch"]],)),
+    # The model's shape, optional, as a range with a blank cell: that cell alone
+    # is #VALUE! (the other two shape arguments are given), the others compute.
+    "W10": ("=FLOPS_PER_TOKEN(7E+9,W1:W3,4096,2048)", "W10:W12", "FLOPS_PER_TOKEN",
+            (7e9, [[32.0], [None], [40.0]], 4096.0, 2048.0)),
+    "X10": ("=MFU(3000,7E+9,989,W1:W3,4096,2048)", "X10:X12", "MFU",
+            (3000.0, 7e9, 989.0, [[32.0], [None], [40.0]], 4096.0, 2048.0)),
+    "Y10": ("=TOKENS_PER_SEC_PER_GPU(7E+9,989,0.4,32,Y1:Y3,2048)", "Y10:Y12",
+            "TOKENS_PER_SEC_PER_GPU",
+            (7e9, 989.0, 0.4, 32.0, [[4096.0], [None], [5120.0]], 2048.0)),
+    # MLP matrices without their width: #VALUE! in that cell alone.
+    "Z10": (f"=LORA_PARAMS(32,4096,8,4,Z1:Z2,{UNWRITTEN},{UNWRITTEN},{UNWRITTEN})",
+            "Z10:Z11", "LORA_PARAMS",
+            (32.0, 4096.0, 8.0, 4.0, [[0.0], [2.0]])),
 }  # fmt: skip
 SPILL_INPUTS = {
     "N": [8, -1, "x", "=NA()"], "O1": 900, "P1": 0, "Q1": 1200,
     "R": [6000, 60000, 600], "S": [20, 10, 0],
     "T": [600, 800, 900, 1000, 1200], "U": [0.5, 0.9, 1.5],
     "V": ["H100", "A100 40GB", "nonesuch"],
+    "W": [32, None, 40], "Y": [4096, None, 5120], "Z": [0, 2],
+    "AA": [8, True, '=""', None], "AB": [900, None], "AC": [20, None],
+}  # fmt: skip
+
+# Calls written by hand: the function, its arguments as typed in a cell, the same
+# as xlwings hands them over, and what both must give (an error code, or a number
+# by hand arithmetic), or (the LAMBDA's, the xlwings function's) where they differ
+# as docs/excel.md says. Arguments left out are UNWRITTEN cells for formulas.
+TAB, NBSP, LF = "CHAR(9)", "_xlfn.UNICHAR(160)", "CHAR(10)"
+LOSS_70B = 1.69 + 406.4 / 7e10**0.34 + 410.7 / 1.4e12**0.28  # Hoffmann eq. 10
+EXPLICIT = [
+    # Errors that depend on two arguments.
+    ("MODEL_STATE_GB", ["7E+9", "8E+9"], (7e9, 8e9), "#NUM!"),  # trainable > params
+    ("MIN_GPUS_FOR_MEMORY", ["7E+10", "80", "0", "7E+10", "2", "0"],
+     (7e10, 80.0, 0.0, 7e10, 2.0, 0.0), "#NUM!"),  # stage 0: 1,120 GB never fits
+    ("MIN_GPUS_FOR_MEMORY", ["7E+9", "80", "0", "8E+9", "2", "3"],
+     (7e9, 80.0, 0.0, 8e9, 2.0, 3.0), "#NUM!"),  # trainable > params
+    ("FLOPS_PER_TOKEN", ["7E+9", "32"], (7e9, 32.0), "#VALUE!"),  # shape in part
+    ("FLOPS_PER_TOKEN", ["7E+9", UNWRITTEN, "4096", "2048"],
+     (7e9, None, 4096.0, 2048.0), "#VALUE!"),
+    ("MFU", ["3000", "7E+9", "989", "32", "4096"],
+     (3000.0, 7e9, 989.0, 32.0, 4096.0), "#VALUE!"),
+    ("LORA_PARAMS", ["32", "4096", "8", "4", "2"], (32.0, 4096.0, 8.0, 4.0, 2.0),
+     "#VALUE!"),  # MLP matrices without ffn_dim
+    ("LORA_PARAMS", ["32", "4096", "8", "2", "0", UNWRITTEN, "2"],
+     (32.0, 4096.0, 8.0, 2.0, 0.0, None, 2.0), "#VALUE!"),  # k, v without kv_width
+    ("GPU_PEAK_TFLOPS", ['"V100"', '"bf16"'], ("V100", "bf16"), "#N/A"),
+    ("GPU_PEAK_TFLOPS", ['"V100"', '"fp16"'], ("V100", "fp16"), 125.0),
+    # Two bad arguments: the first one's error wins.
+    ("FT_EXAMPLES_PER_SEC", ['"x"', "-1", "0.82", "900"], ("x", -1.0, 0.82, 900.0),
+     "#VALUE!"),
+    ("FT_EXAMPLES_PER_SEC", ["-1", '"x"', "0.82", "900"], (-1.0, "x", 0.82, 900.0),
+     "#NUM!"),
+    ("FT_EXAMPLES_PER_SEC", ["8", "2500", "NA()", "0"], (8.0, 2500.0, "#N/A", 0.0),
+     "#N/A"),
+    ("FT_EXAMPLES_PER_SEC", ["8", "2500", "82", "1/0"],
+     (8.0, 2500.0, 82.0, "#DIV/0!"), "#NUM!"),
+    ("GPU_PEAK_TFLOPS", ["5", '"nonesuch"'], (5.0, "nonesuch"), "#VALUE!"),
+    ("CHINCHILLA_LOSS", ["-1", '"x"', '"Hoff*"'], (-1.0, "x", "Hoff*"), "#NUM!"),
+    # Names: wildcards are plain characters; tabs and non-breaking spaces do not
+    # count, wherever they are.
+    ("GPU_MEMORY_GB", ['"H*"'], ("H*",), "#N/A"),
+    ("GPU_MEMORY_GB", ['"?100"'], ("?100",), "#N/A"),
+    ("GPU_MEMORY_GB", ['"~H100"'], ("~H100",), "#N/A"),
+    ("CHINCHILLA_LOSS", ["7E+10", "1.4E+12", '"Hoff*"'], (7e10, 1.4e12, "Hoff*"),
+     "#N/A"),
+    ("CHINCHILLA_LOSS", ["7E+10", "1.4E+12", '"Hoff mann"'],
+     (7e10, 1.4e12, "Hoff mann"), LOSS_70B),
+    ("MODEL_SPEC", ['"Llama*"', '"layers"'], ("Llama*", "layers"), "#N/A"),
+    ("GPU_MEMORY_GB", [f'"H100"&{TAB}'], ("H100\t",), 80.0),
+    ("GPU_MEMORY_GB", [f'{TAB}&"h100-sxm"'], ("\th100-sxm",), 80.0),
+    ("GPU_MEMORY_GB", [f'"H100"&{NBSP}&"SXM"'], ("H100\u00a0SXM",), 80.0),
+    ("GPU_PEAK_TFLOPS", ['"H100"', f'"BF"&{TAB}&"16"'], ("H100", "BF\t16"), 989.4),
+    ("MODEL_SPEC", [f'"Llama"&{NBSP}&"3.1 8B"', '"layers"'],
+     ("Llama\u00a03.1 8B", "layers"), 32.0),
+    ("ACTIVATION_GB", ["80", "8192", "64", "4096", "1", "8", f'"Full"&{NBSP}'],
+     (80.0, 8192.0, 64.0, 4096.0, 1.0, 8.0, "Full\u00a0"),
+     80 * 2 * 4096 * 8192 / 1e9),  # full recomputation keeps L·2sbh bytes
+    # A line break around a name: Python strips any white space around it; the
+    # LAMBDA ignores only the characters Python ignores inside a name.
+    ("GPU_MEMORY_GB", [f'"H100"&{LF}'], ("H100\n",), ("#N/A", 80.0)),
+]  # fmt: skip
+
+# Ranges holding TRUE, "" or a blank cell: {cell: (call, its range, the xlwings
+# call's arguments, what the LAMBDA gives, what the xlwings function gives)}.
+EXAMPLES_8 = 8 * 2500 * 0.82 / 900  # FT_EXAMPLES_PER_SEC(8, 2500, 82%, 900)
+CHINCHILLA_6000 = (6000 * 8.64e19 / (6 * 20)) ** 0.5  # at 20 tokens a parameter
+RANGES = {
+    "AA10": ("=FT_EXAMPLES_PER_SEC(AA1:AA4,2500,0.82,900)", "AA10:AA13",
+             ([[8.0], [True], [""], [None]], 2500.0, 0.82, 900.0),
+             [EXAMPLES_8, "#VALUE!", "#VALUE!", "#VALUE!"], None),
+    "AB10": ("=FT_EXAMPLES_PER_SEC(8,2500,0.82,AB1:AB2)", "AB10:AB11",
+             (8.0, 2500.0, 0.82, [[900.0], [None]]), [EXAMPLES_8, "#VALUE!"], None),
+    # A blank in an optional argument's range: its default in the LAMBDA,
+    # #VALUE! in the xlwings function (docs/excel.md says so).
+    "AC10": ("=CHINCHILLA_PARAMS(6000,AC1:AC2)", "AC10:AC11",
+             (6000.0, [[20.0], [None]]), [CHINCHILLA_6000, CHINCHILLA_6000],
+             [CHINCHILLA_6000, "#VALUE!"]),
 }  # fmt: skip
 
 
@@ -209,6 +308,13 @@ def computed(built, tmp_path_factory):
                 bad.append(
                     (spec, f"{a.name} {what} {text}", udf_args, sheet.call(spec, given))
                 )
+    explicit = []
+    for name, texts, udf_args, want in EXPLICIT:
+        spec = REGISTRY[name]
+        texts = texts + [UNWRITTEN] * (len(spec.args) - len(texts))
+        sheet.row += 1
+        ws.cell(sheet.row, 1, f"={name}({','.join(texts)})")
+        explicit.append((spec, texts, udf_args, want, f"A{sheet.row}"))
     for key, values in SPILL_INPUTS.items():
         cells = (
             [key]
@@ -219,6 +325,8 @@ def computed(built, tmp_path_factory):
             ws[coord] = v
     for coord, (text, ref, _, _) in SPILLS.items():
         ws[coord] = ArrayFormula(ref, text)
+    for coord, (text, ref, *_) in RANGES.items():
+        ws[coord] = ArrayFormula(ref, text)
     path = tmp_path_factory.mktemp("computed") / "calls.xlsx"
     wb.save(path)
     cells, ranges = calculate_all(path)
@@ -226,6 +334,7 @@ def computed(built, tmp_path_factory):
         "valid": valid,
         "bad": bad,
         "examples": examples,
+        "explicit": explicit,
         "cells": cells,
         "ranges": ranges,
     }
@@ -289,6 +398,82 @@ def test_ranges_spill_cell_by_cell(computed):
                 assert same(got[r, c], w), (text, r, c, got[r, c], w)
 
 
+def agrees(got, want) -> bool:
+    """A computed value (LAMBDA or xlwings) against a hand-written expectation."""
+    if isinstance(want, str):
+        return is_error(got, want) or (isinstance(got, str) and got.split()[0] == want)
+    x = number(got)
+    return x is not None and x == pytest.approx(want, rel=1e-12)
+
+
+def test_calls_written_by_hand(computed):
+    wrong = []
+    for spec, texts, udf_args, want, coord in computed["explicit"]:
+        lambda_want, udf_want = want if isinstance(want, tuple) else (want, want)
+        got, shown = value_at(computed, coord), udf(spec, *udf_args)
+        if not (agrees(got, lambda_want) and agrees(shown, udf_want)):
+            wrong.append((spec.name, texts, str(got), shown))
+    assert wrong == []
+    assert len(computed["explicit"]) == len(EXPLICIT)
+
+
+def test_ranges_holding_true_text_or_blanks(computed):
+    for text, ref, udf_args, lambda_want, udf_want in RANGES.values():
+        got = computed["ranges"][("T", ref)]
+        spec = REGISTRY[text[1:].split("(")[0]]
+        shown = udf(spec, *udf_args)
+        assert [agrees(g, w) for g, w in zip(got[:, 0], lambda_want)] == [True] * len(
+            lambda_want
+        ), (text, got)
+        assert [agrees(r[0], w) for r, w in zip(shown, udf_want or lambda_want)] == [
+            True
+        ] * len(lambda_want), (text, shown)
+
+
+def test_ranges_in_the_shape_arguments_compute_cell_by_cell(computed):
+    # By hand, FLOPS_PER_TOKEN(7E+9, 32, 4096, 2048) = 6*7e9 + 12*32*4096*2048.
+    got = computed["ranges"][("T", "W10:W12")]
+    assert number(got[0, 0]) == 6 * 7e9 + 12 * 32 * 4096 * 2048
+    assert is_error(got[1, 0], "#VALUE!")
+    assert number(got[2, 0]) == 6 * 7e9 + 12 * 40 * 4096 * 2048
+
+
+# Functions that reduce a range to one value: in a LAMBDA only over a sample (a
+# range read as a whole), never over an argument that spills cell by cell.
+REDUCERS = {"AND", "OR", "MIN", "MAX", "SUM", "AVERAGE", "PRODUCT", "COUNT", "COUNTA"}
+
+
+def reduced(text: str) -> list[tuple[str, str]]:
+    """Each call of a REDUCERS function in ``text``: (function, its arguments)."""
+    out = []
+    for m in re.finditer(r"(?<![\w.])([A-Z]+)\(", text):
+        if m.group(1) not in REDUCERS:
+            continue
+        depth, start = 0, m.end() - 1
+        for j in range(start, len(text)):
+            depth += {"(": 1, ")": -1}.get(text[j], 0)
+            if depth == 0:
+                out.append((m.group(1), text[start + 1 : j]))
+                break
+    return out
+
+
+def test_no_lambda_reduces_a_range_that_should_spill():
+    samples = {a.name for s in LIBRARY for a in s.args if a.kind == "sample"}
+    seen = set()
+    for name, text in lib.definitions().items():
+        for function, args in reduced(text):
+            params = set(re.findall(r"_xlpm\.(\w+)", args))
+            assert params and params <= samples, (name, function, args[:80])
+            seen.add(function)
+    assert seen == {"OR", "MIN", "SUM", "AVERAGE"}  # FT_TOKENS_PER_EXAMPLE's lengths
+    assert reduced("IF(AND(_xlpm.a>0),OR(x),MAX(1,2))") == [
+        ("AND", "_xlpm.a>0"),
+        ("OR", "x"),
+        ("MAX", "1,2"),
+    ]
+
+
 def test_the_functions_sheet_examples_compute_their_cached_values(built, computed):
     wb = openpyxl.load_workbook(built / lib.FILENAME, data_only=True)
     ws = wb["Functions"]
@@ -347,6 +532,18 @@ def test_stored_as_excel_stores_it(built):
         assert len(text) <= L.MAX_CHARS and L.nesting(text) <= L.MAX_NESTING
 
 
+def test_a_lambda_excel_would_refuse_is_not_built(monkeypatch):
+    spec = REGISTRY["MIN_GPUS_FOR_MEMORY"]  # the longest
+    text = L.lambda_text(spec)
+    monkeypatch.setattr(L, "MAX_CHARS", len(text) - 1)
+    with pytest.raises(ValueError, match="MIN_GPUS_FOR_MEMORY: its LAMBDA has"):
+        L.lambda_text(spec)
+    monkeypatch.setattr(L, "MAX_CHARS", len(text))
+    monkeypatch.setattr(L, "MAX_NESTING", L.nesting(text) - 1)
+    with pytest.raises(ValueError, match="levels of nested functions"):
+        L.lambda_text(spec)
+
+
 def test_newer_functions_carry_the_xlfn_prefix(built):
     # formulas also reads them without it, Excel and LibreOffice do not: a test
     # that computes cannot see a missing prefix, so the names are listed here.
@@ -375,19 +572,53 @@ def test_newer_functions_carry_the_xlfn_prefix(built):
     assert {"_XLFN.LAMBDA", "_XLFN.ISOMITTED", "_XLFN.PERCENTILE.INC"} <= called
 
 
+def refused(name: str, parameter: bool = False) -> str | None:
+    """Why Excel would refuse ``name`` as a defined name (or, ``parameter``, as a
+    LAMBDA parameter), or None. MS-XLSB 2.5.166 (names): letters, digits, "_",
+    "\\" and "."; not TRUE or FALSE; not an A1 reference; not beginning with an
+    R1C1 one; Microsoft's LAMBDA page: no "." in a parameter; "Names in formulas":
+    not R or C alone."""
+    allowed = r"[A-Za-z_\\][A-Za-z0-9_\\]*" if parameter else r"[A-Za-z_\\][\w\\.]*"
+    if not re.fullmatch(allowed, name) or len(name) > 255:
+        return "characters"
+    if name.upper() in {"TRUE", "FALSE", "R", "C"}:
+        return "reserved"
+    if re.fullmatch(r"[A-Z]{1,3}[0-9]+", name, re.I):  # CP2, fp8, x1
+        return "a cell"
+    if re.match(r"[RC][0-9]", name, re.I):  # R1C1, r2_x, C3
+        return "R1C1"
+    return None
+
+
 def test_names_excel_accepts():
+    assert [
+        refused(n, parameter=True) for n in ("fp8", "x1", "r1_x", "c3_x", "a.b")
+    ] == [
+        "a cell",
+        "a cell",
+        "R1C1",
+        "R1C1",
+        "characters",
+    ]
+    assert [refused(n) for n in ("rank", "kv_heads", "_x", "a.b", "r")] == [
+        None,
+        None,
+        None,
+        None,
+        "reserved",
+    ]
     builtins = {
         k.rpartition(".")[2] if k.startswith("_XLFN.") else k
         for k in formulas.get_functions()
     }
     for spec in LIBRARY:
         name = spec.name
-        assert re.fullmatch(r"[A-Z_][A-Z0-9_]*", name) and len(name) <= 255
-        assert not re.fullmatch(r"[A-Z]{1,3}[0-9]+", name), name  # like a cell (CP2)
-        assert not re.fullmatch(r"R[0-9]*C?[0-9]*|C[0-9]*", name), name  # R1C1
+        assert re.fullmatch(r"[A-Z_][A-Z0-9_]*", name) and refused(name) is None, name
         assert name not in builtins and name not in {"LAMBDA", "LET", "ISOMITTED"}
         # The part before the first "_" must not look like a cell either.
         assert not re.fullmatch(r"[A-Z]{1,3}[0-9]+", name.split("_")[0]), name
+        for a in spec.args:
+            assert refused(a.name, parameter=True) is None, (name, a.name)
 
 
 def test_every_function_is_in_the_library_or_says_why(built):
@@ -537,6 +768,47 @@ def test_built_by_xlfuncs_build_with_the_templates(tmp_path):
     assert not (only / lib.FILENAME).exists()
     T.build(only, ["en"], force=True)
     assert (only / lib.MODULE_FILENAME).read_text() == lib.module_text()
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symlinks")
+def test_a_dangling_link_among_the_targets_stops_the_whole_build(tmp_path):
+    link = tmp_path / lib.MODULE_FILENAME
+    link.symlink_to(tmp_path / "elsewhere.txt")  # dangling: not .exists()
+    with pytest.raises(FileExistsError, match=lib.MODULE_FILENAME):
+        T.build(tmp_path, ["en"])
+    assert sorted(p.name for p in tmp_path.iterdir()) == [lib.MODULE_FILENAME]
+    assert link.is_symlink() and not (tmp_path / "elsewhere.txt").exists()
+
+
+def test_an_error_while_building_writes_nothing(tmp_path, monkeypatch):
+    def broken(texts=None):
+        raise RuntimeError("the library failed to build")
+
+    monkeypatch.setattr(T, "build_library", broken)
+    with pytest.raises(RuntimeError, match="failed to build"):
+        T.build(tmp_path / "out", ["en"])
+    assert not (tmp_path / "out").exists()  # the templates, built first, neither
+
+
+def test_the_lambdas_are_made_once_a_build(tmp_path, monkeypatch):
+    calls = []
+    real = lib.definitions
+
+    def counted():
+        calls.append(1)
+        return real()
+
+    monkeypatch.setattr(T, "definitions", counted)
+    monkeypatch.setattr(lib, "definitions", counted)
+    T.build(tmp_path, ["en"])
+    assert len(calls) == 1
+
+
+def test_look_ups_are_listed_in_words():
+    assert lib.listed([]) == ""
+    assert lib.listed(["A"]) == "A"
+    assert lib.listed(["A", "B"]) == "A and B"
+    assert lib.listed(["A", "B", "C"]) == "A, B and C"
 
 
 def test_deterministic_and_dated_by_source_date_epoch(tmp_path, monkeypatch):

@@ -196,6 +196,22 @@ def test_lora_width_must_come_with_its_count():
     assert xf.lora_params(32, 4096, 8, 2, 0, 11008) == 4_194_304
 
 
+def test_lora_width_missing_in_one_cell_of_a_range():
+    # Cell by cell, as the LAMBDA: the cell with no MLP matrices computes
+    # (32 × 8 × 4 × 2 × 4,096 = 8,388,608), the one with 2 and no ffn_dim does not.
+    out = udfs.LORA_PARAMS(32.0, 4096.0, 8.0, 4.0, [[0.0], [2.0]])
+    assert out[0] == [8_388_608.0]
+    assert code(out[1][0]) == "#VALUE!" and "ffn_dim" in out[1][0]
+    # Many such cells (past the cell layer's whole-range shortcut): still #VALUE!.
+    out = udfs.LORA_PARAMS(32.0, 4096.0, 8.0, 4.0, [[0.0]] * 10 + [[2.0]] * 100)
+    assert out[0] == [8_388_608.0]
+    assert {code(r[0]) for r in out[10:]} == {"#VALUE!"}
+    # The Python API raises for the first such cell.
+    with pytest.raises(TypeError, match="give ffn_dim with mlp_matrices"):
+        xf.lora_params(32, 4096, 8, 4, [0, 2])
+    assert xf.lora_params(32, 4096, 8, 4, [0, 0]).tolist() == [8_388_608.0] * 2
+
+
 @pytest.mark.parametrize(
     ("args", "name"),
     [

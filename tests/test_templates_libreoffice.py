@@ -115,6 +115,10 @@ NAMED = [
     ("ft-params-text", PLANNER, {"FTModelParams": "8B"}, {}, "FTModelParams", "Error: enter a number"),
     ("budget-zero", CHINCHILLA, {"ComputeBudgetPFDays": 0}, {}, "ComputeBudgetPFDays", "Error: must be above 0"),
     ("model-unknown", FINETUNE, {"FTModel": "Llama 5"}, {}, "FTModel", "Error: pick a name from the list"),
+    # LibreOffice reads * and ? in MATCH(…, 0) over a range as wildcards in .xlsx
+    # files, as Excel does: unescaped, these would find "H100 SXM" and "Llama 3.1 8B".
+    ("gpu-wildcard", FINETUNE, {"GPUModel": "H*"}, {}, "GPUModel", "Error: pick a name from the list"),
+    ("model-wildcard", FINETUNE, {"FTModel": "Llama 3.1 ?B"}, {}, "FTModel", "Error: pick a name from the list"),
     ("recompute-typo", PLANNER, {"Recompute": "fulll"}, {}, "Recompute", "Error: pick a name from the list"),
     ("zero-stage-4", PLANNER, {"ZeroStage": 4}, {}, "ZeroStage", "Error: must be at most 3"),
 ]  # fmt: skip

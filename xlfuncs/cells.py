@@ -264,14 +264,17 @@ class _Evaluator:
         return why
 
     def _divides_by_no_zero(self, values: list[Any]) -> bool:
+        """True when the non-finite cells can only be overflows: no division by
+        zero or invalid operation, and no NaN (which arithmetic cannot make
+        without that flag; the math sets it where it reports an error)."""
         if any(isinstance(v, np.ndarray) and v.dtype == object for v in values):
             return False  # names given as a range: computed per name, not at once
         try:
             with np.errstate(divide="raise", invalid="raise", over="ignore"):
-                self.spec.raw(*values)
+                out = self.spec.raw(*values)
         except Exception:  # noqa: BLE001 - a flag, or anything else: ask each cell
             return False
-        return True
+        return not np.isnan(out).any()
 
     def _whole_arrays(self, args: tuple[Any, ...]) -> np.ndarray | None:
         """Numeric arrays and numbers all inside their domains: the math's result.

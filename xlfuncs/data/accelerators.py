@@ -40,6 +40,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .names import normalize
+
 
 @dataclass(frozen=True)
 class Accelerator:
@@ -920,16 +922,11 @@ _VENDOR_PREFIXES: tuple[str, ...] = (
 )
 
 
-def _normalize(text: str) -> str:
-    """Lower-case and drop spaces, hyphens and underscores."""
-    return "".join(ch for ch in text.lower() if ch not in " -_\t")
-
-
 def _build_index() -> dict[str, Accelerator]:
     index: dict[str, Accelerator] = {}
     for acc in ACCELERATORS:
         for spelling in (acc.name, *acc.aliases):
-            key = _normalize(spelling)
+            key = normalize(spelling)
             other = index.get(key)
             if other is not None and other is not acc:
                 raise ValueError(
@@ -946,14 +943,15 @@ _INDEX: dict[str, Accelerator] = _build_index()
 def find(name: str) -> Accelerator | None:
     """Return the accelerator called ``name``, or None.
 
-    Matching ignores case, spaces, hyphens and underscores, covers the
+    Matching ignores case and the characters of :data:`.names.IGNORED`
+    (spaces, hyphens, underscores, tabs, non-breaking spaces), covers the
     canonical name and every alias, and retries after stripping a leading
     vendor word, so "h100", "H100-SXM", "NVIDIA H100 80GB HBM3" and
     "AMD Instinct MI300X" all resolve. Plain "H100" is the H100 SXM.
     """
     if not isinstance(name, str):
         return None
-    key = _normalize(name)
+    key = normalize(name)
     while key:
         hit = _INDEX.get(key)
         if hit is not None:

@@ -15,6 +15,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from .names import normalize
+
 
 @dataclass(frozen=True)
 class Fit:
@@ -53,6 +55,7 @@ FITS: dict[str, Fit] = {
 
 
 def find_fit(name: str) -> str | None:
-    """The key of a fit by name, case ignored: ``"Hoffmann"`` is ``"hoffmann"``."""
-    key = name.lower()
+    """The key of a fit by name, compared as every name is (:mod:`.names`):
+    ``"Hoffmann"`` is ``"hoffmann"``."""
+    key = normalize(name)
     return key if key in FITS else None

@@ -41,6 +41,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from .names import normalize
+
 
 @dataclass(frozen=True)
 class Model:
@@ -946,11 +948,6 @@ def value(model: Model, field: str) -> int:
     return number
 
 
-def normalize(text: str) -> str:
-    """Lower-case and drop spaces, hyphens and underscores."""
-    return "".join(ch for ch in text.lower() if ch not in " -_\t\u00a0")
-
-
 def spellings(model: Model) -> Iterator[str]:
     """Every name a model answers to: its name, its aliases, and each repository
     id without its organisation ("meta-llama/Llama-3.1-8B" also as "Llama-3.1-8B")."""
@@ -986,7 +983,8 @@ _FIELDS: dict[str, str] = {
 def find_model(name: str) -> Model | None:
     """The model called ``name``, or None.
 
-    Case, spaces, hyphens and underscores do not matter: "llama-3.1-70b",
+    Case, spaces, hyphens and underscores (all of :data:`.names.IGNORED`) do
+    not matter: "llama-3.1-70b",
     "Llama 3.1 70B" and "meta-llama/Llama-3.1-70B" are the same model.
     """
     if not isinstance(name, str):

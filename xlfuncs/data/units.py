@@ -6,6 +6,8 @@ the Python math multiply by the same 8.64e19.
 
 from __future__ import annotations
 
+from .names import normalize
+
 SECONDS_PER_MINUTE = 60.0
 SECONDS_PER_HOUR = 3_600.0
 SECONDS_PER_DAY = 86_400.0
@@ -46,7 +48,8 @@ WH_PER_MWH = 1e6
 DTYPES = ("bf16", "fp16", "fp8", "tf32", "fp32", "int8")
 #: The precisions a model trains in.
 TRAINING_DTYPES = ("bf16", "fp16", "fp8", "tf32", "fp32")
-#: Other spellings people type for each precision (case, "-" and "_" ignored).
+#: Other spellings people type for each precision (compared as every name is:
+#: case, spaces, "-" and "_" ignored; see .names).
 DTYPE_ALIASES = {
     "bfloat16": "bf16",
     "float16": "fp16",
@@ -60,7 +63,7 @@ DTYPE_ALIASES = {
 
 def find_dtype(name: str) -> str | None:
     """The table's key for a precision name, or None: ``"BF-16"`` is ``"bf16"``."""
-    key = name.lower().replace("-", "").replace("_", "").replace(" ", "")
+    key = normalize(name)
     key = DTYPE_ALIASES.get(key, key)
     return key if key in DTYPES else None
 
@@ -73,5 +76,5 @@ RECOMPUTE_MODES = ("none", "selective", "full")
 def find_recompute(name: str) -> str | None:
     """The recomputation mode called ``name``, or None: ``"Selective"`` is
     ``"selective"``."""
-    key = name.lower().replace("-", "").replace("_", "").replace(" ", "")
+    key = normalize(name)
     return key if key in RECOMPUTE_MODES else None

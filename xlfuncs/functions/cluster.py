@@ -173,9 +173,11 @@ def _cluster_gpu_hours(gpus: Floats, days: Floats) -> Floats:
 @formula(
     "FLOPS_PER_TOKEN",
     unit="FLOPs/token",
-    excel="IF(AND(OMITTED(layers),OMITTED(attention_width),OMITTED(seq_len)),"
-    f"{xl(FLOPS_PER_PARAM_TOKEN)}*params,IF(OR(OMITTED(layers),"
-    "OMITTED(attention_width),OMITTED(seq_len)),#VALUE!,"
+    # All three left out: a product of the tests; any: their sum. Not AND or OR,
+    # which would reduce a range to one value; * and + go cell by cell.
+    excel="IF(OMITTED(layers)*OMITTED(attention_width)*OMITTED(seq_len),"
+    f"{xl(FLOPS_PER_PARAM_TOKEN)}*params,IF(OMITTED(layers)"
+    "+OMITTED(attention_width)+OMITTED(seq_len),#VALUE!,"
     f"{xl(FLOPS_PER_PARAM_TOKEN)}*params+12*layers*attention_width*seq_len))",
 )
 def flops_per_token(

@@ -271,9 +271,17 @@ def _pair(
     width: Floats | None,
     d_model: Floats,
 ) -> Floats:
-    """count × (d_model + width): matrices of one kind, or 0 when there are none."""
+    """count × (d_model + width): matrices of one kind, or 0 when there are none.
+
+    A count above 0 without its width is #VALUE!: for one value, raised; in a
+    range, NaN in that cell alone, which the cell layer and the API then report
+    with this same error (they run the cell again on its own).
+    """
     if width is None:
-        if np.any(np.asarray(count) > 0):
+        missing = np.asarray(count) > 0
+        if missing.ndim > 0:
+            return np.where(missing, np.nan, 0.0)
+        if missing:
             raise InvalidTypeError(
                 "#VALUE!", f"give {width_name} with {count_name}: their width"
             )

@@ -29,9 +29,9 @@ from ..data.units import (
     INFERENCE_FLOPS_PER_PARAM_TOKEN,
 )
 from ..registry import Floats, Numbers, floats, formula
-from ..registry.excel import FIT, FIT_NAMES, xl
+from ..registry.excel import FIT, FIT_NAMES, key, xl
 
-_F = f"MATCH(TRIM(fit),{FIT_NAMES},0)"  # the fit's row in the fits' table
+_F = f"MATCH({key('fit')},{FIT_NAMES},0)"  # the fit's row in the fits' table
 
 
 def _c(which: str) -> str:

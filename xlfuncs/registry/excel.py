@@ -19,6 +19,8 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from ..data.names import IGNORED
+
 # Strings, error literals, numbers, names (PERCENTILE.INC, _xlfn.LAMBDA), the rest.
 _TOKEN = re.compile(
     r'(?P<str>"(?:[^"]|"")*")'
@@ -52,14 +54,41 @@ FIT = {  # a column of the fits' table each: FitE, FitA, ..., FitG, FitExponent
 }
 
 
-def key(expr: str) -> str:
-    """A typed name as a table key: spaces, hyphens and underscores removed.
+def char(ch: str) -> str:
+    """One character as an Excel expression: ``"-"``, ``CHAR(9)``,
+    ``_xlfn.UNICHAR(160)``.
 
-    MATCH ignores case, so this matches the Python look-ups' normalisation.
+    Above 127 UNICHAR, not CHAR: CHAR reads the system's code page (CHAR(160) is
+    a non-breaking space in Windows-1252 but "†" in Mac Roman; LibreOffice on a
+    UTF-8 system gives U+FFFD).
     """
-    for ch in ('" "', '"-"', '"_"', "CHAR(160)"):
-        expr = f'SUBSTITUTE({expr},{ch},"")'
+    n = ord(ch)
+    if 32 <= n < 127:
+        return literal(ch)
+    return f"CHAR({n})" if n < 32 else f"_xlfn.UNICHAR({n})"
+
+
+def exact(expr: str) -> str:
+    """Text for MATCH(…, 0) to compare as it is: ``~``, ``*`` and ``?`` escaped.
+
+    MATCH reads ``*`` and ``?`` in its first argument as wildcards ("H*" would
+    find the H100) and ``~`` as their escape; so ``~`` is doubled first.
+    """
+    for ch in ("~", "*", "?"):
+        expr = f'SUBSTITUTE({expr},"{ch}","~{ch}")'
     return expr
+
+
+def key(expr: str) -> str:
+    """A typed name as the key tables hold it, ready for MATCH(…, 0).
+
+    The characters of :data:`xlfuncs.data.names.IGNORED` removed (MATCH ignores
+    case, so this is the Python look-ups' :func:`~xlfuncs.data.names.normalize`),
+    then :func:`exact`, so that no character of the name acts as a wildcard.
+    """
+    for ch in IGNORED:
+        expr = f'SUBSTITUTE({expr},{char(ch)},"")'
+    return exact(expr)
 
 
 def xl(x: float) -> str:
@@ -77,6 +106,13 @@ def xl(x: float) -> str:
     if "E" in text and "E-" not in text and "E+" not in text:
         text = text.replace("E", "E+")
     return text
+
+
+def literal(value: object) -> str:
+    """A text or a number as an Excel formula literal: ``"H100"``, ``8.64E+19``."""
+    if isinstance(value, str):
+        return '"' + value.replace('"', '""') + '"'
+    return xl(float(value))  # type: ignore[arg-type]
 
 
 def tokens(expr: str) -> list[tuple[str, str]]:
@@ -128,10 +164,11 @@ def _atomic(expr: str) -> bool:
     toks = [t for t in tokens(expr) if t[0] != "space"]
     if len(toks) == 1:
         return True
-    # NAME(...) as a whole is atomic too.
-    if toks[0][0] == "name" and toks[1][1] == "(":
+    # NAME(...) and (...) as a whole are atomic too.
+    start = 1 if toks[0][0] == "name" else 0
+    if toks[start][1] == "(":
         depth = 0
-        for i, (_, text) in enumerate(toks[1:], start=1):
+        for i, (_, text) in enumerate(toks[start:], start=start):
             depth += text == "("
             depth -= text == ")"
             if depth == 0:
@@ -140,7 +177,8 @@ def _atomic(expr: str) -> bool:
 
 
 def paren(expr: str) -> str:
-    """``expr`` in parentheses unless it is one name, number or call."""
+    """``expr`` in parentheses unless it is one name, number or call, or is in
+    parentheses already."""
     return expr if _atomic(expr) else f"({expr})"
 
 
@@ -209,7 +247,7 @@ def _call(
         elif raw:
             inner[p] = Bound(args[k])
         elif defaults.get(p) is not None:
-            inner[p] = Bound(_literal(defaults[p]), "TRUE")
+            inner[p] = Bound(literal(defaults[p]), "TRUE")
         else:
             inner[p] = OMITTED
     return paren(expand(body, inner, functions, reuse))
@@ -218,8 +256,9 @@ def _call(
 def _fold(function: str, args: list[str]) -> str:
     """A call, simplified where its logical arguments are known (TRUE/FALSE)."""
     f = function.upper()
-    if f == "IF" and args and args[0] in ("TRUE", "FALSE"):
-        pick = args[1] if args[0] == "TRUE" else (args[2] if len(args) > 2 else "FALSE")
+    test = truth(args[0]) if f == "IF" and args else None
+    if test is not None:
+        pick = args[1] if test else (args[2] if len(args) > 2 else "FALSE")
         return paren(pick)
     if f in ("AND", "OR") and all(a in ("TRUE", "FALSE") for a in args):
         values = [a == "TRUE" for a in args]
@@ -229,10 +268,47 @@ def _fold(function: str, args: list[str]) -> str:
     return f"{function}({','.join(args)})"
 
 
-def _literal(value: object) -> str:
-    if isinstance(value, str):
-        return '"' + value.replace('"', '""') + '"'
-    return xl(float(value))  # type: ignore[arg-type]
+def truth(expr: str) -> bool | None:
+    """The value of ``expr`` if it is TRUE and FALSE joined by ``*`` (and), ``+``
+    (or) and parentheses, as an expression whose OMITTED tests are decided is;
+    None for anything else."""
+    toks = [t for k, t in tokens(expr) if k != "space"]
+    pos = 0
+
+    def operand() -> bool | None:
+        nonlocal pos
+        if pos < len(toks) and toks[pos] in ("TRUE", "FALSE"):
+            pos += 1
+            return toks[pos - 1] == "TRUE"
+        if pos < len(toks) and toks[pos] == "(":
+            pos += 1
+            value = either()
+            if value is None or pos >= len(toks) or toks[pos] != ")":
+                return None
+            pos += 1
+            return value
+        return None
+
+    def both() -> bool | None:
+        nonlocal pos
+        value = operand()
+        while value is not None and pos < len(toks) and toks[pos] == "*":
+            pos += 1
+            other = operand()
+            value = None if other is None else value and other
+        return value
+
+    def either() -> bool | None:
+        nonlocal pos
+        value = both()
+        while value is not None and pos < len(toks) and toks[pos] == "+":
+            pos += 1
+            other = both()
+            value = None if other is None else value or other
+        return value
+
+    value = either()
+    return value if pos == len(toks) else None
 
 
 def _arguments(toks: list[tuple[str, str]], open_at: int) -> tuple[list[str], int]:

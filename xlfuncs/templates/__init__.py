@@ -22,10 +22,10 @@ from .layout import LANGS, build_template
 from .library import FILENAME as LIBRARY
 from .library import LANG as LIBRARY_LANG
 from .library import MODULE_FILENAME as LIBRARY_MODULE
-from .library import build_library, module_text
+from .library import build_library, definitions, module_text
 from .model_size import CHINCHILLA
 from .planner import PLANNER
-from .xlsx import save_text, save_workbook
+from .xlsx import existing, workbook_bytes, write_bytes
 
 TEMPLATES: tuple[Template, ...] = (FINETUNE, CHINCHILLA, PLANNER)
 
@@ -41,38 +41,35 @@ def build(
 
     The library (``xlfuncs-functions.xlsx`` and its ``.lambda.txt`` module) has
     one edition, English: it is written when ``langs`` includes "en" and no
-    ``templates`` are chosen. Nothing is written if any target exists: raises
-    FileExistsError (listing the files) unless ``force``; each file is written
-    atomically, so an interrupted build leaves old files intact.
+    ``templates`` are chosen. Every file is built in memory first, so an error
+    while building writes nothing; then nothing is written if any target exists
+    (a file, or a symbolic link even if dangling): raises FileExistsError
+    (listing them) unless ``force``. Each file is written atomically, so an
+    interrupted write leaves old files intact.
     """
     out = Path(out_dir)
     langs = tuple(langs)
     for lang in langs:
         if lang not in LANGS:
             raise ValueError(f"unknown language {lang!r}; choose {' or '.join(LANGS)}")
-    jobs = [
-        (tpl, lang, out / tpl.filename(lang))
-        for tpl in (templates or TEMPLATES)
-        for lang in langs
-    ]
-    library = templates is None and LIBRARY_LANG in langs
-    extra = [out / LIBRARY, out / LIBRARY_MODULE] if library else []
-    existing = [str(p) for p in [*(p for _, _, p in jobs), *extra] if p.exists()]
-    if existing and not force:
+    files: dict[Path, bytes] = {}
+    for tpl in templates or TEMPLATES:
+        for lang in langs:
+            built = build_template(tpl, lang)
+            files[out / tpl.filename(lang)] = workbook_bytes(
+                built.workbook, built.cached
+            )
+    if templates is None and LIBRARY_LANG in langs:
+        texts = definitions()  # the LAMBDAs, made once for the workbook and module
+        built = build_library(texts)
+        files[out / LIBRARY] = workbook_bytes(built.workbook, built.cached)
+        files[out / LIBRARY_MODULE] = module_text(texts).encode("utf-8")
+    there = existing(files)
+    if there and not force:
         raise FileExistsError(
-            f"{', '.join(existing)} already exist; pass --force to overwrite"
+            f"{', '.join(map(str, there))} already exist; pass --force to overwrite"
         )
-    written = []
-    for tpl, lang, path in jobs:
-        built = build_template(tpl, lang)
-        written.append(save_workbook(built.workbook, path, built.cached, force=force))
-    if library:
-        built = build_library()
-        written.append(
-            save_workbook(built.workbook, out / LIBRARY, built.cached, force=force)
-        )
-        written.append(save_text(module_text(), out / LIBRARY_MODULE, force=force))
-    return written
+    return [write_bytes(data, path, force=force) for path, data in files.items()]
 
 
 __all__ = [

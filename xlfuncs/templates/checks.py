@@ -21,7 +21,7 @@ from openpyxl.worksheet.datavalidation import DataValidation
 
 from ..registry import ARGS, Arg
 from ..registry.domains import FRACTION
-from ..registry.excel import xl
+from ..registry.excel import exact, xl
 from . import texts as tx
 from .blocks import Input, Rule
 from .texts import Text
@@ -137,7 +137,7 @@ def rules(inp: Input) -> list[Check]:
         text = "AND(ISTEXT({x}),LEN(TRIM({x}))>=1,LEN({x})<=12)"
         return [Check(text, _short_text, tx.ENTER_TEXT)]
     if inp.choices:
-        listed = f"ISNUMBER(MATCH({{x}},{inp.choices},0))"
+        listed = f"ISNUMBER(MATCH({exact('{x}')},{inp.choices},0))"  # no wildcards
         return [Check(listed, _in_list(inp.choices), tx.PICK)] + [
             _from_rule(r) for r in inp.rules
         ]

@@ -28,6 +28,7 @@ from ..data.fits import FITS
 from ..data.models import FIELD_ALIASES, FIELDS, MODELS, find_field, find_model
 from ..data.models import spellings as model_spellings
 from ..data.models import value as model_value
+from ..data.names import normalize
 from ..data.units import (
     DTYPE_ALIASES,
     DTYPES,
@@ -51,7 +52,6 @@ from ..registry.excel import (
     MODEL_KEYS,
     MODEL_ROW,
     MODEL_SPECS,
-    xl,
 )
 from .page import LINE, lines
 
@@ -69,10 +69,6 @@ MISSING = "–"  # a figure the vendor does not publish
 Cached = dict[tuple[str, str], Any]
 
 
-def _key(text: str) -> str:
-    return "".join(ch for ch in text.lower() if ch not in " -_\t\u00a0")
-
-
 def accelerator_keys() -> Iterator[tuple[str, int]]:
     """Every spelling a formula accepts, as key() writes it, and its table row."""
     seen: set[str] = set()
@@ -81,7 +77,7 @@ def accelerator_keys() -> Iterator[tuple[str, int]]:
         prefixes = [""] + ["".join(p) for n in (1, 2) for p in permutations(words, n)]
         for spelling in (acc.name, *acc.aliases):
             for prefix in prefixes:
-                k = prefix + _key(spelling)
+                k = prefix + normalize(spelling)
                 if k not in seen and find(k) is acc:  # the Python look-up agrees
                     seen.add(k)
                     yield k, row
@@ -92,7 +88,7 @@ def model_keys() -> Iterator[tuple[str, int]]:
     seen: set[str] = set()
     for row, model in enumerate(MODELS, start=1):
         for spelling in model_spellings(model):
-            k = _key(spelling)
+            k = normalize(spelling)
             if k not in seen and find_model(k) is model:  # the Python look-up agrees
                 seen.add(k)
                 yield k, row
@@ -104,7 +100,7 @@ def field_keys() -> Iterator[tuple[str, int]]:
     for spelling in (*FIELDS, *FIELD_ALIASES):
         field = find_field(spelling)
         assert field is not None
-        k = _key(spelling)
+        k = normalize(spelling)
         if k not in seen:
             seen.add(k)
             yield k, 1 + FIELDS.index(field)
@@ -114,7 +110,7 @@ def dtype_keys() -> Iterator[tuple[str, int]]:
     for spelling in (*DTYPES, *DTYPE_ALIASES):
         canonical = find_dtype(spelling)
         assert canonical is not None
-        yield _key(spelling), 1 + DTYPES.index(canonical)
+        yield normalize(spelling), 1 + DTYPES.index(canonical)
 
 
 def _name(wb: Workbook, name: str, title: str, ref: str) -> None:
@@ -352,4 +348,4 @@ def add_data_sheet(
     return [ws, ms], cached
 
 
-__all__ = ["MISSING", "accelerator_keys", "add_data_sheet", "dtype_keys", "xl"]
+__all__ = ["MISSING", "accelerator_keys", "add_data_sheet", "dtype_keys"]

@@ -23,6 +23,12 @@ or given a blank cell (as the xlwings functions read one), it takes its default:
 ``IF(_xlfn.ISOMITTED(_xlpm.k),20,IF(ISBLANK(_xlpm.k),20,_xlpm.k))``; one whose
 default is None keeps the expression's own ``OMITTED(k)`` test.
 
+A required argument left empty between commas (``=F(8,2500,0.82,)``) reaches a
+LAMBDA as *missing*, and is not tested for: the test, ISOMITTED, on a parameter
+not declared ``_xlop.`` is one Excel was seen to refuse in a stored name, and
+the ``formulas`` engine, which reads ISOMITTED as ISBLANK, could not tell such a
+guard from the blank-cell check anyway.
+
 Sibling functions are written out inside each body rather than called by name,
 so that every name works on its own (a user may copy just one), and because the
 ``formulas`` engine that proves them cannot evaluate a named LAMBDA calling
@@ -33,7 +39,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 
 from ..data.units import RECOMPUTE_MODES
 from ..registry import Arg, Formula
@@ -47,21 +53,22 @@ from ..registry.excel import (
     Bound,
     expand,
     key,
+    literal,
     names_in,
     tokens,
     xl,
 )
 from ..registry.formula import excel_functions
 
-#: How a typed name is compared with a table's keys, and the keys, per kind of
-#: name: the same normalisation and table as the function's own expression.
-MEMBERSHIP: dict[A.Choice, tuple[Callable[[str], str], str]] = {
-    A.GPU: (key, ACCELERATOR_KEYS),
-    A.DTYPE: (key, DTYPE_KEYS),
-    A.MODEL: (key, MODEL_KEYS),
-    A.FIELD: (key, MODEL_FIELD_KEYS),
-    A.FIT: (lambda x: f"TRIM({x})", FIT_NAMES),
-    A.RECOMPUTE: (key, "{" + ",".join(f'"{m}"' for m in RECOMPUTE_MODES) + "}"),
+#: The keys a typed name is looked up in (through key(), as the function's own
+#: expression does), per kind of name.
+MEMBERSHIP: dict[A.Choice, str] = {
+    A.GPU: ACCELERATOR_KEYS,
+    A.DTYPE: DTYPE_KEYS,
+    A.MODEL: MODEL_KEYS,
+    A.FIELD: MODEL_FIELD_KEYS,
+    A.FIT: FIT_NAMES,
+    A.RECOMPUTE: "{" + ",".join(f'"{m}"' for m in RECOMPUTE_MODES) + "}",
 }
 
 #: Excel's limits for one formula: characters and levels of nested functions.
@@ -84,15 +91,10 @@ def with_default(p: str, default: str) -> str:
     return f"IF(_xlfn.ISOMITTED({p}),{default},IF(ISBLANK({p}),{default},{p}))"
 
 
-def _literal(value: object) -> str:
-    if isinstance(value, str):
-        return '"' + value.replace('"', '""') + '"'
-    return xl(float(value))  # type: ignore[arg-type]
-
-
 def _number(x: str) -> str:
-    """1 where ``x`` is a number. ISTEXT too: some engines call "8" a number."""
-    return f"ISNUMBER({x})*NOT(ISTEXT({x}))"
+    """TRUE where ``x`` is a number: not text, even "8" (Excel's IS functions do
+    not convert), nor TRUE/FALSE, a blank or an error."""
+    return f"ISNUMBER({x})"
 
 
 def _product(conditions: list[str]) -> str:
@@ -124,16 +126,17 @@ def checks(arg: Arg, x: str) -> tuple[str, str]:
     """(ok, error): TRUE where ``x`` is a valid ``arg``, and the error elsewhere."""
     if arg.kind == "choice":
         assert arg.choice is not None
-        normal, keys = MEMBERSHIP[arg.choice]
-        ok = f"IF(ISTEXT({x}),ISNUMBER(MATCH({normal(x)},{keys},0)),FALSE)"
+        keys = MEMBERSHIP[arg.choice]
+        ok = f"IF(ISTEXT({x}),ISNUMBER(MATCH({key(x)},{keys},0)),FALSE)"
         return ok, f"IF(ISERROR({x}),{x},IF(ISTEXT({x}),#N/A,#VALUE!))"
     if arg.kind == "sample":
         # A whole range, read as AVERAGE and PERCENTILE.INC read one: an error
         # cell is passed on (MIN gives the first), blanks, text and TRUE/FALSE are
         # skipped, and no number at all is #DIV/0!. Counting ISNUMBER rather than
-        # COUNT keeps a TRUE typed as the argument itself out, as in the UDF.
+        # COUNT keeps a TRUE typed as the argument itself out, as in the UDF
+        # (*1: SUM skips TRUE/FALSE in an array).
         error = f"OR(ISERROR({x}))"
-        empty = f"SUM(ISNUMBER({x})*NOT(ISTEXT({x})))=0"
+        empty = f"SUM(ISNUMBER({x})*1)=0"
         inside = _product(_inside(arg, f"MIN({x})", f"MAX({x})"))
         ok = f"IF({error},FALSE,IF({empty},FALSE,{inside}))"
         code = f"IF({error},MIN({x}),IF({empty},#DIV/0!,#NUM!))"
@@ -167,15 +170,22 @@ def lambda_text(
         if default is None:
             bindings[a.name] = Bound(p, omitted(p))
         else:
-            bindings[a.name] = Bound(with_default(p, _literal(default)))
+            bindings[a.name] = Bound(with_default(p, literal(default)))
     body = expand(spec.excel, bindings, functions)
     for a in reversed(spec.args):
         p = parameter(a.name)
         ok, error = checks(a, p)
         if a.name in spec.defaults:  # left out or blank: its default, valid
-            ok = f"IF(_xlfn.ISOMITTED({p}),TRUE,IF(ISBLANK({p}),TRUE,{ok}))"
+            ok = f"IF({omitted(p)},TRUE,{ok})"
         body = f"IF({ok},{body},{error})"
-    return f"_xlfn.LAMBDA({','.join(declared)},{body})"
+    text = f"_xlfn.LAMBDA({','.join(declared)},{body})"
+    if len(text) > MAX_CHARS or nesting(text) > MAX_NESTING:
+        raise ValueError(
+            f"{spec.name}: its LAMBDA has {len(text):,} characters and "
+            f"{nesting(text)} levels of nested functions; Excel refuses a formula "
+            f"over {MAX_CHARS:,} characters or {MAX_NESTING} levels"
+        )
+    return text
 
 
 def nesting(text: str) -> int:

@@ -904,6 +904,38 @@ def _literal(value: object) -> str:
 # ------------------------------------------------------------------ the workbook
 
 
+def add_data_sheets(wb: Workbook, lang: str) -> dict[tuple[str, str], Any]:
+    """The reference data sheets in ``lang``, set up for print; their cached values."""
+    sheets, cached = add_data_sheet(wb, lambda key: _DATA[key](lang), tx.LARGE(lang))
+    for data, scale in zip(sheets, DATA_SCALES):
+        setup_print(data, lang, portrait=False, scale=scale)
+    return cached
+
+
+def set_properties(
+    wb: Workbook,
+    lang: str,
+    *,
+    title: str,
+    subject: str,
+    keywords: str,
+    description: str,
+) -> None:
+    """The document's properties, dated by :func:`build_date`, and a full
+    recalculation when Excel opens it."""
+    p = wb.properties
+    p.title = title
+    p.subject = subject
+    p.creator = "xlfuncs"
+    p.keywords = keywords
+    p.description = description
+    p.language = {"en": "en-US", "es": "es-ES"}[lang]
+    p.version = __version__
+    stamp = datetime.combine(build_date(), datetime.min.time())
+    p.created = p.modified = stamp
+    wb.calculation.fullCalcOnLoad = True
+
+
 def build_template(tpl: Template, lang: str) -> Built:
     """The workbook of one template in one language, and its cached values."""
     if lang not in LANGS:
@@ -934,25 +966,17 @@ def build_template(tpl: Template, lang: str) -> Built:
     sheet.finish()
     cached = sheet.cached
     if tpl.data_sheet:
-        sheets, data_cached = add_data_sheet(
-            wb, lambda key: _DATA[key](lang), tx.LARGE(lang)
-        )
-        cached.update(data_cached)
-        for data, scale in zip(sheets, DATA_SCALES):
-            setup_print(data, lang, portrait=False, scale=scale)
+        cached.update(add_data_sheets(wb, lang))
     add_cover(wb, cover, tpl, lang, build_date())
     wb.active = 1  # open on the model
-    p = wb.properties
-    p.title = tpl.title(lang)
-    p.subject = tpl.subject(lang)
-    p.creator = "xlfuncs"
-    p.keywords = tpl.keywords(lang)
-    p.description = tpl.subtitle(lang)
-    p.language = {"en": "en-US", "es": "es-ES"}[lang]
-    p.version = __version__
-    stamp = datetime.combine(build_date(), datetime.min.time())
-    p.created = p.modified = stamp
-    wb.calculation.fullCalcOnLoad = True
+    set_properties(
+        wb,
+        lang,
+        title=tpl.title(lang),
+        subject=tpl.subject(lang),
+        keywords=tpl.keywords(lang),
+        description=tpl.subtitle(lang),
+    )
     return Built(wb, cached)
 
 

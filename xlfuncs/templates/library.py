@@ -17,8 +17,7 @@ descriptions would be half a translation.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from datetime import datetime
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from openpyxl import Workbook
@@ -35,9 +34,8 @@ from ..registry.excel import xl
 from ..registry.formula import excel_functions
 from . import styles as st
 from . import texts as tx
-from .data_sheet import add_data_sheet
 from .lambdas import afe_module, lambda_text, tables_read
-from .layout import _DATA, DATA_SCALES, Built, build_date
+from .layout import Built, add_data_sheets, build_date, set_properties
 from .page import LINE, lines, setup_print
 from .shared import (
     BESIROGLU,
@@ -104,10 +102,17 @@ def definitions() -> dict[str, str]:
     return {f.name: lambda_text(f, functions) for f in specs()}
 
 
-def look_ups() -> list[str]:
-    """The functions that read the reference tables (they need the data sheets)."""
-    texts = definitions()
+def look_ups(texts: Mapping[str, str]) -> list[str]:
+    """The functions that read the reference tables (they need the data sheets),
+    given their :func:`definitions`."""
     return [name for name, text in texts.items() if tables_read(text)]
+
+
+def listed(names: Sequence[str]) -> str:
+    """``A``, ``A and B``, ``A, B and C``."""
+    if len(names) < 2:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 # ------------------------------------------------------------------ texts
@@ -160,6 +165,8 @@ def example_call(spec: Formula, sep: str = ", ") -> str:
 
 
 def number_format(spec: Formula, value: float) -> str:
+    """The format the templates give such a figure: M, B and T for counts, whole
+    currency above 1,000, two decimals otherwise (1,093.33 examples/min)."""
     v = abs(value)
     if spec.unit == "fraction":
         return tx.PERCENT_FMT
@@ -167,14 +174,8 @@ def number_format(spec: Formula, value: float) -> str:
         return tx.MONEY
     if v >= 1e15:
         return tx.SCIENTIFIC
-    if v >= 1e12:
-        return tx.TRILLIONS(LANG)
-    if v >= 1e9:
-        return tx.BILLIONS(LANG)
     if v >= 1e6:
-        return '#,##0.0,," M"'
-    if v >= 1000:
-        return tx.COUNT if float(value).is_integer() else tx.DECIMAL
+        return tx.LARGE(LANG)
     if v >= 1 or v == 0:
         return tx.COUNT if float(value).is_integer() else tx.TWO
     return "0.0000##"
@@ -287,7 +288,7 @@ BUILT = (
 COVER_WIDTH = 100
 
 
-def _cover(ws: Worksheet) -> None:
+def _cover(ws: Worksheet, lookups: Sequence[str]) -> None:
     ws.title = "About this workbook"
     ws.column_dimensions["A"].width = COVER_WIDTH
     row = 0
@@ -302,7 +303,6 @@ def _cover(ws: Worksheet) -> None:
 
     put(TITLE, st.TITLE)
     ws.row_dimensions[row].height = 24
-    lookups = ", ".join(look_ups()[:-1]) + " and " + look_ups()[-1]
     for heading, paragraphs in COVER:
         put(heading, st.SECTION, gap=True)
         if heading == "Not in this library":
@@ -315,7 +315,7 @@ def _cover(ws: Worksheet) -> None:
             bullet = "" if text[:2] in {f"{k}." for k in range(1, 10)} else "• "
             if len(paragraphs) == 1 or heading == "What it is":
                 bullet = ""
-            put(bullet + text.replace("{look_ups}", lookups))
+            put(bullet + text.replace("{look_ups}", listed(lookups)))
     put("Version", st.SECTION, gap=True)
     put(BUILT.format(version=__version__, date=build_date().isoformat()))
     ws.print_area = f"A1:A{row}"
@@ -491,45 +491,41 @@ def _functions_sheet(ws: Worksheet, library: Sequence[Formula]) -> dict[Any, Any
 # ------------------------------------------------------------------ the workbook
 
 
-def build_library() -> Built:
-    """The LAMBDA library workbook and the cached value of each formula cell."""
+def build_library(texts: Mapping[str, str] | None = None) -> Built:
+    """The LAMBDA library workbook and the cached value of each formula cell.
+
+    ``texts``: the :func:`definitions`, if already made (they take a while).
+    """
+    texts = definitions() if texts is None else texts
     wb = Workbook()
     cover = wb.worksheets[0]
     library = specs()
-    for name, text in definitions().items():
+    for name, text in texts.items():
         spec = REGISTRY[name]
         wb.defined_names[name] = DefinedName(
             name, attr_text=text, comment=spec.description
         )
     ws = wb.create_sheet("Functions")
     cached = _functions_sheet(ws, library)
-    sheets, data_cached = add_data_sheet(
-        wb, lambda key: _DATA[key](LANG), tx.BILLIONS(LANG)
-    )
-    cached.update(data_cached)
-    for data, scale in zip(sheets, DATA_SCALES):
-        setup_print(data, LANG, portrait=False, scale=scale)
-    _cover(cover)
+    cached.update(add_data_sheets(wb, LANG))
+    _cover(cover, look_ups(texts))
     wb.active = 0
-    p = wb.properties
-    p.title = TITLE
-    p.subject = "LLM training and fine-tuning planning functions as Excel LAMBDAs"
-    p.creator = "xlfuncs"
-    p.keywords = "LAMBDA, LLM, fine-tuning, Chinchilla, GPU, Excel functions"
-    p.description = (
-        "Every xlfuncs function as a named LAMBDA: Excel for Microsoft 365 and "
-        "Excel 2024, no Python."
+    set_properties(
+        wb,
+        LANG,
+        title=TITLE,
+        subject="LLM training and fine-tuning planning functions as Excel LAMBDAs",
+        keywords="LAMBDA, LLM, fine-tuning, Chinchilla, GPU, Excel functions",
+        description="Every xlfuncs function as a named LAMBDA: Excel for Microsoft "
+        "365 and Excel 2024, no Python.",
     )
-    p.language = "en-US"
-    p.version = __version__
-    stamp = datetime.combine(build_date(), datetime.min.time())
-    p.created = p.modified = stamp
-    wb.calculation.fullCalcOnLoad = True
     return Built(wb, cached)
 
 
-def module_text() -> str:
-    """The library as an Advanced Formula Environment module."""
+def module_text(texts: Mapping[str, str] | None = None) -> str:
+    """The library as an Advanced Formula Environment module (``texts`` as in
+    :func:`build_library`)."""
+    texts = definitions() if texts is None else texts
     header = [
         f"xlfuncs {__version__}: LLM training and fine-tuning planning functions as "
         "Excel LAMBDAs.",
@@ -540,14 +536,14 @@ def module_text() -> str:
         "Each function is complete on its own (the functions it builds on are "
         "written out inside it).",
         "These read tables of xlfuncs-functions.xlsx (its Data, Models and Keys "
-        "sheets): " + ", ".join(look_ups()) + ".",
+        "sheets): " + ", ".join(look_ups(texts)) + ".",
         "Not included: "
         + "; ".join(f"{f.name} ({f.excel_note})" for f in left_out())
         + ".",
         "Do not use these and the xlwings functions of xlfuncs in one workbook: "
         "they share their names.",
     ]
-    return afe_module(specs(), header, definitions())
+    return afe_module(specs(), header, texts)
 
 
 __all__ = [
@@ -557,6 +553,7 @@ __all__ = [
     "definitions",
     "example_call",
     "left_out",
+    "listed",
     "look_ups",
     "module_text",
     "specs",

@@ -34,7 +34,7 @@ import openpyxl
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.workbook.properties import CalcProperties
 
-__all__ = ["save_text", "save_workbook"]
+__all__ = ["existing", "save_text", "save_workbook", "workbook_bytes", "write_bytes"]
 
 #: Timestamp written to docProps/core.xml when the workbook names none.
 FIXED_TIMESTAMP = "2024-01-01T00:00:00Z"
@@ -110,6 +110,13 @@ def save_workbook(
     """
     path = pathlib.Path(path)
     _check_overwrite(path, force)
+    return write_bytes(workbook_bytes(wb, cached), path, force=force)
+
+
+def workbook_bytes(
+    wb: openpyxl.Workbook, cached: Mapping[tuple[str, str], Cached]
+) -> bytes:
+    """The bytes :func:`save_workbook` writes for `wb` and `cached` (same errors)."""
     wanted = _normalise_cached(wb, cached)
 
     parts = _workbook_parts(wb)
@@ -124,8 +131,7 @@ def save_workbook(
         name = sheet_parts[title]
         parts[name] = _set_cached_values(parts[name], cells, title)
 
-    _atomic_write(path, _zip_bytes(parts))
-    return path
+    return _zip_bytes(parts)
 
 
 def save_text(
@@ -136,17 +142,30 @@ def save_text(
     Raises FileExistsError if `path` exists and `force` is false.
     """
     path = pathlib.Path(path)
+    return write_bytes(text.encode("utf-8"), path, force=force)
+
+
+def write_bytes(
+    data: bytes, path: str | os.PathLike[str], *, force: bool = False
+) -> pathlib.Path:
+    """Write `data` to `path` atomically; FileExistsError as :func:`existing` says."""
+    path = pathlib.Path(path)
     _check_overwrite(path, force)
-    _atomic_write(path, text.encode("utf-8"))
+    _atomic_write(path, data)
     return path
+
+
+def existing(paths: Iterable[str | os.PathLike[str]]) -> list[pathlib.Path]:
+    """The `paths` a write without ``force`` refuses: files, and symbolic links
+    even when dangling (a dangling link does not "exist", but would be replaced)."""
+    return [p for p in map(pathlib.Path, paths) if p.exists() or p.is_symlink()]
 
 
 # --- helpers ---------------------------------------------------------------
 
 
 def _check_overwrite(path: pathlib.Path, force: bool) -> None:
-    # is_symlink() too: a dangling link does not "exist" but would be replaced.
-    if not force and (path.exists() or path.is_symlink()):
+    if not force and existing([path]):
         raise FileExistsError(f"{path} already exists; pass --force to overwrite it")
 
 
