@@ -39,12 +39,10 @@ def _c(which: str) -> str:
     return f"INDEX({FIT[which]},{_F})"
 
 
-_NO_EXCEL = (
-    "it needs a solver: 120 bisection steps, which an Excel formula could take "
-    "with REDUCE and SEQUENCE, but the independent Excel engine that tests the "
-    "LAMBDA library (the formulas package) cannot evaluate those, so such a "
-    "formula could not be proven equal to the Python library"
-)
+# Why these two have no Excel expression (the LAMBDA library's cover says it;
+# docs/excel.md gives the testing reason: the formulas engine cannot run
+# REDUCE over SEQUENCE, so such a formula could not be checked).
+_NO_EXCEL = "it needs an iterative solver (120 bisection steps), not a formula"
 
 _BELOW_E = "target_loss must be above the fit's irreducible loss E: " + ", ".join(
     f"{f.E} ({k})" for k, f in FITS.items()

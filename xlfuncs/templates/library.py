@@ -68,7 +68,7 @@ TOPICS = {
 }
 
 # Functions sheet: columns and their widths (characters).
-COLUMNS = {"A": 28, "B": 33, "C": 42, "D": 11, "E": 30, "F": 13, "G": 13}
+COLUMNS = {"A": 28, "B": 33, "C": 37, "D": 11, "E": 35, "F": 13, "G": 13}
 HEADINGS = (
     "Function",
     "Arguments ([optional], units)",
@@ -306,10 +306,9 @@ def _cover(ws: Worksheet, lookups: Sequence[str]) -> None:
     for heading, paragraphs in COVER:
         put(heading, st.SECTION, gap=True)
         if heading == "Not in this library":
-            paragraphs = [
-                f"{f.name}: {f.excel_note[0].upper()}{f.excel_note[1:]}. Use the "
-                "xlwings function, the Python library or the xlfuncs command line."
-                for f in left_out()
+            paragraphs = [f"{f.name}: {f.excel_note}." for f in left_out()] + [
+                "Use the xlwings functions (Excel for Windows with Python), the "
+                "Python library or the xlfuncs command line for them."
             ]
         for text in paragraphs:
             bullet = "" if text[:2] in {f"{k}." for k in range(1, 10)} else "• "

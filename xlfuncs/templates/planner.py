@@ -16,7 +16,7 @@ from openpyxl.utils import quote_sheetname
 
 from ..data.accelerators import BY_NAME, Accelerator
 from ..registry import REGISTRY
-from ..registry.excel import Bound, expand
+from ..registry.excel import Bound, exact, expand
 from ..registry.formula import excel_functions
 from . import charts
 from . import styles as st
@@ -73,7 +73,8 @@ CLUSTER = Inputs(
             choices="AcceleratorNames",
             rules=(
                 Rule(
-                    "ISNUMBER(INDEX(AcceleratorPower,MATCH(GPUModel,AcceleratorNames,0)))",
+                    f"ISNUMBER(INDEX(AcceleratorPower,MATCH({exact('GPUModel')},"
+                    "AcceleratorNames,0)))",
                     _has_power,
                     T("Warning: its vendor publishes no power figure, so energy shows n/a",
                       "Aviso: su fabricante no publica su potencia: la energía muestra n/d"),
@@ -97,8 +98,8 @@ CLUSTER = Inputs(
                       "de entrenamiento"),
                 ),
                 Rule(
-                    "ISNUMBER(INDEX(AcceleratorPeaks,MATCH(GPUModel,AcceleratorNames,0),"
-                    "MATCH(Dtype,DtypeNames,0)))",
+                    f"ISNUMBER(INDEX(AcceleratorPeaks,MATCH({exact('GPUModel')},"
+                    f"AcceleratorNames,0),MATCH({exact('Dtype')},DtypeNames,0)))",
                     _has_figure,
                     T("Error: this GPU has no figure for this precision (see the Data sheet)",
                       "Error: esta GPU no tiene cifra para esta precisión (ver hoja Datos)"),
