@@ -74,6 +74,21 @@ def test_percentile_as_in_excel(capsys):
     assert float(capsys.readouterr().out) == 900
 
 
+@pytest.mark.parametrize("word", ["1,200", "600,800,900", " 12,345.5 "])
+def test_a_list_that_could_be_one_number_is_refused(word, capsys):
+    # 1,200 read as the list [1, 200] gave a 90th percentile of 180.1.
+    assert main(["calc", "FT_TOKENS_PER_EXAMPLE", word, "90%"]) == 2
+    err = capsys.readouterr().err
+    assert "may be one number or a list" in err and ";" in err
+    assert main(["calc", "FT_TOKENS_PER_EXAMPLE", word.replace(",", ";")]) == 0
+
+
+def test_calc_help_shows_single_percent_signs(capsys):
+    assert main(["calc", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert "82% is 0.82" in out and "%%" not in out
+
+
 @pytest.mark.parametrize(
     ("args", "words"),
     [
@@ -307,6 +322,35 @@ def test_excel_setup_keeps_existing_settings(tmp_path, capsys):
     assert "Trust access to the VBA project object model" in out and ".xlsm" in out
     assert add_udf_module(conf) == []  # idempotent
     assert conf.read_text(encoding="utf-8") == text
+
+
+def test_excel_setup_warns_of_another_interpreter(tmp_path, monkeypatch, capsys):
+    # `xlwings addin install` run from another Python writes its own path first.
+    # excel-setup sets Interpreter on Windows only.
+    monkeypatch.setattr("xlfuncs.cli.excel_interpreter", lambda: sys.executable)
+    conf = tmp_path / "xlwings.conf"
+    conf.write_text('"INTERPRETER_WIN","C:\\\\Python312\\\\python.exe"\n')
+    assert main(["excel-setup", "--config", str(conf)]) == 0
+    out = capsys.readouterr().out
+    assert "Interpreter is already set to C:" in out and "left as it is" in out
+    assert (
+        "INTERPRETER_WIN" in conf.read_text() and sys.executable not in conf.read_text()
+    )
+    conf.write_text(f'"INTERPRETER_WIN","{sys.executable}"\n')
+    assert main(["excel-setup", "--config", str(conf)]) == 0
+    assert "already set" not in capsys.readouterr().out
+
+
+def test_excel_setup_help_describes_it(capsys):
+    assert main(["excel-setup", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert "%USERPROFILE%" in out and "%%" not in out and "UDF Modules" in out
+
+
+def test_no_command_prints_the_help(capsys):
+    assert main([]) == 0
+    out = capsys.readouterr().out
+    assert "usage: xlfuncs" in out and "excel-setup" in out and "calc" in out
 
 
 def test_excel_setup_sets_interpreter_only_if_missing(tmp_path):

@@ -62,13 +62,21 @@ def parse_value(spec: Formula, i: int, text: str) -> Any:
     """A command-line word as the argument's value: a number, a list or a name.
 
     A range argument (``lengths``) is a list separated by commas, semicolons or
-    spaces; every other number may use thousands separators (``2,500``).
+    spaces, but a word that could also be one grouped number (``1,200``) is
+    refused; every other number may use thousands separators (``2,500``).
     """
     arg = spec.args[i]
     if not text.strip() and arg.name in spec.defaults:
         return None  # an empty word skips an optional argument, as a blank cell
     if arg.kind == "choice":
         return text
+    if arg.kind == "sample" and _THOUSANDS.fullmatch(text.strip()):
+        # 1,200 may be one length or two; guessing either gives a wrong answer.
+        raise CliError(
+            f"{arg.name}: {text.strip()!r} may be one number or a list; write a "
+            f"number without commas ({text.strip().replace(',', '')}) or separate "
+            f"a list with semicolons or spaces ({text.strip().replace(',', ';')})"
+        )
     try:
         if arg.kind == "sample":
             return [parse_number(p) for p in re.split(r"[,;\s]+", text) if p]
@@ -375,24 +383,55 @@ def _write_atomic(path: Path, text: str, encoding: str) -> None:
         raise
 
 
+def interpreter_note(config: Path, interpreter: str) -> str | None:
+    """A warning if the config already names a Python other than ``interpreter``.
+
+    excel-setup never replaces a user's INTERPRETER_WIN, but Excel will start that
+    Python, which may not have xlfuncs ("No module named 'xlfuncs'").
+    """
+    target = Path(os.path.realpath(config))
+    if not target.exists():
+        return None
+    for line in _read_config(target)[0].splitlines():
+        if _key(line) == "interpreter_win":
+            current = line.partition(",")[2].strip().strip('"')
+            same = os.path.normcase(os.path.normpath(current)) == os.path.normcase(
+                os.path.normpath(interpreter)
+            )
+            if current and not same:
+                return (
+                    f"Note: Interpreter is already set to {current}, not to this "
+                    f"Python ({interpreter}); it was left as it is. Excel will "
+                    "start that Python, so it must have xlfuncs installed; "
+                    "otherwise change Interpreter on the xlwings ribbon tab."
+                )
+    return None
+
+
 EXCEL_STEPS = """\
-Remaining steps (Windows, desktop Excel):
-  1. Install the xlwings add-in once:   xlwings addin install
-  2. In Excel: File > Options > Trust Center > Trust Center Settings >
+Remaining steps, in desktop Excel for Windows (steps 5 to 8 of the set-up):
+  Once, if not done yet: install the xlwings add-in with  xlwings addin install
+  5. In Excel: File > Options > Trust Center > Trust Center Settings >
      Macro Settings: tick "Trust access to the VBA project object model"
      (Import Functions writes VBA into the workbook and needs it).
-  3. Restart Excel and open or save a macro-enabled workbook (.xlsm).
-  4. On the xlwings ribbon tab check that UDF Modules reads xlfuncs.udfs, then
-     click Import Functions. =FT_EXAMPLES_PER_SEC(8,2500,82%,900) shows 18.22.
+  6. Restart Excel and open or save a macro-enabled workbook (.xlsm).
+  7. On the xlwings ribbon tab check that UDF Modules reads xlfuncs.udfs and
+     that Interpreter is the Python that has xlfuncs (this one, as set above).
+  8. Click Import Functions. =FT_EXAMPLES_PER_SEC(8,2500,82%,900) shows 18.22.
   The functions are in Insert Function (fx) under the category "xlfuncs".
 Mac, Excel on the web, or no Python: the workbook xlfuncs-functions.xlsx holds
 the same functions as plain Excel LAMBDA formulas (Excel for Microsoft 365 or
 2024); `xlfuncs build` writes it, with the template workbooks, into workbooks/."""
 
 
+def excel_interpreter() -> str | None:
+    """The Python Excel should start: this one, on Windows (None elsewhere)."""
+    return sys.executable if os.name == "nt" else None
+
+
 def cmd_excel_setup(ns: argparse.Namespace) -> None:
     config = Path(ns.config) if ns.config else user_config_path()
-    interpreter = sys.executable if os.name == "nt" else None
+    interpreter = excel_interpreter()
     changes = add_udf_module(config, interpreter=interpreter)
     if changes:
         print(f"Updated {config}:")
@@ -400,6 +439,9 @@ def cmd_excel_setup(ns: argparse.Namespace) -> None:
             print(f"  - {change}")
     else:
         print(f"Nothing to change in {config}: UDF Modules includes xlfuncs.udfs")
+    note = interpreter_note(config, interpreter) if interpreter else None
+    if note:
+        print(textwrap.fill(note, WIDTH - 20, break_long_words=False))
     print(EXCEL_STEPS)
 
 
@@ -424,6 +466,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="xlfuncs",
         description="LLM training and fine-tuning planning functions for Excel.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="examples:\n"
+        "  xlfuncs calc FT_EXAMPLES_PER_SEC 8 2,500 82% 900   # 18.22 examples/s\n"
+        "  xlfuncs list FT_COST                             # one function in full\n"
+        "  xlfuncs build --out DIR                          # write the workbooks\n"
+        "`xlfuncs COMMAND --help` describes a command.",
     )
     p.add_argument("--version", action="version", version=f"xlfuncs {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -436,9 +484,11 @@ def build_parser() -> argparse.ArgumentParser:
         "calc",
         help="evaluate one function",
         description="Evaluate one function, e.g. `xlfuncs calc FT_EXAMPLES_PER_SEC "
-        "8 2,500 82%% 900`. Percentages are fractions (82%% is 0.82); a range "
-        "argument is a list: 600,800,900; an empty argument ('') skips an "
-        "optional one. `xlfuncs calc NAME --help` describes the function.",
+        "8 2,500 82% 900`. Percentages are fractions (82% is 0.82); the decimal "
+        "mark is a point (2.5) and a comma groups thousands (2,500). A range "
+        "argument is a list separated by semicolons or spaces: 600;800;900. An "
+        "empty argument ('') skips an optional one. `xlfuncs calc NAME --help` "
+        "describes the function.",
     )
     c.add_argument("name", help="function name, e.g. CHINCHILLA_PARAMS")
     # REMAINDER: a negative number such as -1e3 is a value, not an option.
@@ -454,7 +504,14 @@ def build_parser() -> argparse.ArgumentParser:
         "models", help="the known models and their shapes (MODEL_SPEC)"
     ).set_defaults(run=cmd_models)
     e = sub.add_parser(
-        "excel-setup", help="add xlfuncs.udfs to xlwings' UDF Modules setting"
+        "excel-setup",
+        help="add xlfuncs.udfs to xlwings' UDF Modules setting",
+        description="Prepare xlwings for the xlfuncs functions in desktop Excel "
+        "for Windows: add xlfuncs.udfs to UDF Modules in the xlwings user config "
+        "(%USERPROFILE%\\.xlwings\\xlwings.conf), keeping every other setting, "
+        "and set Interpreter to this Python if none is set. Prints what it "
+        "changed and the steps that remain in Excel. Run it again at any time: "
+        "it changes nothing twice.",
     )
     e.add_argument("--config", help="xlwings.conf to edit (default: the user's)")
     e.set_defaults(run=cmd_excel_setup)
@@ -514,8 +571,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
+    args = sys.argv[1:] if argv is None else list(argv)
+    if not args:  # `xlfuncs` alone: what it can do, not a usage error
+        parser.print_help()
+        return 0
     try:
-        ns = parser.parse_args(argv)
+        ns = parser.parse_args(args)
         ns.run(ns)
         if sys.stdout is not None:
             sys.stdout.flush()  # a closed pipe shows here, not at exit
