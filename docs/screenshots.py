@@ -51,7 +51,10 @@ def to_pdf(files: list[Path], out: Path, profile: Path, soffice: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0],
-        epilog="Writes PNG files and prints their paths.",
+        epilog="Without --all it overwrites docs/img/<template>.png (each English "
+        "template's model sheet, first page), the pictures the docs show. Writes "
+        "PNG files and prints their paths. Needs LibreOffice (soffice) and "
+        "pdftoppm: apt-get install libreoffice-calc-nogui poppler-utils.",
     )
     parser.add_argument(
         "--all", metavar="DIR", type=Path, help="render every page into DIR"

@@ -8,6 +8,7 @@ import shutil
 import stat
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -320,6 +321,9 @@ def test_excel_setup_keeps_existing_settings(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "added xlfuncs.udfs to UDF Modules" in out
     assert "Trust access to the VBA project object model" in out and ".xlsm" in out
+    # The add-in step names the xlwings beside this Python: no activation needed.
+    assert str(Path(sys.executable).parent / "xlwings") in out
+    assert "5. In Excel" in out and sys.executable in out
     assert add_udf_module(conf) == []  # idempotent
     assert conf.read_text(encoding="utf-8") == text
 

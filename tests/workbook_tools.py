@@ -259,3 +259,24 @@ def summary(path: str | os.PathLike[str]) -> dict[str, object]:
             "charts": [_chart(ch) for ch in ws._charts],
         }
     return out
+
+
+def formula_cells_without_cached_value(
+    path: str | os.PathLike[str],
+) -> tuple[int, list[str]]:
+    """How many formula cells the file has, and those saved without a value.
+
+    A cell without one shows empty in previews and in readers that do not
+    recalculate (a mail client, a phone).
+    """
+    wb = openpyxl.load_workbook(path)
+    cached = openpyxl.load_workbook(path, data_only=True)
+    count, missing = 0, []
+    for ws in wb.worksheets:
+        for row in ws.iter_rows():
+            for c in row:
+                if c.data_type == "f":
+                    count += 1
+                    if cached[ws.title][c.coordinate].value is None:
+                        missing.append(f"{ws.title}!{c.coordinate}")
+    return count, missing

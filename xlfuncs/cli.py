@@ -409,14 +409,16 @@ def interpreter_note(config: Path, interpreter: str) -> str | None:
 
 
 EXCEL_STEPS = """\
-Remaining steps, in desktop Excel for Windows (steps 5 to 8 of the set-up):
-  Once, if not done yet: install the xlwings add-in with  xlwings addin install
+Remaining steps, in desktop Excel for Windows (steps 5 to 8 of the set-up).
+  Once, if not done yet (step 3), install the xlwings add-in:
+     {xlwings} addin install
   5. In Excel: File > Options > Trust Center > Trust Center Settings >
      Macro Settings: tick "Trust access to the VBA project object model"
      (Import Functions writes VBA into the workbook and needs it).
   6. Restart Excel and open or save a macro-enabled workbook (.xlsm).
   7. On the xlwings ribbon tab check that UDF Modules reads xlfuncs.udfs and
-     that Interpreter is the Python that has xlfuncs (this one, as set above).
+     that Interpreter is a Python that has xlfuncs, such as this one:
+     {python}
   8. Click Import Functions. =FT_EXAMPLES_PER_SEC(8,2500,82%,900) shows 18.22.
   The functions are in Insert Function (fx) under the category "xlfuncs".
 Mac, Excel on the web, or no Python: the workbook xlfuncs-functions.xlsx holds
@@ -442,7 +444,14 @@ def cmd_excel_setup(ns: argparse.Namespace) -> None:
     note = interpreter_note(config, interpreter) if interpreter else None
     if note:
         print(textwrap.fill(note, WIDTH - 20, break_long_words=False))
-    print(EXCEL_STEPS)
+    # The xlwings script beside this Python: no activated environment needed.
+    xlwings = str(Path(sys.executable).parent / "xlwings")
+    print(EXCEL_STEPS.format(xlwings=_quoted(xlwings), python=sys.executable))
+
+
+def _quoted(path: str) -> str:
+    """A path a Windows terminal reads as one word."""
+    return f'"{path}"' if " " in path else path
 
 
 # -------------------------------------------------------------- build, docs
@@ -520,7 +529,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="write the template workbooks and the LAMBDA library",
         description="Write the template workbooks (plain Excel formulas, no "
         "Python needed to use them) and the LAMBDA library "
-        "(xlfuncs-functions.xlsx, every function as a native Excel 365 function; "
+        "(xlfuncs-functions.xlsx, the functions as native Excel 365 functions; "
         "English only, with its .lambda.txt module). Existing files are kept "
         "unless --force.",
     )

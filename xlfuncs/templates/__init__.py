@@ -7,7 +7,7 @@
 :mod:`~xlfuncs.templates.checks`, the cover, the data sheet, charts);
 :mod:`~xlfuncs.templates.xlsx` writes the files with cached values,
 deterministically and atomically. :mod:`~xlfuncs.templates.library` writes the
-LAMBDA library (every function as a named LAMBDA, from
+LAMBDA library (the functions as named LAMBDAs, from
 :mod:`~xlfuncs.templates.lambdas`) and its Advanced Formula Environment module.
 """
 

@@ -1,4 +1,4 @@
-"""The LAMBDA library workbook: every function as a native Excel function.
+"""The LAMBDA library workbook: the functions as native Excel functions.
 
 ``xlfuncs-functions.xlsx`` holds each registered function that has an Excel
 expression as a workbook-scoped named LAMBDA (:mod:`~xlfuncs.templates.lambdas`),
@@ -187,10 +187,11 @@ COVER: list[tuple[str, list[str]]] = [
     (
         "What it is",
         [
-            "Every xlfuncs function (fine-tuning throughput, time and cost, "
+            "The xlfuncs functions (fine-tuning throughput, time and cost, "
             "compute-optimal model size, clusters and utilisation, GPU memory, "
-            "serving, energy, accelerators and published models) as a native Excel "
-            "function: no Python, no add-in, no macros. In any cell of this "
+            "serving, energy, accelerators and published models; all but the two "
+            "listed under Not in this library) as native Excel functions: no "
+            "Python, no add-in, no macros. In any cell of this "
             "workbook, =FT_EXAMPLES_PER_SEC(8, 2500, 82%, 900) gives 18.22 "
             "examples/s and =CHINCHILLA_PARAMS(6000) gives 65.7 billion parameters.",
             "The Functions sheet lists each function with its arguments, what it "
@@ -515,8 +516,8 @@ def build_library(texts: Mapping[str, str] | None = None) -> Built:
         title=TITLE,
         subject="LLM training and fine-tuning planning functions as Excel LAMBDAs",
         keywords="LAMBDA, LLM, fine-tuning, Chinchilla, GPU, Excel functions",
-        description="Every xlfuncs function as a named LAMBDA: Excel for Microsoft "
-        "365 and Excel 2024, no Python.",
+        description="The xlfuncs functions as named LAMBDAs (all but the two "
+        "inference-optimal ones): Excel for Microsoft 365 and Excel 2024, no Python.",
     )
     return Built(wb, cached)
 
