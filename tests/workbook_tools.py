@@ -280,3 +280,14 @@ def formula_cells_without_cached_value(
                     if cached[ws.title][c.coordinate].value is None:
                         missing.append(f"{ws.title}!{c.coordinate}")
     return count, missing
+
+
+def printed_pt(
+    ws: openpyxl.worksheet.worksheet.Worksheet, font_pt: float = 10
+) -> float:
+    """The size ``font_pt`` text prints at on ``ws``: its fixed print scale
+    applied; 0 if the sheet shrinks to fit pages, which can print at any size."""
+    setup = ws.sheet_properties.pageSetUpPr
+    if setup is not None and setup.fitToPage:
+        return 0.0
+    return int(ws.page_setup.scale or 100) * font_pt / 100

@@ -289,23 +289,20 @@ def truth(expr: str) -> bool | None:
             return value
         return None
 
-    def both() -> bool | None:
+    def joined(part: Callable[[], bool | None], op: str) -> bool | None:
+        """``part op part op …``: * binds tighter than +, as in Excel."""
         nonlocal pos
-        value = operand()
-        while value is not None and pos < len(toks) and toks[pos] == "*":
+        value = part()
+        while value is not None and pos < len(toks) and toks[pos] == op:
             pos += 1
-            other = operand()
-            value = None if other is None else value and other
+            other = part()
+            if other is None:
+                return None
+            value = (value and other) if op == "*" else (value or other)
         return value
 
     def either() -> bool | None:
-        nonlocal pos
-        value = both()
-        while value is not None and pos < len(toks) and toks[pos] == "+":
-            pos += 1
-            other = both()
-            value = None if other is None else value or other
-        return value
+        return joined(lambda: joined(operand, "*"), "+")
 
     value = either()
     return value if pos == len(toks) else None
