@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import xlfuncs
-from xlfuncs.cli import add_udf_module, main
+from xlfuncs.cli import add_udf_module, command_lines, main
 from xlfuncs.registry import REGISTRY
 
 
@@ -80,8 +80,10 @@ def test_a_list_that_could_be_one_number_is_refused(word, capsys):
     # 1,200 read as the list [1, 200] gave a 90th percentile of 180.1.
     assert main(["calc", "FT_TOKENS_PER_EXAMPLE", word, "90%"]) == 2
     err = capsys.readouterr().err
-    assert "may be one number or a list" in err and ";" in err
-    assert main(["calc", "FT_TOKENS_PER_EXAMPLE", word.replace(",", ";")]) == 0
+    assert "may be one number or a list" in err
+    spaced = word.strip().replace(",", " ")
+    assert f'"{spaced}"' in err  # quoted: a shell reads it as one word
+    assert main(["calc", "FT_TOKENS_PER_EXAMPLE", spaced]) == 0
 
 
 def test_calc_help_shows_single_percent_signs(capsys):
@@ -470,3 +472,43 @@ def test_stdout_closed_in_process(monkeypatch, capsys):
     assert main(["list"]) == 1
     assert capsys.readouterr().err == "xlfuncs: error: standard output is closed\n"
     assert sys.stdout is closed  # put back as it was
+
+
+def test_a_program_path_with_a_space_in_both_windows_terminals():
+    # Command Prompt runs "C:\\a b\\x" args; PowerShell needs & "C:\\a b\\x" args.
+    assert command_lines("C:\\env\\xlwings", "addin install").split() == [
+        "C:\\env\\xlwings",
+        "addin",
+        "install",
+    ]
+    both = command_lines("C:\\Users\\Ana Ruiz\\xlwings", "addin install")
+    assert '"C:\\Users\\Ana Ruiz\\xlwings" addin install' in both
+    assert '& "C:\\Users\\Ana Ruiz\\xlwings" addin install' in both
+
+
+@pytest.mark.parametrize(
+    ("words", "message"),
+    [
+        (["lst"], "unknown command 'lst'; did you mean list?"),
+        (["gpu"], "did you mean gpus?"),
+        (["calc"], "required: name"),
+        (["list", "FT_COST", "extra"], "unrecognized arguments: extra"),
+        (["build", "--lang", "fr"], "invalid choice: 'fr'"),
+    ],
+)
+def test_usage_errors_are_one_line(words, message, capsys):
+    assert main(words) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("xlfuncs: error: ") and message in err and "\n" not in err
+
+
+def test_an_unwritable_config_is_named_as_given(tmp_path, monkeypatch, capsys):
+    # A folder the user may not write to fails at the temporary file.
+    def refuse(dir, prefix, suffix):  # noqa: A002 - tempfile.mkstemp's names
+        raise PermissionError(13, "Permission denied", f"{dir}/{prefix}k2j9.tmp")
+
+    monkeypatch.setattr("xlfuncs.cli.tempfile.mkstemp", refuse)
+    conf = tmp_path / "x.conf"
+    assert main(["excel-setup", "--config", str(conf)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == f"xlfuncs: error: Permission denied: {conf}"

@@ -214,3 +214,45 @@ def test_excel_md_lists_the_look_up_functions():
     numbers = "one two three four five six seven eight nine ten eleven twelve"
     assert numbers.split().index(m[1].lower()) + 1 == len(want)
     assert re.findall(r"`(\w+)`", m[2]) == want
+
+
+# ------------------------------------------------------ links into the repository
+
+
+def _anchor(heading: str) -> str:
+    """GitHub's anchor for a Markdown heading: lower case, punctuation dropped,
+    spaces as hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def _anchors(path: Path) -> set[str]:
+    text = re.sub(r"```.*?```", "", path.read_text(encoding="utf-8"), flags=re.S)
+    return {_anchor(h) for h in re.findall(r"^#+ (.+)$", text, flags=re.M)}
+
+
+def test_anchor_spelling():
+    assert _anchor("The functions without Python: the LAMBDA library") == (
+        "the-functions-without-python-the-lambda-library"
+    )
+    assert _anchor("GPU memory: model states, LoRA, activations, KV cache") == (
+        "gpu-memory-model-states-lora-activations-kv-cache"
+    )
+
+
+def test_every_link_into_the_repository_resolves():
+    root = DOCS.parent
+    checked, broken = 0, []
+    for page in [root / "README.md", *sorted(DOCS.glob("*.md"))]:
+        text = re.sub(r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.S)
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            if re.match(r"[a-z]+:", target):  # https:, mailto:
+                continue
+            file, _, anchor = target.partition("#")
+            path = (page.parent / file).resolve() if file else page
+            checked += 1
+            missing = not path.exists() or (
+                anchor and path.suffix == ".md" and anchor not in _anchors(path)
+            )
+            if missing:
+                broken.append(f"{page.name}: {target}")
+    assert broken == [] and checked > 20, broken

@@ -6,6 +6,7 @@ here the built files are read with openpyxl.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import subprocess
@@ -498,8 +499,6 @@ def test_workbooks_are_valid_ooxml(built):
              "-m", "0", str(built / tpl.filename(lang))],
             capture_output=True, text=True, timeout=300,
         )  # fmt: skip
-        import json
-
         report = json.loads(out.stdout)[0]
         errors = [
             e

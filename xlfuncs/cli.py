@@ -18,7 +18,7 @@ import tempfile
 import textwrap
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from . import FUNCTIONS, __version__
 from .data.accelerators import ACCELERATORS
@@ -32,6 +32,27 @@ WIDTH = 100  # columns `xlfuncs list` and `xlfuncs gpus` fit in
 
 class CliError(Exception):
     """A one-line message for the user; exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse whose usage errors are one line, as every other xlfuncs error."""
+
+    def error(self, message: str) -> NoReturn:
+        wrong = re.match(r"argument COMMAND: invalid choice: '([^']*)'", message)
+        if wrong:
+            commands = [
+                str(c)
+                for a in self._actions
+                if a.dest == "command"
+                for c in a.choices or ()
+            ]
+            close = difflib.get_close_matches(wrong[1], commands, n=1)
+            hint = f"did you mean {close[0]}? " if close else ""
+            message = f"unknown command {wrong[1]!r}; {hint}the commands: " + ", ".join(
+                commands
+            )
+        _say(f"{message} (`{self.prog} --help` explains)")
+        raise SystemExit(2)
 
 
 def lookup(name: str) -> Formula:
@@ -72,10 +93,11 @@ def parse_value(spec: Formula, i: int, text: str) -> Any:
         return text
     if arg.kind == "sample" and _THOUSANDS.fullmatch(text.strip()):
         # 1,200 may be one length or two; guessing either gives a wrong answer.
+        word = text.strip()
         raise CliError(
-            f"{arg.name}: {text.strip()!r} may be one number or a list; write a "
-            f"number without commas ({text.strip().replace(',', '')}) or separate "
-            f"a list with semicolons or spaces ({text.strip().replace(',', ';')})"
+            f"{arg.name}: {word!r} may be one number or a list; write a number "
+            f"without commas ({word.replace(',', '')}) or a list in quotes, "
+            f'separated by spaces ("{word.replace(",", " ")}")'
         )
     try:
         if arg.kind == "sample":
@@ -369,9 +391,12 @@ def _write_atomic(path: Path, text: str, encoding: str) -> None:
         bad = err.object[err.start : err.end]
         msg = f"{path} is {encoding}-encoded and cannot hold {bad!r}"
         raise CliError(msg) from None
-    path.parent.mkdir(parents=True, exist_ok=True)
-    mode = path.stat().st_mode & 0o7777 if path.exists() else None
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".xlwings-", suffix=".tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        mode = path.stat().st_mode & 0o7777 if path.exists() else None
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".xlwings-", suffix=".tmp")
+    except OSError as err:  # name the file the user gave, not our temporary one
+        raise OSError(err.errno, err.strerror, str(path)) from None
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
@@ -411,7 +436,7 @@ def interpreter_note(config: Path, interpreter: str) -> str | None:
 EXCEL_STEPS = """\
 Remaining steps, in desktop Excel for Windows (steps 5 to 8 of the set-up).
   Once, if not done yet (step 3), install the xlwings add-in:
-     {xlwings} addin install
+{addin}
   5. In Excel: File > Options > Trust Center > Trust Center Settings >
      Macro Settings: tick "Trust access to the VBA project object model"
      (Import Functions writes VBA into the workbook and needs it).
@@ -421,9 +446,9 @@ Remaining steps, in desktop Excel for Windows (steps 5 to 8 of the set-up).
      {python}
   8. Click Import Functions. =FT_EXAMPLES_PER_SEC(8,2500,82%,900) shows 18.22.
   The functions are in Insert Function (fx) under the category "xlfuncs".
-Mac, Excel on the web, or no Python: the workbook xlfuncs-functions.xlsx holds
-the same functions as plain Excel LAMBDA formulas (Excel for Microsoft 365 or
-2024); `xlfuncs build` writes it, with the template workbooks, into workbooks/."""
+Mac, Excel on the web, or no Python: the workbook xlfuncs-functions.xlsx, in the
+workbooks folder of the xlfuncs download, holds the same functions as plain Excel
+LAMBDA formulas (Excel for Microsoft 365 or 2024)."""
 
 
 def excel_interpreter() -> str | None:
@@ -446,12 +471,19 @@ def cmd_excel_setup(ns: argparse.Namespace) -> None:
         print(textwrap.fill(note, WIDTH - 20, break_long_words=False))
     # The xlwings script beside this Python: no activated environment needed.
     xlwings = str(Path(sys.executable).parent / "xlwings")
-    print(EXCEL_STEPS.format(xlwings=_quoted(xlwings), python=sys.executable))
+    addin = command_lines(xlwings, "addin install")
+    print(EXCEL_STEPS.format(addin=addin, python=sys.executable))
 
 
-def _quoted(path: str) -> str:
-    """A path a Windows terminal reads as one word."""
-    return f'"{path}"' if " " in path else path
+def command_lines(program: str, args: str) -> str:
+    """``program args`` as a Windows terminal reads it, indented for the steps.
+
+    A path with a space is quoted, and PowerShell runs a quoted path only after
+    its call operator ``&``, which Command Prompt does not know: then both forms.
+    """
+    if " " not in program:
+        return f"     {program} {args}"
+    return f'     "{program}" {args}\n     (in PowerShell: & "{program}" {args})'
 
 
 # -------------------------------------------------------------- build, docs
@@ -472,7 +504,7 @@ def cmd_docs(ns: argparse.Namespace) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="xlfuncs",
         description="LLM training and fine-tuning planning functions for Excel.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -495,7 +527,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Evaluate one function, e.g. `xlfuncs calc FT_EXAMPLES_PER_SEC "
         "8 2,500 82% 900`. Percentages are fractions (82% is 0.82); the decimal "
         "mark is a point (2.5) and a comma groups thousands (2,500). A range "
-        "argument is a list separated by semicolons or spaces: 600;800;900. An "
+        'argument is a list in quotes, separated by spaces: "600 800 900". An '
         "empty argument ('') skips an optional one. `xlfuncs calc NAME --help` "
         "describes the function.",
     )
