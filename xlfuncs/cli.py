@@ -337,6 +337,10 @@ def _key(line: str) -> str:
     return line.partition(",")[0].strip().strip(_BOM).strip().strip('"').lower()
 
 
+def _value(line: str) -> str:
+    return line.partition(",")[2].strip().strip('"')
+
+
 def add_udf_module(
     config: Path, module: str = "xlfuncs.udfs", interpreter: str | None = None
 ) -> list[str]:
@@ -367,7 +371,7 @@ def add_udf_module(
         if _key(line) == "udf modules" and not found:
             found = True
             lead = line[: len(line) - len(line.lstrip(_BOM))]
-            value = line.partition(",")[2].strip().strip('"')
+            value = _value(line)
             modules = [m.strip() for m in value.split(";") if m.strip()]
             if [m for m in value.split(";") if m] != modules:
                 changes.append("removed the spaces around ';' in UDF Modules")
@@ -419,7 +423,7 @@ def interpreter_note(config: Path, interpreter: str) -> str | None:
         return None
     for line in _read_config(target)[0].splitlines():
         if _key(line) == "interpreter_win":
-            current = line.partition(",")[2].strip().strip('"')
+            current = _value(line)
             same = os.path.normcase(os.path.normpath(current)) == os.path.normcase(
                 os.path.normpath(interpreter)
             )
@@ -468,7 +472,7 @@ def cmd_excel_setup(ns: argparse.Namespace) -> None:
         print(f"Nothing to change in {config}: UDF Modules includes xlfuncs.udfs")
     note = interpreter_note(config, interpreter) if interpreter else None
     if note:
-        print(textwrap.fill(note, WIDTH - 20, break_long_words=False))
+        print(textwrap.fill(note, 80, break_long_words=False))  # as the steps
     # The xlwings script beside this Python: no activated environment needed.
     xlwings = str(Path(sys.executable).parent / "xlwings")
     addin = command_lines(xlwings, "addin install")
