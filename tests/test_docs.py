@@ -256,3 +256,14 @@ def test_every_link_into_the_repository_resolves():
             if missing:
                 broken.append(f"{page.name}: {target}")
     assert broken == [] and checked > 20, broken
+
+
+def test_the_licence_file_is_the_one_the_package_declares():
+    # Corporate users need the licence text itself, not only pyproject's field.
+    # (A regular expression, not tomllib: that needs Python 3.11, xlfuncs 3.10.)
+    root = DOCS.parent
+    pyproject = (root / "pyproject.toml").read_text(encoding="utf-8")
+    text = (root / "LICENSE").read_text(encoding="utf-8")
+    assert re.search(r'^license = \{ text = "MIT" \}$', pyproject, re.M)
+    assert text.startswith("MIT License") and "WITHOUT WARRANTY OF ANY KIND" in text
+    assert "[MIT licence](LICENSE)" in (root / "README.md").read_text()
