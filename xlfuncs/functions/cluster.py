@@ -14,8 +14,6 @@ like a ufunc.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
-
 from ..data.units import (
     FLOPS_PER_PARAM_TOKEN,
     FLOPS_PER_TFLOPS,
@@ -27,8 +25,6 @@ from ..registry import (
     Floats,
     InvalidTypeError,
     Numbers,
-    floats,
-    floats_or_none,
     formula,
 )
 from ..registry.excel import xl
@@ -64,10 +60,6 @@ def cluster_pfdays(
     >>> round(cluster_pfdays(1024, 989.4, 0.4, 30))
     12158
     """
-    if TYPE_CHECKING:  # what the API hands the math: checked values
-        gpus, peak_tflops_per_gpu, mfu, days = floats(
-            gpus, peak_tflops_per_gpu, mfu, days
-        )
     return gpus * peak_tflops_per_gpu * mfu * days * PFDAYS_PER_TFLOPS_DAY
 
 
@@ -100,10 +92,6 @@ def cluster_days(
     >>> round(cluster_days(6000, 1024, 989.4, 0.4), 2)
     14.81
     """
-    if TYPE_CHECKING:  # what the API hands the math: checked values
-        budget_pf_days, gpus, peak_tflops_per_gpu, mfu = floats(
-            budget_pf_days, gpus, peak_tflops_per_gpu, mfu
-        )
     return budget_pf_days / (gpus * peak_tflops_per_gpu * mfu * PFDAYS_PER_TFLOPS_DAY)
 
 
@@ -118,7 +106,7 @@ def training_days(
     tokens: Numbers,
     gpus: Numbers,
     achieved_tflops_per_gpu: Numbers,
-    flops_per_param_token: Numbers | None = FLOPS_PER_PARAM_TOKEN,
+    flops_per_param_token: Numbers = FLOPS_PER_PARAM_TOKEN,
 ) -> Floats:
     """Days to train N parameters on D tokens: k·N·D / (G × achieved TFLOP/s) / 86,400.
 
@@ -141,10 +129,6 @@ def training_days(
     >>> round(training_days(175e9, 300e9, 1024, 140, 8), 1)
     33.9
     """
-    if TYPE_CHECKING:  # what the API hands the math: checked values
-        params, tokens, gpus, achieved_tflops_per_gpu, flops_per_param_token = floats(
-            params, tokens, gpus, achieved_tflops_per_gpu, flops_per_param_token
-        )
     flops = flops_per_param_token * params * tokens
     return flops / (gpus * achieved_tflops_per_gpu * FLOPS_PER_TFLOPS) / SECONDS_PER_DAY
 
@@ -208,11 +192,6 @@ def flops_per_token(
     >>> f"{flops_per_token(540.35e9, 118, 12288, 2048):.4e}"
     '3.2777e+12'
     """
-    if TYPE_CHECKING:  # what the API hands the math: checked values
-        params = cast(Floats, params)
-        layers, attention_width, seq_len = floats_or_none(
-            layers, attention_width, seq_len
-        )
     return _flops_per_token(params, layers, attention_width, seq_len)
 
 
@@ -251,13 +230,6 @@ def mfu(
     >>> round(mfu(38.7858, 540.35e9, 275, 118, 12288, 2048), 3)
     0.462
     """
-    if TYPE_CHECKING:  # what the API hands the math: checked values
-        tokens_per_sec_per_gpu, params, peak_tflops_per_gpu = floats(
-            tokens_per_sec_per_gpu, params, peak_tflops_per_gpu
-        )
-        layers, attention_width, seq_len = floats_or_none(
-            layers, attention_width, seq_len
-        )
     per_token = _flops_per_token(params, layers, attention_width, seq_len)
     return tokens_per_sec_per_gpu * per_token / (peak_tflops_per_gpu * FLOPS_PER_TFLOPS)
 
@@ -297,11 +269,6 @@ def tokens_per_sec_per_gpu(
     >>> round(tokens_per_sec_per_gpu(7e9, 989.4, 0.4))
     9423
     """
-    if TYPE_CHECKING:  # what the API hands the math: checked values
-        params, peak_tflops_per_gpu, mfu = floats(params, peak_tflops_per_gpu, mfu)
-        layers, attention_width, seq_len = floats_or_none(
-            layers, attention_width, seq_len
-        )
     per_token = _flops_per_token(params, layers, attention_width, seq_len)
     return mfu * peak_tflops_per_gpu * FLOPS_PER_TFLOPS / per_token
 
@@ -330,8 +297,6 @@ def cluster_gpu_hours(gpus: Numbers, days: Numbers) -> Floats:
     >>> cluster_gpu_hours(1024, 30)
     737280.0
     """
-    if TYPE_CHECKING:  # what the API hands the math: checked values
-        gpus, days = floats(gpus, days)
     return _cluster_gpu_hours(gpus, days)
 
 
@@ -359,6 +324,4 @@ def cluster_cost(gpus: Numbers, days: Numbers, price_per_gpu_hour: Numbers) -> F
     >>> cluster_cost(1024, 30, 2.5)
     1843200.0
     """
-    if TYPE_CHECKING:  # what the API hands the math: checked values
-        gpus, days, price_per_gpu_hour = floats(gpus, days, price_per_gpu_hour)
     return _cluster_gpu_hours(gpus, days) * price_per_gpu_hour

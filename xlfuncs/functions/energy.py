@@ -10,10 +10,8 @@ hardware's manufacture are left out. Every function broadcasts like a ufunc.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..data.units import WH_PER_MWH
-from ..registry import Floats, Numbers, floats, formula
+from ..registry import Floats, Numbers, formula
 from ..registry.excel import xl
 
 
@@ -54,8 +52,6 @@ def training_energy_mwh(
     >>> round(training_energy_mwh(1_720_320, 400), 1)
     688.1
     """
-    if TYPE_CHECKING:  # what the API hands the math: checked values
-        gpu_hours, watts_per_gpu, pue = floats(gpu_hours, watts_per_gpu, pue)
     return gpu_hours * watts_per_gpu * pue / WH_PER_MWH
 
 
@@ -90,6 +86,4 @@ def training_co2_tonnes(energy_mwh: Numbers, kg_co2_per_kwh: Numbers) -> Floats:
     >>> round(training_co2_tonnes(433.196, 0.057), 2)
     24.69
     """
-    if TYPE_CHECKING:  # what the API hands the math: checked values
-        energy_mwh, kg_co2_per_kwh = floats(energy_mwh, kg_co2_per_kwh)
     return energy_mwh * kg_co2_per_kwh

@@ -11,12 +11,10 @@ broadcasts like a ufunc.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
-
 import numpy as np
 
 from ..data.units import SECONDS_PER_HOUR, SECONDS_PER_MINUTE
-from ..registry import Floats, Numbers, floats, formula
+from ..registry import Floats, Numbers, formula
 from ..registry.excel import xl
 
 
@@ -57,10 +55,6 @@ def throughput(
     >>> throughput(8, 2500, 0.82)
     16400.0
     """
-    if TYPE_CHECKING:  # what the API hands the math: checked values
-        gpus, tokens_per_sec_per_gpu, efficiency = floats(
-            gpus, tokens_per_sec_per_gpu, efficiency
-        )
     return _throughput(gpus, tokens_per_sec_per_gpu, efficiency)
 
 
@@ -97,10 +91,6 @@ def examples_per_sec(
     >>> round(examples_per_sec(8, 2500, 0.82, 900), 2)
     18.22
     """
-    if TYPE_CHECKING:  # what the API hands the math: checked values
-        gpus, tokens_per_sec_per_gpu, efficiency, tokens_per_example = floats(
-            gpus, tokens_per_sec_per_gpu, efficiency, tokens_per_example
-        )
     return _throughput(gpus, tokens_per_sec_per_gpu, efficiency) / tokens_per_example
 
 
@@ -133,10 +123,6 @@ def examples_per_min(
     >>> round(examples_per_min(8, 2500, 0.82, 900), 2)
     1093.33
     """
-    if TYPE_CHECKING:  # what the API hands the math: checked values
-        gpus, tokens_per_sec_per_gpu, efficiency, tokens_per_example = floats(
-            gpus, tokens_per_sec_per_gpu, efficiency, tokens_per_example
-        )
     per_sec = _throughput(gpus, tokens_per_sec_per_gpu, efficiency) / tokens_per_example
     return per_sec * SECONDS_PER_MINUTE
 
@@ -167,10 +153,6 @@ def tokens_per_min(
     >>> tokens_per_min(8, 2500, 0.82)
     984000.0
     """
-    if TYPE_CHECKING:  # what the API hands the math: checked values
-        gpus, tokens_per_sec_per_gpu, efficiency = floats(
-            gpus, tokens_per_sec_per_gpu, efficiency
-        )
     return _throughput(gpus, tokens_per_sec_per_gpu, efficiency) * SECONDS_PER_MINUTE
 
 
@@ -211,22 +193,6 @@ def training_hours(
     >>> round(training_hours(100_000, 3, 8, 2500, 0.82, 900), 3)
     4.573
     """
-    if TYPE_CHECKING:  # what the API hands the math: checked values
-        (
-            examples,
-            epochs,
-            gpus,
-            tokens_per_sec_per_gpu,
-            efficiency,
-            tokens_per_example,
-        ) = floats(
-            examples,
-            epochs,
-            gpus,
-            tokens_per_sec_per_gpu,
-            efficiency,
-            tokens_per_example,
-        )
     tokens = examples * epochs * tokens_per_example
     cluster = _throughput(gpus, tokens_per_sec_per_gpu, efficiency)
     return tokens / cluster / SECONDS_PER_HOUR
@@ -263,22 +229,6 @@ def gpu_hours(
     >>> round(gpu_hours(100_000, 3, 8, 2500, 0.82, 900), 2)
     36.59
     """
-    if TYPE_CHECKING:  # what the API hands the math: checked values
-        (
-            examples,
-            epochs,
-            gpus,
-            tokens_per_sec_per_gpu,
-            efficiency,
-            tokens_per_example,
-        ) = floats(
-            examples,
-            epochs,
-            gpus,
-            tokens_per_sec_per_gpu,
-            efficiency,
-            tokens_per_example,
-        )
     return _gpu_hours(
         examples, epochs, tokens_per_sec_per_gpu, efficiency, tokens_per_example
     )
@@ -318,24 +268,6 @@ def cost(
     >>> round(cost(100_000, 3, 8, 2500, 0.82, 900, 2.5), 2)
     91.46
     """
-    if TYPE_CHECKING:  # what the API hands the math: checked values
-        (
-            examples,
-            epochs,
-            gpus,
-            tokens_per_sec_per_gpu,
-            efficiency,
-            tokens_per_example,
-            price_per_gpu_hour,
-        ) = floats(
-            examples,
-            epochs,
-            gpus,
-            tokens_per_sec_per_gpu,
-            efficiency,
-            tokens_per_example,
-            price_per_gpu_hour,
-        )
     hours = _gpu_hours(
         examples, epochs, tokens_per_sec_per_gpu, efficiency, tokens_per_example
     )
@@ -373,9 +305,6 @@ def tokens_per_example(lengths: Numbers, percentile: Numbers | None = None) -> F
     >>> tokens_per_example([600, 800, 900, 1000, 1200], 0.9)
     1120.0
     """
-    if TYPE_CHECKING:  # what the API hands the math: checked values
-        lengths = cast(Floats, lengths)
-        percentile = cast("Floats | None", percentile)
     if percentile is None:
         return float(np.mean(lengths))
     if isinstance(percentile, np.ndarray) and percentile.size == 0:

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
-
 from ..data.accelerators import BY_NAME, Accelerator
-from ..registry import InvalidValueError, formula
+from ..registry import InvalidValueError, OptionalName, formula
 from ..registry.excel import (
     ACCELERATOR_BANDWIDTH,
     ACCELERATOR_KEYS,
@@ -28,7 +26,7 @@ _COLUMN = f"INDEX({DTYPE_COLUMN},MATCH({key('dtype')},{DTYPE_KEYS},0))"
     # A figure the table lacks is shown as text: +0 turns it into an error.
     excel=f"IFERROR(INDEX({ACCELERATOR_PEAKS},{_ROW},{_COLUMN})+0,NA())",
 )
-def gpu_peak_tflops(gpu: str, dtype: str | None = "bf16") -> float:
+def gpu_peak_tflops(gpu: str, dtype: OptionalName = "bf16") -> float:
     """Dense peak TFLOP/s of one accelerator for a dtype, from its datasheet.
 
     Formula: a table look-up; dense figures only (half of NVIDIA's "with
@@ -53,8 +51,6 @@ def gpu_peak_tflops(gpu: str, dtype: str | None = "bf16") -> float:
     >>> gpu_peak_tflops("A100")
     312.0
     """
-    if TYPE_CHECKING:  # what the API hands the math: checked values
-        dtype = cast(str, dtype)
     acc = BY_NAME[gpu]
     value = acc.peak_tflops.get(dtype)
     if value is None:

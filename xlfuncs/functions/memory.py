@@ -19,8 +19,6 @@ where published tools disagree. Every function broadcasts like a ufunc.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from ..data.units import (
@@ -34,8 +32,6 @@ from ..registry import (
     Floats,
     InvalidTypeError,
     Numbers,
-    floats,
-    floats_or_none,
     formula,
 )
 from ..registry.excel import key, xl
@@ -135,11 +131,6 @@ def model_state_gb(
     >>> round(model_state_gb(7.5e9, gpus=64, zero_stage=3), 3)
     1.875
     """
-    if TYPE_CHECKING:  # what the API hands the math: checked values
-        params, weight_bytes, gpus, zero_stage = floats(
-            params, weight_bytes, gpus, zero_stage
-        )
-        (trainable_params,) = floats_or_none(trainable_params)
     trainable = params if trainable_params is None else trainable_params
     state = _model_state_bytes(params, trainable, weight_bytes, gpus, zero_stage)
     return state / BYTES_PER_GB
@@ -238,11 +229,6 @@ def min_gpus_for_memory(
     >>> min_gpus_for_memory(70e9, 80, 5, 70e9, 2, 3)
     15.0
     """
-    if TYPE_CHECKING:  # what the API hands the math: checked values
-        params, memory_gb, other_gb, weight_bytes, zero_stage = floats(
-            params, memory_gb, other_gb, weight_bytes, zero_stage
-        )
-        (trainable_params,) = floats_or_none(trainable_params)
     trainable = params if trainable_params is None else trainable_params
     return _min_gpus(params, memory_gb, other_gb, trainable, weight_bytes, zero_stage)
 
@@ -345,11 +331,6 @@ def lora_params(
     >>> lora_params(32, 4096, 64, 4, 3, 11008)
     159907840.0
     """
-    if TYPE_CHECKING:  # what the API hands the math: checked values
-        layers, d_model, rank, matrices, mlp_matrices, kv_matrices = floats(
-            layers, d_model, rank, matrices, mlp_matrices, kv_matrices
-        )
-        ffn_dim, kv_width = floats_or_none(ffn_dim, kv_width)
     return _lora_params(
         layers, d_model, rank, matrices, mlp_matrices, ffn_dim, kv_matrices, kv_width
     )
@@ -438,10 +419,6 @@ def activation_gb(
     >>> round(activation_gb(48, 6144, 64, 2048, 4, 8, "full"), 3)
     4.832
     """
-    if TYPE_CHECKING:  # what the API hands the math: checked values
-        layers, d_model, heads, seq_len, micro_batch, tensor_parallel = floats(
-            layers, d_model, heads, seq_len, micro_batch, tensor_parallel
-        )
     per_gpu = _activation_bytes(
         layers, d_model, heads, seq_len, micro_batch, tensor_parallel, recompute
     )
@@ -494,9 +471,5 @@ def kv_cache_gb(
     >>> round(kv_cache_gb(80, 8, 128, 8192, 8), 2)
     21.47
     """
-    if TYPE_CHECKING:  # what the API hands the math: checked values
-        layers, kv_heads, head_dim, seq_len, batch, bytes_per_value = floats(
-            layers, kv_heads, head_dim, seq_len, batch, bytes_per_value
-        )
     tokens = seq_len * batch
     return _KV * layers * kv_heads * head_dim * tokens * bytes_per_value / BYTES_PER_GB

@@ -12,14 +12,12 @@ takes scalars or numpy arrays and broadcasts.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
-
 from ..data.units import (
     CHINCHILLA_TOKENS_PER_PARAM,
     FLOPS_PER_PARAM_TOKEN,
     FLOPS_PER_PFDAY,
 )
-from ..registry import Floats, Numbers, floats, formula
+from ..registry import Floats, Numbers, formula
 from ..registry.excel import xl
 
 
@@ -35,7 +33,7 @@ def _chinchilla_params(budget_pf_days: Floats, tokens_per_param: Floats) -> Floa
 )
 def chinchilla_params(
     budget_pf_days: Numbers,
-    tokens_per_param: Numbers | None = CHINCHILLA_TOKENS_PER_PARAM,
+    tokens_per_param: Numbers = CHINCHILLA_TOKENS_PER_PARAM,
 ) -> Floats:
     """Compute-optimal parameter count for a budget in PF/s-days: N = √(C·8.64e19/(6r)).
 
@@ -60,8 +58,6 @@ def chinchilla_params(
     >>> f"{chinchilla_params(6000) / 1e9:.1f} B"
     '65.7 B'
     """
-    if TYPE_CHECKING:  # what the API hands the math: checked values
-        budget_pf_days, tokens_per_param = floats(budget_pf_days, tokens_per_param)
     return _chinchilla_params(budget_pf_days, tokens_per_param)
 
 
@@ -72,7 +68,7 @@ def chinchilla_params(
 )
 def chinchilla_tokens(
     budget_pf_days: Numbers,
-    tokens_per_param: Numbers | None = CHINCHILLA_TOKENS_PER_PARAM,
+    tokens_per_param: Numbers = CHINCHILLA_TOKENS_PER_PARAM,
 ) -> Floats:
     """Compute-optimal training tokens for a budget in PF/s-days: D = r·N.
 
@@ -92,8 +88,6 @@ def chinchilla_tokens(
     >>> f"{chinchilla_tokens(6000) / 1e12:.2f} T"
     '1.31 T'
     """
-    if TYPE_CHECKING:  # what the API hands the math: checked values
-        budget_pf_days, tokens_per_param = floats(budget_pf_days, tokens_per_param)
     return tokens_per_param * _chinchilla_params(budget_pf_days, tokens_per_param)
 
 
@@ -103,7 +97,7 @@ def chinchilla_tokens(
     excel="tokens_per_param*params",
 )
 def chinchilla_tokens_for_params(
-    params: Numbers, tokens_per_param: Numbers | None = CHINCHILLA_TOKENS_PER_PARAM
+    params: Numbers, tokens_per_param: Numbers = CHINCHILLA_TOKENS_PER_PARAM
 ) -> Floats:
     """Tokens a model of a given size should see at the compute optimum: D = r·N.
 
@@ -124,8 +118,6 @@ def chinchilla_tokens_for_params(
     >>> chinchilla_tokens_for_params(70e9)
     1400000000000.0
     """
-    if TYPE_CHECKING:  # what the API hands the math: checked values
-        params, tokens_per_param = floats(params, tokens_per_param)
     return tokens_per_param * params
 
 
@@ -135,7 +127,7 @@ def chinchilla_tokens_for_params(
     excel=f"{xl(FLOPS_PER_PARAM_TOKEN)}*params*(tokens_per_param*params)/{xl(FLOPS_PER_PFDAY)}",
 )
 def chinchilla_budget(
-    params: Numbers, tokens_per_param: Numbers | None = CHINCHILLA_TOKENS_PER_PARAM
+    params: Numbers, tokens_per_param: Numbers = CHINCHILLA_TOKENS_PER_PARAM
 ) -> Floats:
     """PF/s-days a model of N parameters needs at the optimum: 6·r·N² / 8.64e19.
 
@@ -155,8 +147,6 @@ def chinchilla_budget(
     >>> round(chinchilla_budget(65726706900.62))
     6000
     """
-    if TYPE_CHECKING:  # what the API hands the math: checked values
-        params, tokens_per_param = floats(params, tokens_per_param)
     tokens = tokens_per_param * params
     return FLOPS_PER_PARAM_TOKEN * params * tokens / FLOPS_PER_PFDAY
 
@@ -187,8 +177,6 @@ def isoflop_tokens(budget_pf_days: Numbers, params: Numbers) -> Floats:
     >>> f"{isoflop_tokens(6000, 65.7267069e9) / 1e12:.2f} T"
     '1.31 T'
     """
-    if TYPE_CHECKING:  # what the API hands the math: checked values
-        budget_pf_days, params = floats(budget_pf_days, params)
     return budget_pf_days * FLOPS_PER_PFDAY / (FLOPS_PER_PARAM_TOKEN * params)
 
 
@@ -217,8 +205,6 @@ def training_flops(params: Numbers, tokens: Numbers) -> Floats:
     >>> training_flops(175e9, 300e9)
     3.15e+23
     """
-    if TYPE_CHECKING:  # what the API hands the math: checked values
-        params, tokens = floats(params, tokens)
     return FLOPS_PER_PARAM_TOKEN * params * tokens
 
 
@@ -247,8 +233,6 @@ def pfdays_to_flops(value: Numbers) -> Floats:
     >>> pfdays_to_flops(1)
     8.64e+19
     """
-    if TYPE_CHECKING:  # what the API hands the math: checked values
-        value = cast(Floats, value)
     return value * FLOPS_PER_PFDAY
 
 
@@ -276,6 +260,4 @@ def flops_to_pfdays(value: Numbers) -> Floats:
     >>> round(flops_to_pfdays(3.15e23))
     3646
     """
-    if TYPE_CHECKING:  # what the API hands the math: checked values
-        value = cast(Floats, value)
     return value / FLOPS_PER_PFDAY

@@ -18,7 +18,6 @@ add inference: the model that reaches a target loss with the least total FLOPs
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
@@ -28,7 +27,7 @@ from ..data.units import (
     FLOPS_PER_PFDAY,
     INFERENCE_FLOPS_PER_PARAM_TOKEN,
 )
-from ..registry import Floats, Numbers, floats, formula
+from ..registry import Floats, Numbers, OptionalName, formula
 from ..registry.excel import FIT, FIT_NAMES, key, xl
 
 _F = f"MATCH({key('fit')},{FIT_NAMES},0)"  # the fit's row in the fits' table
@@ -64,7 +63,7 @@ def _fit_params(budget_pf_days: Floats, fit: Fit) -> Floats:
     f"+{_c('B')}/POWER(tokens,{_c('Beta')})",
 )
 def chinchilla_loss(
-    params: Numbers, tokens: Numbers, fit: str | None = "hoffmann"
+    params: Numbers, tokens: Numbers, fit: OptionalName = "hoffmann"
 ) -> Floats:
     """Predicted final training loss of N parameters on D tokens: E + A/N^α + B/D^β.
 
@@ -88,9 +87,6 @@ def chinchilla_loss(
     >>> round(chinchilla_loss(70e9, 1.4e12), 4)
     1.9366
     """
-    if TYPE_CHECKING:  # what the API hands the math: checked values
-        params, tokens = floats(params, tokens)
-        fit = cast(str, fit)
     return _loss(FITS[fit], params, tokens)
 
 
@@ -100,7 +96,7 @@ def chinchilla_loss(
     excel=f"{_c('G')}*POWER(budget_pf_days*{xl(FLOPS_PER_PFDAY)}/{xl(FLOPS_PER_PARAM_TOKEN)},{_c('Exponent')})",
 )
 def chinchilla_fit_params(
-    budget_pf_days: Numbers, fit: str | None = "hoffmann"
+    budget_pf_days: Numbers, fit: OptionalName = "hoffmann"
 ) -> Floats:
     """Compute-optimal parameters by the fitted law: N = G·(C/6)^a, a = β/(α+β).
 
@@ -124,9 +120,6 @@ def chinchilla_fit_params(
     >>> f"{chinchilla_fit_params(3640) / 1e9:.1f} B"
     '24.5 B'
     """
-    if TYPE_CHECKING:  # what the API hands the math: checked values
-        budget_pf_days = cast(Floats, budget_pf_days)
-        fit = cast(str, fit)
     return _fit_params(budget_pf_days, FITS[fit])
 
 
@@ -136,7 +129,7 @@ def chinchilla_fit_params(
     excel=f"budget_pf_days*{xl(FLOPS_PER_PFDAY)}/({xl(FLOPS_PER_PARAM_TOKEN)}*CHINCHILLA_FIT_PARAMS(budget_pf_days,fit))",
 )
 def chinchilla_fit_tokens(
-    budget_pf_days: Numbers, fit: str | None = "hoffmann"
+    budget_pf_days: Numbers, fit: OptionalName = "hoffmann"
 ) -> Floats:
     """Compute-optimal training tokens by the fitted law: D = C / (6N).
 
@@ -156,9 +149,6 @@ def chinchilla_fit_tokens(
     >>> f"{chinchilla_fit_tokens(3640) / 1e12:.2f} T"
     '2.14 T'
     """
-    if TYPE_CHECKING:  # what the API hands the math: checked values
-        budget_pf_days = cast(Floats, budget_pf_days)
-        fit = cast(str, fit)
     flops = budget_pf_days * FLOPS_PER_PFDAY
     return flops / (FLOPS_PER_PARAM_TOKEN * _fit_params(budget_pf_days, FITS[fit]))
 
@@ -218,7 +208,7 @@ def inference_optimal(
     excel_note=_NO_EXCEL,
 )
 def inference_optimal_params(
-    target_loss: Numbers, inference_tokens: Numbers, fit: str | None = "hoffmann"
+    target_loss: Numbers, inference_tokens: Numbers, fit: OptionalName = "hoffmann"
 ) -> Floats:
     """Parameters that reach a loss with the least training plus inference FLOPs.
 
@@ -243,9 +233,6 @@ def inference_optimal_params(
     >>> f"{inference_optimal_params(1.9367, 10e12) / 1e9:.1f} B"
     '15.8 B'
     """
-    if TYPE_CHECKING:  # what the API hands the math: checked values
-        target_loss, inference_tokens = floats(target_loss, inference_tokens)
-        fit = cast(str, fit)
     return inference_optimal(target_loss, inference_tokens, fit)[0]
 
 
@@ -257,7 +244,7 @@ def inference_optimal_params(
     excel_note=_NO_EXCEL,
 )
 def inference_optimal_tokens(
-    target_loss: Numbers, inference_tokens: Numbers, fit: str | None = "hoffmann"
+    target_loss: Numbers, inference_tokens: Numbers, fit: OptionalName = "hoffmann"
 ) -> Floats:
     """Training tokens of the model that reaches a loss with the least total FLOPs.
 
@@ -277,7 +264,4 @@ def inference_optimal_tokens(
     >>> f"{inference_optimal_tokens(1.9367, 10e12) / 1e12:.2f} T"
     '6.05 T'
     """
-    if TYPE_CHECKING:  # what the API hands the math: checked values
-        target_loss, inference_tokens = floats(target_loss, inference_tokens)
-        fit = cast(str, fit)
     return inference_optimal(target_loss, inference_tokens, fit)[1]

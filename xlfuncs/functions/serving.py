@@ -8,10 +8,8 @@ bound). Every function broadcasts like a ufunc.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..data.units import BYTES_PER_TB, HALF_PRECISION_BYTES
-from ..registry import Floats, Numbers, floats, formula
+from ..registry import Floats, Numbers, formula
 from ..registry.excel import xl
 
 
@@ -63,9 +61,5 @@ def decode_tokens_per_sec(
     >>> round(1000 / decode_tokens_per_sec(260e9, 1.5, 2, 16), 2)
     21.67
     """
-    if TYPE_CHECKING:  # what the API hands the math: checked values
-        params, bandwidth_tb_per_s, bytes_per_param, gpus, batch = floats(
-            params, bandwidth_tb_per_s, bytes_per_param, gpus, batch
-        )
     bytes_per_step = params * bytes_per_param
     return batch * gpus * bandwidth_tb_per_s * BYTES_PER_TB / bytes_per_step

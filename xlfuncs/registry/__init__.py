@@ -17,8 +17,7 @@ from .formula import (
     Floats,
     Formula,
     Numbers,
-    floats,
-    floats_or_none,
+    OptionalName,
     formula,
 )
 
@@ -31,10 +30,9 @@ __all__ = [
     "Floats",
     "Formula",
     "Numbers",
+    "OptionalName",
     "InputError",
     "InvalidTypeError",
     "InvalidValueError",
-    "floats",
-    "floats_or_none",
     "formula",
 ]

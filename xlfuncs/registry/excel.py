@@ -18,6 +18,7 @@ import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..data.names import IGNORED
 
@@ -145,6 +146,18 @@ def calls_in(expr: str) -> set[str]:
     }
 
 
+class ExcelFunction(NamedTuple):
+    """A registered function as :func:`expand` writes its calls out."""
+
+    params: Sequence[str]  # its argument names, in order
+    defaults: Mapping[str, object]  # optional arguments and their defaults
+    expr: str  # its result as an Excel expression over ``params``
+
+
+#: Every function with an Excel expression, by its Excel name.
+Functions = Mapping[str, ExcelFunction]
+
+
 @dataclass(frozen=True)
 class Bound:
     """What an argument stands for in one use of an expression.
@@ -189,7 +202,7 @@ Reuse = Callable[[str, tuple[str, ...]], "str | None"]
 def expand(
     expr: str,
     bindings: Mapping[str, Bound],
-    functions: Mapping[str, tuple[Sequence[str], Mapping[str, object], str]],
+    functions: Functions,
     reuse: Reuse | None = None,
 ) -> str:
     """``expr`` with its arguments bound and its sibling calls written out.
@@ -230,7 +243,7 @@ def _call(
     name: str,
     raw_args: list[str],
     bindings: Mapping[str, Bound],
-    functions: Mapping[str, tuple[Sequence[str], Mapping[str, object], str]],
+    functions: Functions,
     reuse: Reuse | None,
 ) -> str:
     params, defaults, body = functions[name]

@@ -23,8 +23,7 @@ import inspect
 import itertools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from decimal import Decimal
-from typing import Any, ParamSpec, TypeAlias, TypeVar, cast
+from typing import Any, ParamSpec, TypeAlias, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -37,31 +36,24 @@ from .errors import (
     InvalidValueError,
     divisor_too_small,
 )
+from .excel import ExcelFunction
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
-#: What the Python API takes for a number argument: a number (a Decimal too), or
-#: anything numpy reads as an array of numbers (a list, a range, a pandas Series).
-Numbers: TypeAlias = "npt.ArrayLike | Decimal"
-#: What the math sees once the API has checked its arguments, and what it returns:
-#: a float, or a numpy array of floats.
+#: A number argument. Callers pass a number (a Decimal too), or anything numpy reads
+#: as an array of numbers (a list, a range, a pandas Series); the decorator checks
+#: it and hands the body a float or a float64 array. Python's typing cannot say that
+#: a decorator converts its arguments, so the alias is ``Any``: the body computes
+#: on it as on :data:`Floats`, callers pass any array-like, and the parameter names,
+#: their number and the name arguments (``str``) are still checked statically.
+Numbers: TypeAlias = Any
+#: An optional name whose default stands in for None (``dtype="bf16"``): callers
+#: may pass None, and the decorator hands the body the default's key, a str. ``Any``
+#: for the reason :data:`Numbers` is.
+OptionalName: TypeAlias = Any
+#: What the math returns: a float, or a numpy array of floats.
 Floats: TypeAlias = "float | npt.NDArray[np.float64]"
-
-
-def floats(*values: object) -> tuple[Floats, ...]:
-    """The math's view of checked arguments, for type checkers only.
-
-    A registered function declares what the API accepts (:data:`Numbers`) but
-    computes on what the API hands it after the checks (:data:`Floats`); its body
-    says so with ``if TYPE_CHECKING: a, b = floats(a, b)``, which never runs.
-    """
-    return cast("tuple[Floats, ...]", values)
-
-
-def floats_or_none(*values: object) -> tuple[Floats | None, ...]:
-    """As :func:`floats`, for optional arguments whose default None stays None."""
-    return cast("tuple[Floats | None, ...]", values)
 
 
 @dataclass(frozen=True)
@@ -338,13 +330,11 @@ def _first_example(doc: str, python_name: str, name: str) -> Example:
     )
 
 
-def excel_functions() -> dict[str, tuple[tuple[str, ...], Mapping[str, Any], str]]:
-    """Every function with an Excel expression: {name: (params, defaults, expr)}.
-
-    The form :func:`xlfuncs.registry.excel.expand` takes.
-    """
+def excel_functions() -> dict[str, ExcelFunction]:
+    """Every function with an Excel expression, as
+    :func:`xlfuncs.registry.excel.expand` takes them."""
     return {
-        f.name: (tuple(a.name for a in f.args), f.defaults, f.excel)
+        f.name: ExcelFunction(tuple(a.name for a in f.args), f.defaults, f.excel)
         for f in REGISTRY.values()
         if f.excel is not None
     }

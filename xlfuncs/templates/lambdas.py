@@ -51,6 +51,7 @@ from ..registry.excel import (
     MODEL_FIELD_KEYS,
     MODEL_KEYS,
     Bound,
+    Functions,
     expand,
     key,
     literal,
@@ -150,8 +151,7 @@ def checks(arg: Arg, x: str) -> tuple[str, str]:
 
 def lambda_text(
     spec: Formula,
-    functions: Mapping[str, tuple[tuple[str, ...], Mapping[str, object], str]]
-    | None = None,
+    functions: Functions | None = None,
 ) -> str:
     """The function as Excel stores a named LAMBDA (no leading ``=``)."""
     assert spec.excel is not None, f"{spec.name} has no Excel expression"
