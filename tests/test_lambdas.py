@@ -32,10 +32,10 @@ import xlfuncs
 import xlfuncs.templates as T
 import xlfuncs.udfs as udfs
 from xlfuncs.registry import REGISTRY, Formula
-from xlfuncs.registry.excel import calls_in, literal
+from xlfuncs.registry.excel import literal
 from xlfuncs.templates import lambdas as L
 from xlfuncs.templates import library as lib
-from xlfuncs.templates.xlsx import save_text, save_workbook
+from xlfuncs.workbook.xlsx import save_text, save_workbook
 
 formulas = pytest.importorskip("formulas")
 
@@ -355,6 +355,7 @@ def same(got, want) -> bool:
 # ---------------------------------------------------------------- values
 
 
+@pytest.mark.engine
 def test_every_function_equals_the_python_library(computed):
     assert {s.name for s, _, _ in computed["valid"]} == {s.name for s in LIBRARY}
     omitted = 0
@@ -367,12 +368,14 @@ def test_every_function_equals_the_python_library(computed):
     assert omitted > 30  # calls that leave optional arguments out are among them
 
 
+@pytest.mark.engine
 def test_docstring_examples(computed):
     for spec, coord in computed["examples"]:
         want = spec.api(*spec.example.args)
         assert number(value_at(computed, coord)) == pytest.approx(want, rel=1e-9)
 
 
+@pytest.mark.engine
 def test_bad_inputs_give_the_xlwings_functions_error_codes(computed):
     wrong = []
     codes = set()
@@ -388,6 +391,7 @@ def test_bad_inputs_give_the_xlwings_functions_error_codes(computed):
     assert len(computed["bad"]) > 600
 
 
+@pytest.mark.engine
 def test_ranges_spill_cell_by_cell(computed):
     for text, ref, name, args in SPILLS.values():
         got = computed["ranges"][("T", ref)]
@@ -406,6 +410,7 @@ def agrees(got, want) -> bool:
     return x is not None and x == pytest.approx(want, rel=1e-12)
 
 
+@pytest.mark.engine
 def test_calls_written_by_hand(computed):
     wrong = []
     for spec, texts, udf_args, want, coord in computed["explicit"]:
@@ -417,6 +422,7 @@ def test_calls_written_by_hand(computed):
     assert len(computed["explicit"]) == len(EXPLICIT)
 
 
+@pytest.mark.engine
 def test_ranges_holding_true_text_or_blanks(computed):
     for text, ref, udf_args, lambda_want, udf_want in RANGES.values():
         got = computed["ranges"][("T", ref)]
@@ -430,6 +436,7 @@ def test_ranges_holding_true_text_or_blanks(computed):
         ] * len(lambda_want), (text, shown)
 
 
+@pytest.mark.engine
 def test_ranges_in_the_shape_arguments_compute_cell_by_cell(computed):
     # By hand, FLOPS_PER_TOKEN(7E+9, 32, 4096, 2048) = 6*7e9 + 12*32*4096*2048.
     got = computed["ranges"][("T", "W10:W12")]
@@ -474,6 +481,7 @@ def test_no_lambda_reduces_a_range_that_should_spill():
     ]
 
 
+@pytest.mark.engine
 def test_the_functions_sheet_examples_compute_their_cached_values(built, computed):
     wb = openpyxl.load_workbook(built / lib.FILENAME, data_only=True)
     ws = wb["Functions"]
@@ -570,6 +578,16 @@ def test_newer_functions_carry_the_xlfn_prefix(built):
                 assert f not in newer, (f, text[:80])
                 assert f in known or f in REGISTRY, f
     assert {"_XLFN.LAMBDA", "_XLFN.ISOMITTED", "_XLFN.PERCENTILE.INC"} <= called
+
+
+def calls_in(text: str) -> set[str]:
+    """The functions a formula's text calls, upper case, with their prefixes."""
+    from openpyxl.formula import Tokenizer
+
+    items = Tokenizer("=" + text.lstrip("=")).items
+    return {
+        t.value[:-1].upper() for t in items if t.type == "FUNC" and t.subtype == "OPEN"
+    }
 
 
 def refused(name: str, parameter: bool = False) -> str | None:
@@ -721,6 +739,7 @@ def test_cover_says_which_excel_and_how_to_bring_the_functions_in(built):
     assert "docs/" not in text  # recipients do not have the repository
 
 
+@pytest.mark.engine
 def test_valid_ooxml(built):
     pytest.importorskip("openxml_audit")
     out = subprocess.run(

@@ -9,9 +9,9 @@ from openpyxl import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
 from .. import __version__
-from . import styles as st
+from ..workbook import styles as st
+from ..workbook.page import LINE, lines, setup_print
 from .blocks import Template
-from .page import LINE, lines, setup_print
 from .texts import T
 
 WIDTH = 100  # one wide column
@@ -84,7 +84,7 @@ def add_cover(
     day = built.isoformat()
     put(HEADINGS["built"](lang).format(version=__version__, date=day))
     ws.print_area = f"A1:A{row}"
-    setup_print(ws, lang, portrait=True)
+    setup_print(ws, lang, portrait=True, stamp=f"xlfuncs {__version__}")
     ws.sheet_view.showGridLines = False
     ws.protection.sheet = True
     _ = wb

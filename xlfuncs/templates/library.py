@@ -32,11 +32,12 @@ from ..registry import REGISTRY, Formula
 from ..registry.domains import FRACTION, PERCENTILE
 from ..registry.excel import xl
 from ..registry.formula import excel_functions
-from . import styles as st
+from ..workbook import styles as st
+from ..workbook.page import LINE, lines, setup_print
 from . import texts as tx
+from .build import Built, add_data_sheets, set_properties
 from .lambdas import afe_module, lambda_text, tables_read
-from .layout import Built, add_data_sheets, build_date, set_properties
-from .page import LINE, lines, setup_print
+from .layout import STAMP, build_date
 from .shared import (
     BESIROGLU,
     DATASHEETS,
@@ -319,7 +320,7 @@ def _cover(ws: Worksheet, lookups: Sequence[str]) -> None:
     put("Version", st.SECTION, gap=True)
     put(BUILT.format(version=__version__, date=build_date().isoformat()))
     ws.print_area = f"A1:A{row}"
-    setup_print(ws, LANG, portrait=True)
+    setup_print(ws, LANG, portrait=True, stamp=STAMP)
     ws.sheet_view.showGridLines = False
     ws.protection.sheet = True
 
@@ -425,7 +426,7 @@ class _Card:
         ws.print_area = f"A1:G{self.row}"
         ws.print_title_rows = "3:3"
         ws.freeze_panes = "B4"
-        setup_print(ws, LANG, portrait=False)
+        setup_print(ws, LANG, portrait=False, stamp=STAMP)
         ws.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=False)
 
         # Page breaks row by row, as the printer would make them, but a section
