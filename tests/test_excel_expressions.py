@@ -32,18 +32,8 @@ from xlfuncs.registry.domains import (
 )
 from xlfuncs.registry.excel import key
 from xlfuncs.templates.data_sheet import add_data_sheet
-from xlfuncs.templates.expr import (
-    AS_WRITTEN,
-    FALSE,
-    TRUE,
-    Call,
-    Expr,
-    Lit,
-    Ref,
-    bind,
-    fold,
-    parse,
-)
+from xlfuncs.templates.expr import AS_WRITTEN, FALSE, TRUE, Call, Expr, Lit, Ref
+from xlfuncs.templates.written import bind, fold, parse
 
 
 def written(name: str, *args: Expr | None) -> str:

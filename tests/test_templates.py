@@ -28,9 +28,10 @@ from xlfuncs.registry import REGISTRY
 from xlfuncs.templates import CHINCHILLA, FINETUNE, PLANNER, TEMPLATES, compute
 from xlfuncs.templates.blocks import Grid, Inputs, Results, Scenarios
 from xlfuncs.templates.checks import messages
-from xlfuncs.templates.expr import Call, Ref, parse
+from xlfuncs.templates.expr import Call, Ref
 from xlfuncs.templates.layout import COLUMNS
 from xlfuncs.templates.texts import LANGS
+from xlfuncs.templates.written import parse
 from xlfuncs.workbook.page import LINE, lines
 from xlfuncs.workbook.xlsx import save_workbook
 

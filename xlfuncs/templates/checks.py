@@ -21,8 +21,9 @@ from ..registry.domains import FRACTION, WHOLE, Domain
 from ..registry.excel import key
 from . import texts as tx
 from .blocks import Check, Input
-from .expr import Expr, F, Ref, Say, parse
+from .expr import Expr, F, Ref, Say
 from .texts import Text
+from .written import parse
 
 # An input no library function takes (a table's multiple): a positive number.
 _TEMPLATE_ONLY = Arg("template_only", "", "")

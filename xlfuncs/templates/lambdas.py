@@ -56,8 +56,9 @@ from ..registry.excel import (
     literal,
 )
 from ..registry.formula import excel_functions
-from .expr import AS_WRITTEN, Expr, Fn, bind, parse
-from .expr import nesting as tree_nesting
+from .expr import AS_WRITTEN, Expr, Fn
+from .written import bind, parse
+from .written import nesting as tree_nesting
 
 #: The keys a typed name is looked up in (through key(), as the function's own
 #: expression does), per kind of name.

@@ -17,9 +17,10 @@ from typing import Any
 
 from . import checks as ck
 from .blocks import Check, Input, Template
-from .expr import Call, Ctx, Env, Expr, Ref, inline
+from .expr import Call, Ctx, Env, Expr, Ref
 from .semantics import Range, Value
 from .texts import Text
+from .written import inline
 
 
 @dataclass

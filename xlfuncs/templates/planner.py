@@ -33,9 +33,10 @@ from .blocks import (
     Verdict,
 )
 from .checks import fit, guarded
-from .expr import F, Lit, Ref, call, parse
+from .expr import F, Lit, Ref, call
 from .shared import CURRENCY, PRICE, SOURCES_PLANNER
 from .texts import T
+from .written import parse
 
 CLUSTER = Inputs(
     T("Cluster", "Clúster"),
