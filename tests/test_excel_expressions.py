@@ -33,7 +33,7 @@ from xlfuncs.registry.domains import (
 from xlfuncs.registry.excel import key
 from xlfuncs.templates.data_sheet import add_data_sheet
 from xlfuncs.templates.expr import AS_WRITTEN, FALSE, TRUE, Call, Expr, Lit, Ref
-from xlfuncs.templates.written import bind, fold, parse
+from xlfuncs.templates.written import PLAIN, bind, fold, parse
 
 
 def written(name: str, *args: Expr | None) -> str:
@@ -42,7 +42,7 @@ def written(name: str, *args: Expr | None) -> str:
     while args and args[-1] is None:
         args = args[:-1]
     given = tuple(Lit(0) if a is None else a for a in args)
-    text = Call(name, given).excel()
+    text = Call(name, given).excel(PLAIN)
     if None in args:  # left out in the middle: bind by hand
         bindings = {a.name: v for a, v in zip(spec.args, given)}
         omitted = {a.name: TRUE for a, v in zip(spec.args, args) if v is None}
@@ -55,7 +55,7 @@ def written(name: str, *args: Expr | None) -> str:
             if v is None and spec.defaults.get(a.name) is not None:
                 bindings[a.name] = Lit(spec.defaults[a.name])
         assert spec.excel is not None
-        text = bind(parse(spec.excel), bindings, omitted).excel()
+        text = bind(parse(spec.excel), bindings, omitted).excel(PLAIN)
     return text
 
 
@@ -196,7 +196,7 @@ def computed(tmp_path_factory):
                     given.append(Ref(f"C{row}:{last}{row}"))
                 else:
                     given.append(Lit(args[k]))
-            ws.cell(row, 1, "=" + Call(spec.name, tuple(given)).excel())
+            ws.cell(row, 1, "=" + Call(spec.name, tuple(given)).excel(PLAIN))
             plan.append((spec, args, row))
     path = tmp_path_factory.mktemp("expr") / "expressions.xlsx"
     wb.save(path)
@@ -416,7 +416,7 @@ def test_known_tests_fold_where_arguments_are_left_out():
     assert fold(parse("IF(TRUE*TRUE*TRUE,1,2)")) == Lit(1.0)
     assert fold(parse("IF(FALSE+(FALSE+TRUE)*TRUE,1,2)")) == Lit(1.0)
     assert fold(parse("IF(FALSE+FALSE,1,2)")) == Lit(2.0)
-    assert fold(parse("IF(TRUE*x,1,2)")).excel() == "IF(TRUE*x,1,2)"
+    assert fold(parse("IF(TRUE*x,1,2)")).excel(PLAIN) == "IF(TRUE*x,1,2)"
     flops = "FLOPS_PER_TOKEN"
     assert written(flops, Ref("A1")) == "6*A1"
     shape = (Ref("LAYERS"), Ref("ATTENTION_WIDTH"), Ref("SEQ_LEN"))

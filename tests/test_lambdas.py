@@ -48,7 +48,7 @@ N_CASES = 6  # random valid calls per function
 def built(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("library")
     b = lib.build_library()
-    save_workbook(b.workbook, out / lib.FILENAME, b.cached)
+    save_workbook(b.workbook, out / lib.FILENAME, b.cached, dynamic=b.dynamic)
     save_text(lib.module_text(), out / lib.MODULE_FILENAME)
     return out
 
@@ -584,6 +584,7 @@ def calls_in(text: str) -> set[str]:
     """The functions a formula's text calls, upper case, with their prefixes."""
     from openpyxl.formula import Tokenizer
 
+    text = getattr(text, "text", text)  # a dynamic-array formula: its text
     items = Tokenizer("=" + text.lstrip("=")).items
     return {
         t.value[:-1].upper() for t in items if t.type == "FUNC" and t.subtype == "OPEN"
@@ -661,7 +662,7 @@ def test_worked_examples_first(built):
     assert (n2, round(v2 / 1e9, 1)) == ("CHINCHILLA_PARAMS", 65.7)
     f = openpyxl.load_workbook(built / lib.FILENAME)["Functions"]
     calls = [r[5].value for r in f.iter_rows(min_row=4) if r[0].value in REGISTRY]
-    assert calls[:2] == [
+    assert [c.text for c in calls[:2]] == [
         "=FT_EXAMPLES_PER_SEC(8,2500,82%,900)",
         "=CHINCHILLA_PARAMS(6000)",
     ]
@@ -699,7 +700,9 @@ def test_readable_print_one_face_protected(built):
     assert wb.worksheets[0].title == "About this workbook"
     assert [ws.title for ws in wb.worksheets if ws.sheet_state == "hidden"] == ["Keys"]
     for ws in wb.worksheets:
-        assert ws.protection.sheet and not ws.protection.password, ws.title
+        # The Try sheet is the user's to type in; the others keep their examples.
+        assert ws.protection.sheet == (ws.title != "Try"), ws.title
+        assert not ws.protection.password, ws.title
         for row in ws.iter_rows():
             for c in row:
                 if c.value is None and not c.has_style:
@@ -724,6 +727,53 @@ def test_readable_print_one_face_protected(built):
     assert width_px / 96 * int(f.page_setup.scale) / 100 <= 11 - 1.0
     p = wb.properties
     assert p.version == xlfuncs.__version__ and p.creator == "xlfuncs" and p.title
+
+
+def test_a_sheet_to_try_the_functions_opens_first(built):
+    wb = openpyxl.load_workbook(built / lib.FILENAME)
+    cached = openpyxl.load_workbook(built / lib.FILENAME, data_only=True)
+    ws = wb["Try"]
+    assert wb.active.title == "Try" and not ws.protection.sheet
+    calls = {
+        ws.cell(r, 1).value: (ws.cell(r, 2).value, ws.cell(r, 3).value, r)
+        for r in range(1, ws.max_row + 1)
+        if ws.cell(r, 3).data_type == "f"
+    }
+    assert {"FT_EXAMPLES_PER_SEC", "CHINCHILLA_PARAMS"} <= set(calls)
+    # The call shown to copy is the one the cell holds (spaced as people type).
+    for name, (shown, formula, _) in calls.items():
+        assert shown.replace(" ", "") == formula.text.replace(" ", ""), name
+    r = calls["FT_EXAMPLES_PER_SEC"][2]
+    assert round(cached["Try"].cell(r, 3).value, 2) == 18.22
+    assert (
+        round(cached["Try"].cell(calls["CHINCHILLA_PARAMS"][2], 3).value / 1e9, 1)
+        == 65.7
+    )
+
+
+def test_example_cells_are_dynamic_array_formulas(built):
+    # Excel 365 shows a legacy formula that calls a LAMBDA name as =@FT_…(…); a
+    # dynamic-array formula (cm="1" with xl/metadata.xml) shows as typed.
+    import zipfile
+
+    with zipfile.ZipFile(built / lib.FILENAME) as z:
+        names = z.namelist()
+        assert "xl/metadata.xml" in names
+        assert 'fDynamic="1"' in z.read("xl/metadata.xml").decode()
+        assert "sheetMetadata+xml" in z.read("[Content_Types].xml").decode()
+        assert "metadata.xml" in z.read("xl/_rels/workbook.xml.rels").decode()
+        sheets = [n for n in names if n.startswith("xl/worksheets/sheet")]
+        cells = "".join(z.read(n).decode() for n in sheets)
+    dynamic = re.findall(r'<c r="(\w+)"[^>]*cm="1"[^>]*><f t="array" ref="\1">', cells)
+    wb = openpyxl.load_workbook(built / lib.FILENAME)
+    calls = [
+        c.coordinate
+        for title in ("Try", "Functions")
+        for row in wb[title].iter_rows()
+        for c in row
+        if c.data_type == "f"
+    ]
+    assert len(dynamic) == len(calls) > len(lib.specs())
 
 
 def test_cover_says_which_excel_and_how_to_bring_the_functions_in(built):

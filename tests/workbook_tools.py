@@ -249,8 +249,11 @@ def summary(path: str | os.PathLike[str]) -> dict[str, object]:
             for c in row:
                 if c.value is None and not c.has_style:
                     continue
+                value = c.value
+                if hasattr(value, "text"):  # a dynamic-array formula
+                    value = ("array", value.ref, value.text)
                 cells[c.coordinate] = (
-                    c.value,
+                    value,
                     cached[ws.title][c.coordinate].value,
                     _style(c),
                 )

@@ -103,7 +103,7 @@ def literal(value: object) -> str:
 
 
 class ExcelFunction(NamedTuple):
-    """A registered function, as :func:`xlfuncs.templates.expr.inline` writes
+    """A registered function, as :func:`xlfuncs.templates.written.inline` writes
     its calls out."""
 
     params: Sequence[str]  # its argument names, in order

@@ -63,7 +63,9 @@ def build(
     if templates is None and LIBRARY_LANG in langs:
         texts = definitions()  # the LAMBDAs, made once for the workbook and module
         built = build_library(texts)
-        files[out / LIBRARY] = workbook_bytes(built.workbook, built.cached)
+        files[out / LIBRARY] = workbook_bytes(
+            built.workbook, built.cached, built.dynamic
+        )
         files[out / LIBRARY_MODULE] = module_text(texts).encode("utf-8")
     there = existing(files)
     if there and not force:

@@ -12,7 +12,7 @@ from them, as a spreadsheet would from the same typed values.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -36,10 +36,12 @@ DATA_SCALES = (85, 72)
 
 @dataclass
 class Built:
-    """A laid-out workbook and the cached value of each formula cell."""
+    """A laid-out workbook, the cached value of each formula cell, and the cells
+    whose formulas are dynamic arrays, by sheet."""
 
     workbook: Workbook
     cached: dict[tuple[str, str], Any]
+    dynamic: dict[str, set[str]] = field(default_factory=dict)
 
 
 def build_template(

@@ -8,10 +8,11 @@ Excel computes from it (the rules are in :mod:`~xlfuncs.templates.semantics`). S
 the cached value of a cell and its formula cannot disagree: there is no second,
 hand-written Python version of a sheet formula.
 
-A :class:`Call` is a library function applied to sub-trees. It prints as the
-function's Excel expression written out (:func:`inline`: arguments bound, sibling
-calls written out or read from a cell that holds them, constant tests folded
-away), and its value is the Python library's: the one answer the API, the CLI,
+A :class:`Call` is a library function applied to sub-trees. In a cell it prints
+as the function's Excel expression written out
+(:func:`~xlfuncs.templates.written.inline`: arguments bound, sibling calls
+written out or read from a cell that holds them, constant tests folded away),
+and its value is the Python library's: the one answer the API, the CLI,
 the cells and the LAMBDAs give, and which the tests prove the expression equal to.
 """
 
@@ -74,31 +75,22 @@ class Env:
 
 class Ctx:
     """How a tree prints: what a name reads (a cell, a defined name, or a tree
-    to write in its place) and which calls a cell already holds (``reuse``)."""
+    to write in its place) and how a library call is written. This one keeps
+    calls as calls (``FT_THROUGHPUT(…)``), as library expressions are written;
+    :class:`~xlfuncs.templates.written.Writing` writes them out for a cell."""
 
     reuse: Mapping[Call, Expr] = {}
     lang: str = "en"  # the edition whose words :class:`Say` prints
-    #: Print library calls as calls (``FT_THROUGHPUT(…)``), as their expressions
-    #: are written, rather than written out.
-    keep_calls: bool = False
+    keep_calls: bool = True
 
     def ref(self, name: str) -> str | Expr:
         return name
 
     def written_out(self, call: Call) -> Expr:
-        from .written import inline  # the writing out reads these nodes
-
-        return inline(call, reuse=self.reuse)
+        raise TypeError(f"{call.function}(…) is only written out by a Writing context")
 
 
-PLAIN = Ctx()
-
-
-class _AsWritten(Ctx):
-    keep_calls = True
-
-
-AS_WRITTEN = _AsWritten()
+AS_WRITTEN = Ctx()
 
 
 class Expr:
@@ -106,7 +98,7 @@ class Expr:
 
     prec: ClassVar[int] = ATOM
 
-    def excel(self, ctx: Ctx = PLAIN) -> str:
+    def excel(self, ctx: Ctx = AS_WRITTEN) -> str:
         """The formula text (no leading "=")."""
         return self.printed(ctx)[0]
 
@@ -406,7 +398,6 @@ TRUE, FALSE, ONE = Lit(True), Lit(False), Lit(1.0)
 __all__ = [
     "AS_WRITTEN",
     "FALSE",
-    "PLAIN",
     "TRUE",
     "Array",
     "Call",

@@ -17,10 +17,10 @@ from typing import Any
 
 from . import checks as ck
 from .blocks import Check, Input, Template
-from .expr import Call, Ctx, Env, Expr, Ref
+from .expr import Call, Env, Expr, Ref
 from .semantics import Range, Value
 from .texts import Text
-from .written import inline
+from .written import Writing, inline
 
 
 @dataclass
@@ -176,7 +176,7 @@ def _cell(value: Any) -> Value:
     return float(value)
 
 
-class SheetCtx(Ctx):
+class SheetCtx(Writing):
     """Prints the formulas of one sheet: public names as themselves, other
     cells by their coordinates (with their sheet's name when elsewhere)."""
 

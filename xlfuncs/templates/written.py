@@ -26,6 +26,7 @@ from .expr import (
     TRUE,
     Array,
     Call,
+    Ctx,
     Env,
     Expr,
     Fn,
@@ -308,4 +309,16 @@ def nesting(e: Expr) -> int:
     return below + 1 if isinstance(e, Fn) else below
 
 
-__all__ = ["bind", "fold", "inline", "nesting", "parse"]
+class Writing(Ctx):
+    """Prints library calls written out, as a cell needs them; names as
+    themselves (:class:`~xlfuncs.templates.model.SheetCtx` reads cells)."""
+
+    keep_calls = False
+
+    def written_out(self, call: Call) -> Expr:
+        return inline(call, reuse=self.reuse)
+
+
+PLAIN = Writing()
+
+__all__ = ["PLAIN", "Writing", "bind", "fold", "inline", "nesting", "parse"]
