@@ -1,12 +1,14 @@
-"""Generate ``docs/functions.md`` from the function registry.
+"""Generate ``docs/functions.md`` from the function registry, and the tables of
+names in ``docs/templates.md`` from the templates.
 
-Run ``xlfuncs docs`` after changing a function; a test fails while the committed
-file differs from what this module writes.
+Run ``xlfuncs docs`` after changing a function or a template; a test fails while
+the committed files differ from what this module writes.
 """
 
 from __future__ import annotations
 
 import inspect
+import re
 import sys
 from pathlib import Path
 
@@ -16,6 +18,9 @@ from .data.models import FIELDS, MODELS, value
 from .data.units import DTYPES
 from .registry import Formula
 from .registry.display import format_number, markdown
+from .templates import TEMPLATES, Template, compute
+from .templates.blocks import Inputs, Results
+from .workbook.numfmt import shown
 
 TOPICS = {
     "xlfuncs.functions.finetune": "Fine-tuning throughput, time and cost",
@@ -199,11 +204,62 @@ def functions_md() -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
+NAMES = re.compile(r"(<!-- names: (?P<slug>[\w-]+) -->\n).*?(<!-- /names -->)", re.S)
+
+
+def names_table(tpl: Template) -> str:
+    """A template's inputs and results, block by block, each with its default
+    value as the English sheet shows it."""
+    values = compute(tpl)
+    currency = str(values.get("Currency", ""))
+    out = [
+        "| section | names, with their default values as the sheet shows them |",
+        "| --- | --- |",
+    ]
+    for block in tpl.blocks:
+        if not isinstance(block, (Inputs, Results)):
+            continue
+        title = block.title.en
+        if isinstance(block, Inputs) and "nput" not in title:
+            title += " (inputs)"
+        cells = []
+        for row in block.rows:
+            v = values[row.name]
+            fmt = row.fmt if isinstance(row.fmt, str) else row.fmt.en
+            if v is None:
+                shown_ = "blank"
+            elif isinstance(v, str):
+                shown_ = v
+            else:
+                shown_ = shown(float(v), fmt)  # type: ignore[arg-type]
+                if "{currency}" in row.unit.en and currency:
+                    shown_ += f" {currency}"
+            cells.append(f"`{row.name}` {shown_}")
+        out.append(f"| {title} | {', '.join(cells)} |")
+    return "\n".join(out) + "\n"
+
+
+def templates_md(text: str) -> str:
+    """``text`` (docs/templates.md) with each ``<!-- names: slug -->`` table
+    written anew from its template."""
+    by_slug = {t.slug: t for t in TEMPLATES}
+    return NAMES.sub(
+        lambda m: m.group(1) + names_table(by_slug[m.group("slug")]) + m.group(3), text
+    )
+
+
 def write_docs(out_dir: Path) -> list[Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / "functions.md"
     path.write_text(functions_md(), encoding="utf-8")
-    return [path]
+    written = [path]
+    templates = out_dir / "templates.md"
+    if templates.exists():
+        templates.write_text(
+            templates_md(templates.read_text(encoding="utf-8")), encoding="utf-8"
+        )
+        written.append(templates)
+    return written
 
 
 if __name__ == "__main__":
