@@ -321,12 +321,24 @@ def formula_cells_without_cached_value(
     return count, missing
 
 
-def printed_pt(
-    ws: openpyxl.worksheet.worksheet.Worksheet, font_pt: float = 10
-) -> float:
-    """The size ``font_pt`` text prints at on ``ws``: its fixed print scale
-    applied; 0 if the sheet shrinks to fit pages, which can print at any size."""
-    setup = ws.sheet_properties.pageSetUpPr
-    if setup is not None and setup.fitToPage:
-        return 0.0
-    return int(ws.page_setup.scale or 100) * font_pt / 100
+def prints_whole_at_full_size(ws: openpyxl.worksheet.worksheet.Worksheet) -> bool:
+    """The sheet prints one page wide, pages as tall as they come, and its
+    columns fit that width at full size with Calibri (so 10-pt text prints at
+    10 pt, and at 8 pt or more with a face a quarter wider)."""
+    from xlfuncs.workbook.page import WIDTH_PX, width_px
+
+    setup, ps = ws.sheet_properties.pageSetUpPr, ws.page_setup
+    if (
+        setup is None
+        or not setup.fitToPage
+        or (ps.fitToWidth, ps.fitToHeight) != (1, 0)
+    ):
+        return False
+    area = str(ws.print_area).split("!")[-1].replace("$", "").split(":")
+    last = re.sub(r"\d", "", area[-1])
+    letters = [
+        openpyxl.utils.get_column_letter(k)
+        for k in range(1, openpyxl.utils.column_index_from_string(last) + 1)
+    ]
+    widths = [ws.column_dimensions[c].width or 8.43 for c in letters]
+    return width_px(widths) <= WIDTH_PX[ps.orientation or "portrait"]

@@ -19,19 +19,15 @@ from typing import Any
 from openpyxl import Workbook
 
 from .. import __version__
-from ..workbook.page import SCALE
 from ..workbook.writer import SheetWriter
 from .blocks import Template
 from .cover import add_cover
 from .data_sheet import add_data_sheet, tables
-from .layout import COLUMNS, PAGE, STAMP, Layout, build_date
+from .layout import COLUMNS, STAMP, Layout, build_date
 from .model import Model
 from .render import head, render
 from .texts import LANGS, T
 
-# Print scales of the Data and Models sheets, landscape: the Models sheet's
-# columns and its sources fit one page wide.
-DATA_SCALES = (85, 72)
 
 
 @dataclass
@@ -61,7 +57,7 @@ def build_template(
         first = first and not sheet.check
         for block in sheet.blocks:
             render(lay, w, block)
-        w.finish(lang, last="how", scale=SCALE, page=PAGE, title_rows="1:1",
+        w.finish(lang, last="how", portrait=False, breaks=True, title_rows="1:1",
                  freeze="A2", stamp=STAMP)  # fmt: skip
     lay.checks_sheet()
     cached = lay.finish()
@@ -90,8 +86,8 @@ def add_data_sheets(wb: Workbook, lang: str) -> dict[tuple[str, str], Any]:
     from .texts import LARGE
 
     sheets, cached = add_data_sheet(wb, lambda key: DATA_TEXTS[key](lang), LARGE(lang))
-    for data, scale in zip(sheets, DATA_SCALES):
-        setup_print(data, lang, portrait=False, scale=scale, stamp=STAMP)
+    for data in sheets:
+        setup_print(data, lang, portrait=False, stamp=STAMP)
     return cached
 
 
@@ -168,7 +164,6 @@ DATA_TEXTS = {
 }
 
 __all__ = [
-    "DATA_SCALES",
     "Built",
     "add_data_sheets",
     "build_template",

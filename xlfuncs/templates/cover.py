@@ -15,7 +15,7 @@ from ..workbook.writer import Column, SheetWriter
 from .blocks import Template
 from .texts import T
 
-WIDTH = 100  # one wide column
+WIDTH = 88  # one wide column, whole on a portrait page at full size
 
 HEADINGS = {
     "cover": T("About this workbook", "Acerca de este libro"),

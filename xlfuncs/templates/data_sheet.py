@@ -305,10 +305,10 @@ def add_data_sheet(
     # field's name is what MODEL_SPEC takes: it breaks only after "_". Parameter
     # counts need room for "405,0 mil M".
     parts = [field.replace("_", "_\n") for field in FIELDS]
-    widths = [max(12.0 if "params" in f else 8.5, max(len(x) for x in p.split()) + 1.5)
+    widths = [max(10.5 if "params" in f else 7.0, max(len(x) for x in p.split()) + 1.0)
               for f, p in zip(FIELDS, parts)]  # fmt: skip
     m = SheetWriter(wb, wb.create_sheet(t("data.models_sheet")),
-                    [Column("model", 17.0)] + [Column(f, wd) for f, wd in zip(FIELDS, widths)])  # fmt: skip
+                    [Column("model", 15.0)] + [Column(f, wd) for f, wd in zip(FIELDS, widths)])  # fmt: skip
     _title(m, FIELDS[-1], t("data.models_title"))
     _header(m, [t("data.model"), *parts], 30)
     for k, model in enumerate(MODELS):

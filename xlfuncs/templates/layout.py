@@ -33,20 +33,18 @@ from .texts import Text
 #: Release date of this version: builds are dated by it unless SOURCE_DATE_EPOCH says.
 RELEASE_DATE = date(2026, 12, 2)
 
-# The model sheet: label, value, unit, check (over two columns), explanation.
+# The model sheet, landscape: label, value, unit, check (over two columns),
+# explanation; 123 characters, whole on a page at full size (page.WIDTH_PX).
 COLUMNS = (
     Column("label", 26),
     Column("value", 14),
-    Column("unit", 14),
-    Column("check", 14),
-    Column("note", 14),
-    Column("how", 36),
+    Column("unit", 13),
+    Column("check", 13),
+    Column("note", 13),
+    Column("how", 44),
 )
 #: The columns a table or grid spreads its values over, after the label.
 DATA = ("value", "unit", "check", "note", "how")
-#: Sheet points a printed page holds: A4 (297 mm) and Letter (11 in) at the print
-#: scale, less margins, footer and the repeated title row; the shorter of the two.
-PAGE = 880.0
 STAMP = f"xlfuncs {__version__}"
 
 
@@ -181,7 +179,7 @@ class Layout:
         w = SheetWriter(
             self.wb,
             ws,
-            (Column("where", 34), Column("status", 62), Column("severity", 10)),
+            (Column("where", 28), Column("status", 52), Column("severity", 9)),
         )
         w.next()
         w.put("where", self.t(tx.CHECKS_SHEET), wr.TITLE)
@@ -272,7 +270,6 @@ Renderer = Callable[[Layout, SheetWriter, Any], None]
 __all__ = [
     "COLUMNS",
     "DATA",
-    "PAGE",
     "RELEASE_DATE",
     "STAMP",
     "Layout",

@@ -69,7 +69,8 @@ TOPICS = {
 }
 
 # Functions sheet: columns and their widths (characters).
-COLUMNS = {"A": 28, "B": 33, "C": 37, "D": 11, "E": 35, "F": 13, "G": 13}
+# 123 characters: whole on a landscape page at full size (workbook.page).
+COLUMNS = {"A": 22, "B": 26, "C": 27, "D": 8, "E": 18, "F": 11, "G": 11}
 HEADINGS = (
     "Function",
     "Arguments ([optional], units)",
@@ -79,10 +80,6 @@ HEADINGS = (
     "Result (live)",
     "Expected",
 )
-# Sheet points a landscape page holds at the print scale: Letter (8.5 in) less
-# margins, at 76 %, 691; less a margin for the row heights LibreOffice and Excel
-# round up.
-LANDSCAPE_PAGE = 660.0
 FORMULA_FONT = st.font(color="1F3864")
 MUTED_FILL = PatternFill("solid", fgColor="F2F2F2")
 
@@ -397,7 +394,7 @@ def _functions_sheet(
             w.put("function", "Not in this library", wr.SECTION)
             for f in missing:
                 _left_out(w, f)
-    w.finish(LANG, last="expected", portrait=False, page=LANDSCAPE_PAGE,
+    w.finish(LANG, last="expected", portrait=False, breaks=True,
              title_rows="3:3", freeze="B4", stamp=STAMP)  # fmt: skip
     return w
 

@@ -123,7 +123,7 @@ def scatter(
             axis.scaling.logBase = 10
         if bounds is not None:
             axis.scaling.min, axis.scaling.max = bounds
-        axis.txPr = _text(9)
+        axis.txPr = _text(10)
     chart.legend.position = "b"  # type: ignore[union-attr]
     return chart
 

@@ -6,13 +6,24 @@ import re
 
 from openpyxl.worksheet.header_footer import HeaderFooterItem
 from openpyxl.worksheet.header_footer import _HeaderFooterPart as Part
+from openpyxl.worksheet.properties import PageSetupProperties
 from openpyxl.worksheet.worksheet import Worksheet
 
 LINE = 13.0  # points a line of 10-pt text takes
-SCALE = 76  # per cent: 10-pt text prints at 7.6 pt
-# Sheet points a printed page holds at SCALE: A4 (297 mm) and Letter (11 in)
-# less margins, footer and the repeated title row; the shorter of the two.
-PAGE = 880.0
+# Sheet points a printed page holds at full size, A4 or Letter (the shorter),
+# less margins, footer and the repeated title row: where page breaks go.
+PAGE = {"portrait": 690.0, "landscape": 470.0}
+# The widest a sheet is designed, in pixels (96 per inch): the narrower of A4
+# and Letter less half-inch margins is 698 (portrait) and 960 (landscape); with
+# room for a face 26 % wider than Calibri (DejaVu Sans, where neither Calibri
+# nor Carlito is installed) to print 10-pt text at 8 pt or more.
+WIDTH_PX = {"portrait": 650.0, "landscape": 900.0}
+
+
+def width_px(widths: list[float]) -> float:
+    """Columns' printed width in pixels, as Excel sizes a column of ``w``
+    characters of the default font (7 px a character and 5 px of padding)."""
+    return sum(7 * w + 5 for w in widths)
 
 
 def lines(text: str, width: float) -> int:
@@ -31,21 +42,28 @@ def lines(text: str, width: float) -> int:
     return lines
 
 
-def setup_print(
-    ws: Worksheet, lang: str, *, portrait: bool, scale: int = SCALE, stamp: str = ""
-) -> None:
-    """Paper, margins, scale and the footer every printed sheet has: the file,
-    the page, and ``stamp`` (the version that built it)."""
+def setup_print(ws: Worksheet, lang: str, *, portrait: bool, stamp: str = "") -> None:
+    """Paper, margins and the footer every printed sheet has (the file, the page,
+    and ``stamp``, the version that built it), printed one page wide.
+
+    One page wide, not a fixed scale: where Calibri is missing, and with it
+    its metric twin Carlito, a wider face sets the columns wider, and a fixed
+    scale would then split every page in two. Each sheet is designed to print
+    at full size with Calibri (:data:`WIDTH_PX`), so that a face a quarter wider
+    still prints 10-pt text at 8 pt.
+    """
     ws.page_setup.orientation = "portrait" if portrait else "landscape"
     ws.page_setup.paperSize = ws.PAPERSIZE_LETTER if lang == "en" else ws.PAPERSIZE_A4
-    ws.page_setup.scale = scale
+    ws.page_setup.fitToWidth = 1
+    ws.page_setup.fitToHeight = 0
+    ws.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
     ws.page_margins.left = ws.page_margins.right = 0.5
     ws.page_margins.top = ws.page_margins.bottom = 0.6
     ws.page_margins.header = ws.page_margins.footer = 0.3
     page = "Page &P of &N" if lang == "en" else "Página &P de &N"
     ws.oddFooter = HeaderFooterItem(
-        left=Part("&F", size=8, font="Calibri"),
-        center=Part(page, size=8, font="Calibri"),
-        right=Part(stamp, size=8, font="Calibri"),
+        left=Part("&F", size=10, font="Calibri"),
+        center=Part(page, size=10, font="Calibri"),
+        right=Part(stamp, size=10, font="Calibri"),
     )
     ws.print_options.horizontalCentered = True

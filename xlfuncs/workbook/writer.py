@@ -26,11 +26,10 @@ from openpyxl.utils import get_column_letter, quote_sheetname
 from openpyxl.workbook.defined_name import DefinedName
 from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.pagebreak import Break
-from openpyxl.worksheet.properties import PageSetupProperties
 from openpyxl.worksheet.worksheet import Worksheet
 
 from . import styles as st
-from .page import LINE, lines, setup_print
+from .page import LINE, PAGE, lines, setup_print
 
 
 @dataclass(frozen=True)
@@ -243,16 +242,15 @@ class SheetWriter:
         *,
         last: str,
         portrait: bool = True,
-        scale: int | None = None,
-        page: float | None = None,
+        breaks: bool = False,
         title_rows: str | None = None,
         freeze: str | None = None,
         stamp: str = "",
         protect: bool = True,
     ) -> None:
         """Heights, print area to column ``last``, paper and footer, page breaks
-        between blocks (``page``: sheet points a printed page holds), frozen
-        panes and protection (no password; columns and rows may be resized)."""
+        between blocks (``breaks``), frozen panes and protection (no password;
+        columns and rows may be resized)."""
         ws = self.ws
         for r, h in self.heights.items():
             ws.row_dimensions[r].height = h
@@ -261,11 +259,9 @@ class SheetWriter:
             ws.print_title_rows = title_rows
         if freeze:
             ws.freeze_panes = freeze
-        kw = {} if scale is None else {"scale": scale}
-        setup_print(ws, lang, portrait=portrait, stamp=stamp, **kw)
-        ws.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=False)
-        if page is not None:
-            self._breaks(page)
+        setup_print(ws, lang, portrait=portrait, stamp=stamp)
+        if breaks:
+            self._breaks(PAGE["portrait" if portrait else "landscape"])
         ws.sheet_view.showGridLines = False
         if protect:
             ws.protection.sheet = True

@@ -1,0 +1,92 @@
+"""What a reader holds: every workbook printed by LibreOffice to PDF, measured.
+
+Body text prints at 8 pt or more on every page, with Carlito (Calibri's metric
+twin, what an office machine's Calibri renders as) and without it, where
+LibreOffice falls back on a wider face: every sheet prints one page wide, so
+no page splits into columns. Sizes are read from the PDF as printed, scale
+included (PyMuPDF's span sizes).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from libreoffice import SOFFICE, make_profile, require_libreoffice
+
+pymupdf = pytest.importorskip("pymupdf")
+pytestmark = pytest.mark.engine
+
+ROOT = Path(__file__).resolve().parents[1]
+WORKBOOKS = sorted((ROOT / "workbooks").glob("*.xlsx"))
+# fontconfig told to ignore Carlito: Calibri then falls back on DejaVu Sans.
+NO_CARLITO = """<?xml version="1.0"?>
+<!DOCTYPE fontconfig SYSTEM "fonts.dtd">
+<fontconfig>
+  <include ignore_missing="yes">/etc/fonts/fonts.conf</include>
+  <selectfont><rejectfont><glob>*arlito*</glob></rejectfont></selectfont>
+</fontconfig>
+"""
+
+
+def printed(tmp: Path, env: dict[str, str]) -> dict[str, list[float]]:
+    """Each workbook's PDF: the smallest text size on each page."""
+    require_libreoffice()
+    assert SOFFICE is not None
+    profile = make_profile(tmp / "profile")
+    subprocess.run(
+        [SOFFICE, f"-env:UserInstallation={profile.as_uri()}", "--headless",
+         "--convert-to", "pdf", "--outdir", str(tmp), *map(str, WORKBOOKS)],
+        check=True, capture_output=True, timeout=600, env={**os.environ, **env},
+    )  # fmt: skip
+    out = {}
+    for book in WORKBOOKS:
+        pages = []
+        for page in pymupdf.open(tmp / f"{book.stem}.pdf"):
+            sizes = [
+                span["size"]
+                for block in page.get_text("dict")["blocks"]
+                for line in block.get("lines", [])
+                for span in line["spans"]
+                if span["text"].strip()
+            ]
+            pages.append(min(sizes))
+        out[book.name] = pages
+    return out
+
+
+@pytest.fixture(scope="module")
+def with_carlito(tmp_path_factory):
+    return printed(tmp_path_factory.mktemp("carlito"), {})
+
+
+@pytest.fixture(scope="module")
+def without_carlito(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("no-carlito")
+    conf = tmp / "fonts.conf"
+    conf.write_text(NO_CARLITO, encoding="utf-8")
+    if "Carlito" in subprocess.run(
+        ["fc-match", "Calibri"], capture_output=True, text=True,
+        env={**os.environ, "FONTCONFIG_FILE": str(conf)},
+    ).stdout:  # fmt: skip
+        pytest.fail("fontconfig still finds Carlito: the test cannot remove it")
+    return printed(tmp, {"FONTCONFIG_FILE": str(conf)})
+
+
+def test_every_page_prints_text_at_8_pt_or_more(with_carlito):
+    small = {
+        b: [round(p, 1) for p in pages if p < 8] for b, pages in with_carlito.items()
+    }
+    assert not any(small.values()), small
+    assert set(with_carlito) == {b.name for b in WORKBOOKS}
+
+
+def test_without_carlito_no_page_splits_and_text_stays_8_pt(
+    with_carlito, without_carlito
+):
+    for book, pages in without_carlito.items():
+        assert min(pages) >= 8, (book, round(min(pages), 2))
+        # A split page would double the count; a wider face only wraps more.
+        assert len(pages) <= 1.25 * len(with_carlito[book]) + 1, book
