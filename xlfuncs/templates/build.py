@@ -29,7 +29,6 @@ from .render import head, render
 from .texts import LANGS, T
 
 
-
 @dataclass
 class Built:
     """A laid-out workbook, the cached value of each formula cell, and the cells
