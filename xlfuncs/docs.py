@@ -231,7 +231,7 @@ def names_table(tpl: Template) -> str:
             elif isinstance(v, str):
                 shown_ = v
             else:
-                shown_ = shown(float(v), fmt)  # type: ignore[arg-type]
+                shown_ = shown(float(v), fmt)
                 if "{currency}" in row.unit.en and currency:
                     shown_ += f" {currency}"
             cells.append(f"`{row.name}` {shown_}")
