@@ -351,7 +351,8 @@ PUBLISHED = [
     # Databricks: 7 B in 16 bits at 1 TB/s, 14 ms a token.
     ("DECODE_TOKENS_PER_SEC", ("7E+9", "1"), 71.43, 2),
     # Datasheets and configs.
-    ("GPU_MEMORY_GB", ('"nvidia h100-sxm"',), 80.0, 9),
+    # nvidia-smi: an H100 SXM has 81,559 MiB (NVIDIA/nccl issue #1264).
+    ("GPU_MEMORY_GB", ('"nvidia h100-sxm"',), 81_559 * 2**20 / 1e9, 9),
     ("GPU_BANDWIDTH_TBS", ('"A100 40GB PCIe"',), 1.555, 9),
     ("GPU_POWER_W", ('"A100"',), 400.0, 9),
     ("MODEL_SPEC", ('"meta-llama/Llama-3.1-70B"', '"kv_heads"'), 8.0, 9),

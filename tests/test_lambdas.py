@@ -200,6 +200,7 @@ SPILL_INPUTS = {
 # as docs/excel.md says. Arguments left out are UNWRITTEN cells for formulas.
 TAB, NBSP, LF = "CHAR(9)", "_xlfn.UNICHAR(160)", "CHAR(10)"
 LOSS_70B = 1.69 + 406.4 / 7e10**0.34 + 410.7 / 1.4e12**0.28  # Hoffmann eq. 10
+H100_GB = 81_559 * 2**20 / 1e9  # nvidia-smi's 81,559 MiB (NVIDIA/nccl issue #1264)
 EXPLICIT = [
     # Errors that depend on two arguments.
     ("MODEL_STATE_GB", ["7E+9", "8E+9"], (7e9, 8e9), "#NUM!"),  # trainable > params
@@ -239,9 +240,9 @@ EXPLICIT = [
     ("CHINCHILLA_LOSS", ["7E+10", "1.4E+12", '"Hoff mann"'],
      (7e10, 1.4e12, "Hoff mann"), LOSS_70B),
     ("MODEL_SPEC", ['"Llama*"', '"layers"'], ("Llama*", "layers"), "#N/A"),
-    ("GPU_MEMORY_GB", [f'"H100"&{TAB}'], ("H100\t",), 80.0),
-    ("GPU_MEMORY_GB", [f'{TAB}&"h100-sxm"'], ("\th100-sxm",), 80.0),
-    ("GPU_MEMORY_GB", [f'"H100"&{NBSP}&"SXM"'], ("H100\u00a0SXM",), 80.0),
+    ("GPU_MEMORY_GB", [f'"H100"&{TAB}'], ("H100\t",), H100_GB),
+    ("GPU_MEMORY_GB", [f'{TAB}&"h100-sxm"'], ("\th100-sxm",), H100_GB),
+    ("GPU_MEMORY_GB", [f'"H100"&{NBSP}&"SXM"'], ("H100\u00a0SXM",), H100_GB),
     ("GPU_PEAK_TFLOPS", ['"H100"', f'"BF"&{TAB}&"16"'], ("H100", "BF\t16"), 989.4),
     ("MODEL_SPEC", [f'"Llama"&{NBSP}&"3.1 8B"', '"layers"'],
      ("Llama\u00a03.1 8B", "layers"), 32.0),
@@ -250,7 +251,7 @@ EXPLICIT = [
      80 * 2 * 4096 * 8192 / 1e9),  # full recomputation keeps L·2sbh bytes
     # A line break around a name: Python strips any white space around it; the
     # LAMBDA ignores only the characters Python ignores inside a name.
-    ("GPU_MEMORY_GB", [f'"H100"&{LF}'], ("H100\n",), ("#N/A", 80.0)),
+    ("GPU_MEMORY_GB", [f'"H100"&{LF}'], ("H100\n",), ("#N/A", H100_GB)),
 ]  # fmt: skip
 
 # Ranges holding TRUE, "" or a blank cell: {cell: (call, its range, the xlwings
