@@ -66,6 +66,7 @@ SCALE = {
     "heads": (1, 128),
     "micro_batch": (1, 64),
     "tensor_parallel": (1, 16),
+    "model_parallel": (1, 16),
     "kv_heads": (1, 128),
     "head_dim": (32, 256),
     "batch": (1, 256),
@@ -155,6 +156,8 @@ def case(spec: Formula, rng: random.Random) -> tuple[object, ...]:
         args += [args[0] * rng.uniform(1e-3, 1.0), rng.choice([0.5, 2.0]), 3.0][: n - 3]
         if len(args) < 6:
             args = args[:3] + [args[0], 2.0, 3.0]
+        # Then the model-parallel degree and the usable share, where given.
+        args += [float(rng.randint(1, 8)), rng.uniform(0.8, 1.0)][: max(0, n - 6)]
     return tuple(args)
 
 

@@ -95,7 +95,7 @@ ASKED = {
 # fixed"), copied from the issue: [x = d] is Optional x with default d.
 ASKED |= {
     "MODEL_STATE_GB": "params, Optional trainable_params, Optional weight_bytes, "
-    "Optional gpus, Optional zero_stage",
+    "Optional gpus, Optional zero_stage, Optional model_parallel",
     "LORA_PARAMS": "layers, d_model, rank, Optional matrices",  # then its "…"
     "ACTIVATION_GB": "layers, d_model, heads, seq_len, micro_batch, "
     "Optional tensor_parallel, Optional recompute",
@@ -122,7 +122,8 @@ EXTRA = {
     "ISOFLOP_TOKENS": "budget_pf_days, params",
     # The planner's "fewest GPUs that fit" (issue 11's planner part).
     "MIN_GPUS_FOR_MEMORY": "params, memory_gb, Optional other_gb, "
-    "Optional trainable_params, Optional weight_bytes, Optional zero_stage",
+    "Optional trainable_params, Optional weight_bytes, Optional zero_stage, "
+    "Optional model_parallel, Optional usable",
 }
 DEFAULTS = {
     ("CHINCHILLA_PARAMS", "tokens_per_param"): 20,
@@ -138,6 +139,11 @@ DEFAULTS = {
     ("MODEL_STATE_GB", "weight_bytes"): 2,
     ("MODEL_STATE_GB", "gpus"): 1,
     ("MODEL_STATE_GB", "zero_stage"): 0,
+    # Issue 21: tensor × pipeline parallelism divides the model state; the usable
+    # share of GPU memory is the one headroom rule, 90 %.
+    ("MODEL_STATE_GB", "model_parallel"): 1,
+    ("MIN_GPUS_FOR_MEMORY", "model_parallel"): 1,
+    ("MIN_GPUS_FOR_MEMORY", "usable"): 0.9,
     ("LORA_PARAMS", "matrices"): 4,
     ("LORA_PARAMS", "mlp_matrices"): 0,
     ("LORA_PARAMS", "kv_matrices"): 0,

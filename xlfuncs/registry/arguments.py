@@ -528,6 +528,25 @@ _ARGS = (
         ZERO_STAGE,
     ),
     Arg(
+        "model_parallel",
+        "Model-parallel degree, a whole number: tensor-parallel × pipeline-parallel "
+        "GPUs that split each copy of the model, each holding a 1/model_parallel "
+        "share of its state; 1 (default) for none. gpus counts the data-parallel "
+        "copies.",
+        "GPUs",
+        WHOLE,
+        typical=(1, 512),
+    ),
+    Arg(
+        "usable",
+        "Usable share of each GPU's memory, a fraction in (0, 1]: 90% (default) "
+        "keeps 10 % for the CUDA context, buffers and fragmentation; 100% fills "
+        "the GPU.",
+        "fraction",
+        FRACTION,
+        typical=(0.5, 1),
+    ),
+    Arg(
         "d_model",
         "Hidden size d_model in dimensions, a whole number: 4,096 for Llama 2 7B.",
         "dimensions",
