@@ -67,6 +67,7 @@ SCALE = {
     "micro_batch": (1, 64),
     "tensor_parallel": (1, 16),
     "model_parallel": (1, 16),
+    "experts": (1, 64),
     "kv_heads": (1, 128),
     "head_dim": (32, 256),
     "batch": (1, 256),
@@ -85,7 +86,7 @@ ARITIES = {
     "FLOPS_PER_TOKEN": (1, 4),  # the shape: all or none
     "MFU": (3, 6),
     "TOKENS_PER_SEC_PER_GPU": (3, 6),
-    "LORA_PARAMS": (3, 4, 6, 8),
+    "LORA_PARAMS": (3, 4, 6, 8, 9),
 }
 
 

@@ -301,6 +301,50 @@ def test_grouped_query_and_mlp_matrices():
     assert xf.lora_params(32, 4096, 8) == 32 * 8 * 4 * 8192
 
 
+def test_peft_adapts_every_expert_of_mixtral():
+    # mistralai/Mixtral-8x7B-v0.1 config.json: "num_hidden_layers": 32,
+    # "hidden_size": 4096, "num_key_value_heads": 8 (of 128 dimensions),
+    # "intermediate_size": 14336, "num_local_experts": 8. transformers' Mixtral
+    # layer names each expert's matrices block_sparse_moe.experts.<i>.w1 (d ×
+    # ffn), w2 (ffn × d) and w3 (d × ffn); PEFT wraps every module whose name
+    # ends in "." + a target name (tuners_utils.check_target_module_exists), so
+    # target_modules q_proj, k_proj, v_proj, o_proj, w1, w2, w3 adapt all 8.
+    r = 16
+    attention = 2 * r * (4096 + 4096) + 2 * r * (4096 + 1024)  # q, o; k, v
+    expert = 3 * r * (4096 + 14336)  # w1, w2, w3
+    peft = 32 * (attention + 8 * expert)
+    assert peft == 240_123_904  # the issue's "240 M that PEFT adapts"
+    assert xf.lora_params(32, 4096, 16, 2, 3, 14336, 2, 1024, 8) == peft
+    # From the table, the same count.
+    fields = ("layers", "d_model", "ffn_dim", "kv_width", "experts")
+    m = {f: xf.model_spec("Mixtral 8x7B", f) for f in fields}
+    got = xf.lora_params(
+        m["layers"],
+        m["d_model"],
+        16,
+        2,
+        3,
+        m["ffn_dim"],
+        2,
+        m["kv_width"],
+        m["experts"],
+    )
+    assert got == peft
+    # One expert's MLP only is the issue's 42 M, 82.5 % short.
+    one = xf.lora_params(32, 4096, 16, 2, 3, 14336, 2, 1024)
+    assert one == 32 * (attention + expert) == 41_943_040
+    assert 1 - one / peft == pytest.approx(0.825, abs=0.001)
+    # PEFT's "all-linear" also takes each layer's router, gate (4,096 × 8):
+    # 32 × 16 × (4,096 + 8) more, 242,225,152 in all; LORA_PARAMS leaves it out.
+    assert peft + 32 * r * (4096 + 8) == 242_225_152
+    assert (
+        udfs.LORA_PARAMS(32.0, 4096.0, 16.0, 2.0, 3.0, 14336.0, 2.0, 1024.0, 8.0)
+        == peft
+    )
+    out = udfs.LORA_PARAMS(32.0, 4096.0, 16.0, 2.0, 3.0, 14336.0, 2.0, 1024.0, 0.5)
+    assert code(out) == "#NUM!" and "experts must be a whole number" in out
+
+
 def test_lora_width_must_come_with_its_count():
     with pytest.raises(TypeError, match="give ffn_dim with mlp_matrices"):
         xf.lora_params(32, 4096, 8, 4, 3)

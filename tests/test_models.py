@@ -168,6 +168,25 @@ def test_model_spec_feeds_the_other_functions():
     )
 
 
+def test_experts_of_mixtures_and_dense_models():
+    # mistralai/Mixtral-8x7B-v0.1 and Mixtral-8x22B-v0.1 config.json:
+    # "num_local_experts": 8, "num_experts_per_tok": 2.
+    for name in ("Mixtral 8x7B", "Mixtral 8x22B"):
+        assert xf.model_spec(name, "experts") == 8
+        assert xf.model_spec(name, "experts_per_token") == 2
+        assert xf.model_spec(name, "num_local_experts") == 8
+        assert xf.model_spec(name, "num_experts_per_tok") == 2
+    # A dense model: one expert, which every token uses.
+    assert xf.model_spec("Llama 3.1 8B", "experts") == 1
+    assert xf.model_spec("Llama 3.1 8B", "experts_per_token") == 1
+    assert udfs.MODEL_SPEC("Mixtral 8x7B", [["experts", "experts_per_token"]]) == [
+        [8.0, 2.0]
+    ]
+    # Every mixture in the table says both.
+    for m in MODELS:
+        assert (m.experts is None) == (m.experts_per_token is None), m.name
+
+
 def test_unknown_models_and_fields_are_na():
     out = udfs.MODEL_SPEC("Llama 5 9B", "layers")
     assert code(out) == "#N/A" and "unknown model" in out

@@ -114,6 +114,7 @@ ASKED |= {
 # matrices and grouped-query k/v widths", as this package designs them.
 LORA_MORE = (
     ", Optional mlp_matrices, Optional ffn_dim, Optional kv_matrices, Optional kv_width"
+    ", Optional experts"  # issue 21: every expert's MLP matrices
 )
 # Siblings added for the planner workbook.
 EXTRA = {
@@ -147,6 +148,7 @@ DEFAULTS = {
     ("LORA_PARAMS", "matrices"): 4,
     ("LORA_PARAMS", "mlp_matrices"): 0,
     ("LORA_PARAMS", "kv_matrices"): 0,
+    ("LORA_PARAMS", "experts"): 1,
     ("ACTIVATION_GB", "tensor_parallel"): 1,
     ("ACTIVATION_GB", "recompute"): "none",
     ("KV_CACHE_GB", "bytes_per_value"): 2,

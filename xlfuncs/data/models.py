@@ -15,6 +15,10 @@ Conventions
   (Llama 3's "8B" is within 0.4 % of its weights). A test recounts every row
   from its shape and finds it within 1 %.
 * ``active_params`` (mixture of experts only): the parameters one token uses.
+* ``experts`` and ``experts_per_token`` (mixture of experts only): the MLP
+  experts of each layer and how many of them a token is routed to, the
+  config's ``num_local_experts`` and ``num_experts_per_tok``; ``MODEL_SPEC``
+  gives 1 and 1 for a dense model.
 * ``ffn_dim`` is ``intermediate_size``: for a gated MLP (SwiGLU, GeGLU) the
   width of each of its three matrices; for a mixture of experts, per expert.
 * ``head_dim`` is given, not d_model / heads: Mistral Nemo and Gemma 2 27B have
@@ -922,6 +926,8 @@ FIELDS: tuple[str, ...] = (
     "ffn_dim",
     "vocab",
     "context",
+    "experts",
+    "experts_per_token",
 )
 #: Other names for the fields: Hugging Face config keys and common spellings.
 FIELD_ALIASES: dict[str, str] = {
@@ -936,14 +942,21 @@ FIELD_ALIASES: dict[str, str] = {
     "intermediatesize": "ffn_dim",
     "vocabsize": "vocab",
     "maxpositionembeddings": "context",
+    "numlocalexperts": "experts",
+    "numexperts": "experts",
+    "numexpertspertok": "experts_per_token",
+    "expertspertoken": "experts_per_token",
 }
 
 
 def value(model: Model, field: str) -> int:
     """A field of a model: ``value(m, "kv_heads")``; active_params of a dense
-    model is its params."""
+    model is its params, its experts and experts_per_token 1."""
     if field == "active_params":
         return model.active
+    if field in ("experts", "experts_per_token"):
+        number_or_none: int | None = getattr(model, field)
+        return 1 if number_or_none is None else number_or_none
     number: int = getattr(model, field)
     return number
 

@@ -276,11 +276,13 @@ def _lora_params(
     ffn_dim: Floats | None,
     kv_matrices: Floats,
     kv_width: Floats | None,
+    experts: Floats,
 ) -> Floats:
-    """rank × (d_in + d_out) per adapted matrix, summed over the layers."""
+    """rank × (d_in + d_out) per adapted matrix, summed over the layers; the MLP's
+    matrices once per expert."""
     mlp = _pair("mlp_matrices", mlp_matrices, "ffn_dim", ffn_dim, d_model)
     kv = _pair("kv_matrices", kv_matrices, "kv_width", kv_width, d_model)
-    per_rank = matrices * 2 * d_model + mlp + kv
+    per_rank = matrices * 2 * d_model + mlp * experts + kv
     return layers * rank * per_rank
 
 
@@ -313,7 +315,8 @@ def _pair(
     "LORA_PARAMS",
     unit="parameters",
     excel="layers*rank*(matrices*2*d_model"
-    "+IF(OMITTED(ffn_dim),IF(mlp_matrices>0,#VALUE!,0),mlp_matrices*(d_model+ffn_dim))"
+    "+IF(OMITTED(ffn_dim),IF(mlp_matrices>0,#VALUE!,0),"
+    "mlp_matrices*(d_model+ffn_dim)*experts)"
     "+IF(OMITTED(kv_width),IF(kv_matrices>0,#VALUE!,0),kv_matrices*(d_model+kv_width)))",
 )
 def lora_params(
@@ -325,14 +328,19 @@ def lora_params(
     ffn_dim: Numbers | None = None,
     kv_matrices: Numbers = 0,
     kv_width: Numbers | None = None,
+    experts: Numbers = 1,
 ) -> Floats:
     """Trainable LoRA parameters: rank × (d_in + d_out) per adapted matrix and layer.
 
-    Formula: ``L · r · (m·2·d + m_mlp·(d + ffn) + m_kv·(d + kv_width))`` with m
-    square attention matrices (d × d: q and o, and k and v without
-    grouped-query attention), m_mlp MLP matrices (d × ffn_dim) and m_kv
+    Formula: ``L · r · (m·2·d + m_mlp·(d + ffn)·E + m_kv·(d + kv_width))`` with
+    m square attention matrices (d × d: q and o, and k and v without
+    grouped-query attention), m_mlp MLP matrices (d × ffn_dim) in each of the
+    E experts of a mixture of experts (1 for a dense model) and m_kv
     grouped-query key/value matrices (d × kv_heads·head_dim). Each adapted
     d_in × d_out matrix W gains B·A with A of r × d_in and B of d_out × r.
+    PEFT adapts every module whose name ends in a target name, so "w1", "w2",
+    "w3" (Mixtral's expert matrices) adapt all E experts of every layer; the
+    router ("gate", d × E) is not counted.
 
     Returns
     -------
@@ -345,7 +353,9 @@ def lora_params(
     Hu et al. 2021, "LoRA: Low-Rank Adaptation of Large Language Models",
     arXiv 2106.09685, section 4.1. Meta's llama-recipes quickstart notebook,
     PEFT's printout for Llama 2 7B, r = 8 on q_proj and v_proj: "trainable
-    params: 4194304".
+    params: 4194304". PEFT (huggingface/peft, src/peft/tuners/tuners_utils.py,
+    check_target_module_exists) matches a module whose name ends in
+    "." + a target name.
 
     Examples
     --------
@@ -364,9 +374,24 @@ def lora_params(
 
     >>> lora_params(32, 4096, 64, 4, 3, 11008)
     159907840.0
+
+    Mixtral 8x7B at r = 16 on q, k, v, o and every expert's w1, w2, w3
+    (config.json: 32 layers, hidden 4,096, 8 key/value heads of 128,
+    intermediate 14,336, 8 local experts):
+
+    >>> lora_params(32, 4096, 16, 2, 3, 14336, 2, 1024, 8)
+    240123904.0
     """
     return _lora_params(
-        layers, d_model, rank, matrices, mlp_matrices, ffn_dim, kv_matrices, kv_width
+        layers,
+        d_model,
+        rank,
+        matrices,
+        mlp_matrices,
+        ffn_dim,
+        kv_matrices,
+        kv_width,
+        experts,
     )
 
 

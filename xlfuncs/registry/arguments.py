@@ -598,6 +598,15 @@ _ARGS = (
         WHOLE,
     ),
     Arg(
+        "experts",
+        "MLP experts per layer, a whole number: 1 (default) for a dense model, 8 "
+        'for Mixtral (MODEL_SPEC(model, "experts")); LoRA adapts the MLP '
+        "matrices of each.",
+        "experts",
+        WHOLE,
+        typical=(1, 1024),
+    ),
+    Arg(
         "heads",
         "Attention heads (a), a whole number of query heads: 32 for Llama 2 7B.",
         "heads",
@@ -730,7 +739,8 @@ _ARGS = (
     Arg(
         "field",
         "Which figure: params, active_params, layers, d_model, heads, kv_heads, "
-        "head_dim, attention_width, kv_width, ffn_dim, vocab or context.",
+        "head_dim, attention_width, kv_width, ffn_dim, vocab, context, experts "
+        "or experts_per_token.",
         "text",
         None,
         kind="choice",
