@@ -159,6 +159,13 @@ def case(spec: Formula, rng: random.Random) -> tuple[object, ...]:
             args = args[:3] + [args[0], 2.0, 3.0]
         # Then the model-parallel degree and the usable share, where given.
         args += [float(rng.randint(1, 8)), rng.uniform(0.8, 1.0)][: max(0, n - 6)]
+    if spec.name == "MAX_DECODE_BATCH":
+        # Weights that leave room for a sequence's cache: at most 30 % of the
+        # memory at 4 bytes a weight, at least half of it usable.
+        memory = rng.uniform(40, 300)
+        args = [rng.uniform(0.05, 0.3) * memory * 1e9 / 4, memory, rng.uniform(0.01, 1)]
+        more = [rng.uniform(0.5, 4), float(rng.randint(1, 8)), rng.uniform(0.5, 1)]
+        args += more[: n - 3]
     return tuple(args)
 
 

@@ -104,7 +104,7 @@ ASKED |= {
     "TRAINING_ENERGY_MWH": "gpu_hours, watts_per_gpu, Optional pue",
     "TRAINING_CO2_TONNES": "energy_mwh, kg_co2_per_kwh",
     "DECODE_TOKENS_PER_SEC": "params, bandwidth_tb_per_s, Optional bytes_per_param, "
-    "Optional gpus, Optional batch",
+    "Optional gpus, Optional batch, Optional kv_cache_gb",
     "GPU_MEMORY_GB": "gpu",
     "GPU_BANDWIDTH_TBS": "gpu",
     "GPU_POWER_W": "gpu",
@@ -122,6 +122,14 @@ EXTRA = {
     "CLUSTER_COST": "gpus, days, price_per_gpu_hour",
     "ISOFLOP_TOKENS": "budget_pf_days, params",
     # The planner's "fewest GPUs that fit" (issue 11's planner part).
+    # Issue 21: serving in money, the decode bound by name, the largest batch.
+    "MODEL_DECODE_TOKENS_PER_SEC": "model, bandwidth_tb_per_s, Optional batch, "
+    "Optional seq_len, Optional bytes_per_param, Optional gpus, "
+    "Optional bytes_per_value",
+    "MAX_DECODE_BATCH": "params, memory_gb, kv_gb_per_sequence, "
+    "Optional bytes_per_param, Optional gpus, Optional usable",
+    "SERVING_COST_PER_MTOK": "price_per_gpu_hour, tokens_per_sec_per_gpu",
+    "SERVING_GPUS": "tokens_per_sec, tokens_per_sec_per_gpu, Optional utilization",
     "MIN_GPUS_FOR_MEMORY": "params, memory_gb, Optional other_gb, "
     "Optional trainable_params, Optional weight_bytes, Optional zero_stage, "
     "Optional model_parallel, Optional usable",
@@ -156,6 +164,11 @@ DEFAULTS = {
     ("DECODE_TOKENS_PER_SEC", "bytes_per_param"): 2,
     ("DECODE_TOKENS_PER_SEC", "gpus"): 1,
     ("DECODE_TOKENS_PER_SEC", "batch"): 1,
+    ("DECODE_TOKENS_PER_SEC", "kv_cache_gb"): 0,
+    ("MODEL_DECODE_TOKENS_PER_SEC", "batch"): 1,
+    ("MODEL_DECODE_TOKENS_PER_SEC", "seq_len"): None,
+    ("MAX_DECODE_BATCH", "usable"): 0.9,
+    ("SERVING_GPUS", "utilization"): 1,
 }
 
 

@@ -720,6 +720,38 @@ _ARGS = (
         "TB/s",
     ),
     Arg(
+        "kv_cache_gb",
+        "GB of key/value cache a decoding step reads, for the whole batch: "
+        "KV_CACHE_GB(layers, kv_heads, head_dim, context, batch); 0 (default) "
+        "counts the weights alone.",
+        "GB",
+        NONNEGATIVE,
+    ),
+    Arg(
+        "kv_gb_per_sequence",
+        "GB of key/value cache one sequence holds at the context served: "
+        "KV_CACHE_GB(layers, kv_heads, head_dim, context, 1), 0.537 for Llama 3 "
+        "8B at 4,096 tokens.",
+        "GB",
+        DIVISOR,
+    ),
+    Arg(
+        "tokens_per_sec",
+        "Traffic to serve in tokens/s, all users together: e.g. the busiest "
+        "hour's tokens ÷ 3,600.",
+        "tokens/s",
+        typical=(1e-3, 1e9),
+    ),
+    Arg(
+        "utilization",
+        "Share of each GPU's measured throughput the traffic may use, a fraction "
+        "in (0, 1]: 100% (default) runs every GPU flat out; 70% keeps headroom "
+        "for peaks.",
+        "fraction",
+        FRACTION,
+        typical=(0.2, 1),
+    ),
+    Arg(
         "bytes_per_param",
         "Bytes read per weight per token: 2 for bf16 or fp16 (default), 1 for "
         "8-bit, 0.5 for 4-bit weights.",
