@@ -84,6 +84,7 @@ SCALE = {
 # may give (a count of matrices without their width is an error).
 ARITIES = {
     "FLOPS_PER_TOKEN": (1, 4),  # the shape: all or none
+    "TRAINING_DAYS": (4, 5, 8),
     "MFU": (3, 6),
     "TOKENS_PER_SEC_PER_GPU": (3, 6),
     "LORA_PARAMS": (3, 4, 6, 8, 9),

@@ -80,7 +80,7 @@ ASKED = {
     "CLUSTER_PFDAYS": "gpus, peak_tflops_per_gpu, mfu, days",
     "CLUSTER_DAYS": "budget_pf_days, gpus, peak_tflops_per_gpu, mfu",
     "TRAINING_DAYS": "params, tokens, gpus, achieved_tflops_per_gpu, "
-    "Optional flops_per_param_token",
+    f"Optional flops_per_param_token, {SHAPE}",  # issue 21: the attention term
     "FLOPS_PER_TOKEN": f"params, {SHAPE}",
     "MFU": f"tokens_per_sec_per_gpu, params, peak_tflops_per_gpu, {SHAPE}",
     "TOKENS_PER_SEC_PER_GPU": f"params, peak_tflops_per_gpu, mfu, {SHAPE}",
@@ -140,6 +140,7 @@ DEFAULTS = {
     ("CHINCHILLA_TOKENS_FOR_PARAMS", "tokens_per_param"): 20,
     ("CHINCHILLA_BUDGET", "tokens_per_param"): 20,
     ("TRAINING_DAYS", "flops_per_param_token"): 6,
+    ("TRAINING_DAYS", "layers"): None,
     ("GPU_PEAK_TFLOPS", "dtype"): "bf16",
     ("CHINCHILLA_LOSS", "fit"): "hoffmann",
     ("INFERENCE_OPTIMAL_PARAMS", "fit"): "hoffmann",
