@@ -88,6 +88,7 @@ from .registry import (
     InputError,
     InvalidTypeError,
     InvalidValueError,
+    UnusualValueWarning,
 )
 
 __version__ = "0.2.0"
@@ -99,6 +100,7 @@ __all__ = [
     "InvalidTypeError",
     "InvalidValueError",
     "MODELS",
+    "UnusualValueWarning",
     "__version__",
     "activation_gb",
     "chinchilla_budget",

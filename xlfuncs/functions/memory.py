@@ -520,10 +520,11 @@ def kv_cache_gb(
 
     Examples
     --------
-    kipply's 52 B model: 64 layers, 64 heads of 128, one token, in bytes:
+    kipply's 52 B model (64 layers, 64 heads of 128), 2,097,152 bytes a token,
+    for a sequence of 2,048 tokens:
 
-    >>> kv_cache_gb(64, 64, 128, 1, 1)
-    0.002097152
+    >>> kv_cache_gb(64, 64, 128, 2048, 1)
+    4.294967296
 
     Llama 3 70B (80 layers, 8 key/value heads of 128) at 8,192 tokens, batch 8:
 

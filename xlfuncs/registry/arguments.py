@@ -36,7 +36,12 @@ from .domains import (
     ZERO_STAGE,
     Domain,
 )
-from .errors import InputError, InvalidTypeError, InvalidValueError
+from .errors import (
+    InputError,
+    InvalidTypeError,
+    InvalidValueError,
+    UnusualValueWarning,
+)
 
 # Characters a pasted name may carry around it that str.strip() keeps.
 _INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff"
@@ -82,8 +87,13 @@ class Arg:
     domain: Domain | None = POSITIVE
     kind: str = "number"
     choice: Choice | None = field(default=None, repr=False)
-    # Where real plans usually lie: outside it a template warns (still computes).
+    # Where real plans usually lie: outside it a template warns (still computes),
+    # and so does the Python API (UnusualValueWarning).
     typical: tuple[float, float] | None = None
+    # Likely unit slips, tried in order on a value outside ``typical``: (factor,
+    # what was typed). 70 params × 1e9 lands inside: "did you mean 70e9 (a count
+    # in billions)?".
+    slips: tuple[tuple[float, str], ...] = ()
 
     # ------------------------------------------------------------ one value
 
@@ -152,6 +162,39 @@ class Arg:
             f"{self.name}: unknown {c.what} {typed!r}; {hint}",
             f"{self.name}: unknown {c.what} {typed!r}; {cell_hint}",
         )
+
+    # ------------------------------------------------------------ unit slips
+
+    def unusual(self, value: Any) -> UnusualValueWarning | None:
+        """A warning when a checked value (a float, or an array of them) lies
+        outside ``typical``, naming the likely slip; None inside it."""
+        if self.typical is None or value is None or self.kind != "number":
+            return None
+        lo, hi = self.typical
+        if isinstance(value, np.ndarray):
+            if value.size == 0 or (value.min() >= lo and value.max() <= hi):
+                return None
+            outside = (value < lo) | (value > hi)  # NaN is neither
+            if not outside.any():
+                return None
+            x = float(value[outside].flat[0])
+        else:
+            x = float(value)
+            if not (x < lo or x > hi):
+                return None
+        return UnusualValueWarning(self.unusual_text(x), self.name, x)
+
+    def unusual_text(self, x: float) -> str:
+        """What the warning says of ``x``: the slips that land it inside the
+        typical range, else only that it lies outside."""
+        assert self.typical is not None
+        lo, hi = self.typical
+        usual = f"usual: {_short(lo)} to {_short(hi)} {self.unit}"
+        for factor, why in self.slips:  # the first that lands inside
+            if lo <= x * factor <= hi:
+                meant = _scaled(x, factor)
+                return f"{self.name} {x:g}: did you mean {meant} ({why})? ({usual})"
+        return f"{self.name} {x:g} is unusual; check its unit ({usual})"
 
     # ------------------------------------------------------------ Python API
 
@@ -234,6 +277,26 @@ class Arg:
         if self.domain is not None and not self.domain.all_inside(arr):
             bad = arr[~self.domain.mask(arr)]
             raise self.domain.error(self.name, float(bad[0]))  # type: ignore[misc]
+
+
+def _short(v: float) -> str:
+    """A range's end as people read it: 1e6, 100,000, 0.05."""
+    if v >= 1e6:
+        exponent = round(math.log10(v))
+        if v == 10.0**exponent:
+            return f"1e{exponent}"
+    if float(v).is_integer() and abs(v) < 1e15:
+        return f"{int(v):,}"
+    return f"{v:,g}"
+
+
+def _scaled(x: float, factor: float) -> str:
+    """``x`` times a slip's factor, as the user would type it: 70e9, 3.35."""
+    if factor >= 1000:
+        exponent = round(math.log10(factor))
+        if factor == 10.0**exponent:
+            return f"{x:g}e{exponent}"
+    return f"{x * factor:g}"
 
 
 def is_number(x: Any) -> bool:
@@ -344,6 +407,7 @@ _ARGS = (
         "fraction",
         FRACTION,
         typical=(0.3, 1),
+        slips=((100, "a percentage divided by 100 twice"),),
     ),
     Arg(
         "tokens_per_example",
@@ -367,6 +431,7 @@ _ARGS = (
         "currency/GPU-hour",
         NONNEGATIVE,
         typical=(0, 20),
+        slips=((0.01, "cents typed"),),
     ),
     Arg(
         "lengths",
@@ -390,6 +455,7 @@ _ARGS = (
         "8.64e19 FLOPs).",
         "PF/s-days",
         typical=(1e-3, 1e8),
+        slips=((1 / 8.64e19, "FLOPs typed"),),
     ),
     Arg(
         "tokens_per_param",
@@ -403,11 +469,14 @@ _ARGS = (
         "Model parameters (N), a plain count: 70 billion is 7E+10.",
         "parameters",
         typical=(1e6, 1e13),
+        slips=((1e9, "a count in billions"), (1e6, "a count in millions")),
     ),
     Arg(
         "tokens",
         "Training tokens (D), a plain count: 1.4 trillion is 1.4E+12.",
         "tokens",
+        typical=(1e6, 1e15),
+        slips=((1e9, "a count in billions"), (1e12, "a count in trillions")),
     ),
     Arg(
         "value",
@@ -430,6 +499,7 @@ _ARGS = (
         "fraction",
         FRACTION,
         typical=(0.1, 0.7),
+        slips=((100, "a percentage divided by 100 twice"),),
     ),
     Arg("days", "Wall-clock days of training.", "days", typical=(0.01, 1000)),
     Arg(
@@ -437,6 +507,8 @@ _ARGS = (
         "Model TFLOP/s each accelerator sustains (peak × utilisation), e.g. 140 "
         "for Megatron's GPT-3 run on A100s.",
         "TFLOP/s",
+        typical=(0.1, 10_000),
+        slips=((1e-12, "FLOP/s typed"),),
     ),
     Arg(
         "flops_per_param_token",
@@ -464,6 +536,7 @@ _ARGS = (
         "attention_width.",
         "tokens",
         typical=(128, 1_048_576),
+        slips=((1024, "thousands of tokens typed"),),
     ),
     Arg(
         "gpu",
@@ -519,6 +592,8 @@ _ARGS = (
         "Bytes per stored weight: 2 for bf16 or fp16 (default), 1 for 8-bit, 0.5 "
         "for 4-bit as in QLoRA (0.516 with its double quantization), 4 for fp32.",
         "bytes",
+        typical=(0.1, 8),
+        slips=((1 / 8, "bits typed"),),
     ),
     Arg(
         "zero_stage",
@@ -545,6 +620,7 @@ _ARGS = (
         "fraction",
         FRACTION,
         typical=(0.5, 1),
+        slips=((100, "a percentage divided by 100 twice"),),
     ),
     Arg(
         "d_model",
@@ -662,6 +738,8 @@ _ARGS = (
         "Bytes per cached key or value: 2 for bf16 or fp16 (default), 1 for fp8 "
         "or int8.",
         "bytes",
+        typical=(0.1, 8),
+        slips=((1 / 8, "bits typed"),),
     ),
     # Energy and emissions
     Arg(
@@ -675,6 +753,8 @@ _ARGS = (
         "Power per GPU in watts: its TDP for an upper bound (GPU_POWER_W; 400 for "
         "an A100 SXM) or a measured mean draw.",
         "watts",
+        typical=(10, 5000),
+        slips=((1e3, "kW typed"),),
     ),
     Arg(
         "pue",
@@ -696,6 +776,8 @@ _ARGS = (
         "Memory of one GPU in GB (10^9 bytes), as its datasheet gives it: 80 for "
         "an H100 SXM (GPU_MEMORY_GB).",
         "GB",
+        typical=(1, 2048),
+        slips=((1e-3, "MB typed"), (1e-9, "bytes typed"), (1e3, "TB typed")),
     ),
     Arg(
         "other_gb",
@@ -711,6 +793,7 @@ _ARGS = (
         "kg/kWh",
         NONNEGATIVE,
         typical=(0, 1.2),
+        slips=((1e-3, "g/kWh typed"),),
     ),
     # Serving
     Arg(
@@ -718,6 +801,8 @@ _ARGS = (
         "Memory bandwidth of one GPU in TB/s: 3.35 for an H100 SXM (see "
         "GPU_BANDWIDTH_TBS).",
         "TB/s",
+        typical=(0.05, 50),
+        slips=((1e-3, "GB/s typed"),),
     ),
     Arg(
         "kv_cache_gb",
@@ -750,12 +835,15 @@ _ARGS = (
         "fraction",
         FRACTION,
         typical=(0.2, 1),
+        slips=((100, "a percentage divided by 100 twice"),),
     ),
     Arg(
         "bytes_per_param",
         "Bytes read per weight per token: 2 for bf16 or fp16 (default), 1 for "
         "8-bit, 0.5 for 4-bit weights.",
         "bytes",
+        typical=(0.1, 8),
+        slips=((1 / 8, "bits typed"),),
     ),
     # Published models
     Arg(

@@ -13,9 +13,11 @@ LAMBDA library (the functions as named LAMBDAs, from
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from ..registry import UnusualValueWarning
 from .blocks import Template
 from .finetune import FINETUNE
 from .layout import LANGS, build_template
@@ -28,6 +30,14 @@ from .planner import PLANNER
 from .xlsx import existing, workbook_bytes, write_bytes
 
 TEMPLATES: tuple[Template, ...] = (FINETUNE, CHINCHILLA, PLANNER)
+
+# The templates compute their cached values through the Python API, on
+# intermediate results (a chart's extreme budgets) as well as inputs; a sheet
+# warns of unusual inputs in its own check cells, so the API's unit-slip
+# warnings are not for the person building it.
+warnings.filterwarnings(
+    "ignore", category=UnusualValueWarning, module=r"xlfuncs\.templates\."
+)
 
 
 def build(
