@@ -187,6 +187,50 @@ def test_experts_of_mixtures_and_dense_models():
         assert (m.experts is None) == (m.experts_per_token is None), m.name
 
 
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        # The family first, then the nearest size: not the Llama 3 70B that a
+        # plain string comparison finds closest to "Llama 3 7B".
+        ("Llama 3 7B", "Llama 3 8B"),
+        ("Llama 3.1 7B", "Llama 3.1 8B"),
+        ("meta-llama/Llama-3-7B", "Llama 3 8B"),
+        ("llama3:7b", "Llama 3 8B"),
+        ("Llama-3.1-8B-Instruct-v2", "Llama 3.1 8B"),
+        ("Llama 2 8B", "Llama 2 7B"),
+        ("Qwen2.5 70B", "Qwen2.5 72B"),
+        ("Gemma 2 8B", "Gemma 2 9B"),
+        ("Mistral 7.2B", "Mistral 7B v0.1"),  # not Mixtral 8x7B
+        ("Mixtral 8x8B", "Mixtral 8x7B"),
+        ("Llama 3.1 400B", "Llama 3.1 405B"),
+        # No size typed: the closest spelling, as before.
+        ("Chinchila 70B", "Chinchilla 70B"),
+        ("Phi 5", "Phi-4"),
+    ],
+)
+def test_suggestions_rank_family_then_size(typed, meant):
+    out = udfs.MODEL_SPEC(typed, "layers")
+    assert code(out) == "#N/A" and f"did you mean {meant}?" in out, out
+    with pytest.raises(xf.InvalidValueError, match=f"did you mean '{meant}'"):
+        xf.model_spec(typed, "layers")
+
+
+def test_a_misspelt_name_is_looked_up_once_per_range():
+    from xlfuncs.registry.arguments import _hints
+
+    _hints.cache_clear()
+    out = udfs.MODEL_SPEC([["Llama 3 7B"]] * 1000 + [["Llama 3 8B"]], "layers")
+    assert out[-1] == [32.0]
+    assert {r[0] for r in out[:-1]} == {
+        "#N/A model: unknown model 'Llama 3 7B'; did you mean Llama 3 8B?"
+    }
+    assert _hints.cache_info().misses == 1
+    # And once for all calls: a sheet of single cells asks again from the cache.
+    for _ in range(100):
+        udfs.MODEL_SPEC("Llama 3 7B", "layers")
+    assert _hints.cache_info().misses == 1
+
+
 def test_unknown_models_and_fields_are_na():
     out = udfs.MODEL_SPEC("Llama 5 9B", "layers")
     assert code(out) == "#N/A" and "unknown model" in out

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime
 import difflib
+import functools
 import math
 import numbers
 from collections.abc import Callable, Iterable, Sequence
@@ -22,7 +23,14 @@ import numpy as np
 from ..data.accelerators import ACCELERATORS
 from ..data.accelerators import find as find_accelerator
 from ..data.fits import FITS, find_fit
-from ..data.models import FIELDS, MODELS, find_field, find_model, spellings
+from ..data.models import (
+    FIELDS,
+    MODELS,
+    find_field,
+    find_model,
+    spellings,
+    suggest_model,
+)
 from ..data.units import DTYPES, RECOMPUTE_MODES, find_dtype, find_recompute
 from .domains import (
     DIVISOR,
@@ -70,6 +78,9 @@ class Choice:
     names: Callable[[], Iterable[str]]  # the names to list
     listed_by: str  # where a Python or CLI user finds the list
     spellings: Callable[[], Iterable[str]] | None = None  # to suggest from
+    # The name a misspelt one most likely means (models: family, then size);
+    # None: the closest spelling, by difflib.
+    suggest: Callable[[str], str | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -146,17 +157,12 @@ class Arg:
         return self.choice.find(clean_name(text))
 
     def unknown(self, text: str) -> InvalidValueError:
+        """The error for a name the tables lack, with a suggestion: computed
+        once per distinct name (:func:`_hints`), so a range of one misspelt
+        name costs what a range of a known one does."""
         assert self.choice is not None
         c, typed = self.choice, clean_name(text)
-        names = list(dict.fromkeys(c.names()))
-        lower = {n.lower(): n for n in (c.spellings or c.names)()}
-        close = difflib.get_close_matches(typed.lower(), lower, n=1, cutoff=0.6)
-        if close:
-            hint = f"did you mean {lower[close[0]]!r}?"
-            cell_hint = f"did you mean {lower[close[0]]}?"
-        else:
-            cell_hint = "use one of " + ", ".join(names)
-            hint = cell_hint if len(names) <= 8 else f"{c.listed_by} lists them"
+        hint, cell_hint = _hints(c, typed)
         return InvalidValueError(
             "#N/A",
             f"{self.name}: unknown {c.what} {typed!r}; {hint}",
@@ -299,6 +305,23 @@ def _scaled(x: float, factor: float) -> str:
     return f"{x * factor:g}"
 
 
+@functools.lru_cache(maxsize=4096)
+def _hints(choice: Choice, typed: str) -> tuple[str, str]:
+    """What to suggest for an unknown name, in Python's words and a cell's."""
+    if choice.suggest is not None:
+        close = choice.suggest(typed)
+    else:
+        lower = {n.lower(): n for n in (choice.spellings or choice.names)()}
+        match = difflib.get_close_matches(typed.lower(), lower, n=1, cutoff=0.6)
+        close = lower[match[0]] if match else None
+    if close:
+        return f"did you mean {close!r}?", f"did you mean {close}?"
+    names = list(dict.fromkeys(choice.names()))
+    cell_hint = "use one of " + ", ".join(names)
+    hint = cell_hint if len(names) <= 8 else f"{choice.listed_by} lists them"
+    return hint, cell_hint
+
+
 def is_number(x: Any) -> bool:
     """True for a real number: a float, an int, numpy's, a Fraction or a Decimal.
 
@@ -379,12 +402,18 @@ def _model(name: str) -> str | None:
     return hit.name if hit else None
 
 
+def _suggest_model(typed: str) -> str | None:
+    hit = suggest_model(typed)
+    return hit.name if hit else None
+
+
 MODEL = Choice(
     "model",
     _model,
     lambda: [m.name for m in MODELS],
     "`xlfuncs models` (in Python, xlfuncs.MODELS)",
     lambda: [s for m in MODELS for s in spellings(m)],
+    _suggest_model,
 )
 FIELD = Choice("field", find_field, lambda: FIELDS, "`xlfuncs list MODEL_SPEC`")
 
