@@ -7,6 +7,7 @@ formulas, never the library's own output.
 from __future__ import annotations
 
 import math
+import random
 
 import numpy as np
 import pytest
@@ -511,3 +512,33 @@ def test_grouped_query_attention_divides_the_cache():
     # fp8 cache: half.
     assert xf.kv_cache_gb(80, 8, 128, 8192, 1, 1) == pytest.approx(gqa / 2)
     assert code(udfs.KV_CACHE_GB(80.0, 7.5, 128.0, 8192.0, 1.0)) == "#NUM!"
+
+
+def test_min_gpus_agrees_with_model_state_everywhere():
+    # Whatever the split of trainable and frozen weights (full fine-tuning, LoRA,
+    # QLoRA), the stage, the model-parallel degree and the usable share: at the
+    # count MIN_GPUS_FOR_MEMORY returns, MODEL_STATE_GB + other fits usable ×
+    # memory, and one data-parallel GPU fewer does not.
+    rng = random.Random(21)
+    checked = 0
+    for _ in range(2000):
+        params = 10 ** rng.uniform(8, 12)
+        trainable = params * rng.choice([1.0, 10 ** rng.uniform(-4, -1)])
+        weight_bytes = rng.choice([0.5, 0.516, 1.0, 2.0, 4.0])
+        stage = float(rng.randint(0, 3))
+        mp = float(rng.choice([1, 2, 4, 8]))
+        usable = rng.choice([0.9, 1.0, rng.uniform(0.5, 1.0)])
+        memory = rng.uniform(16, 200)
+        other = rng.uniform(0, 10)
+        args = (params, memory, other, trainable, weight_bytes, stage, mp, usable)
+        try:
+            g = xf.min_gpus_for_memory(*args)
+        except xf.InvalidValueError:
+            continue  # what the stage keeps whole does not fit: no count helps
+        state = xf.model_state_gb(params, trainable, weight_bytes, g, stage, mp)
+        assert state + other <= usable * memory * (1 + 1e-9), args
+        if g > 1:
+            fewer = xf.model_state_gb(params, trainable, weight_bytes, g - 1, stage, mp)
+            assert fewer + other > usable * memory, args
+        checked += 1
+    assert checked > 500

@@ -420,7 +420,12 @@ FIELD = Choice("field", find_field, lambda: FIELDS, "`xlfuncs list MODEL_SPEC`")
 _ARGS = (
     # Fine-tuning throughput (the "Estimador de throughput para fine-tuning" page)
     Arg(
-        "gpus", "Number of GPUs working in parallel (G).", "GPUs", typical=(1, 100_000)
+        "gpus",
+        "Number of GPUs working in parallel (G); for MODEL_STATE_GB and "
+        "MIN_GPUS_FOR_MEMORY the data-parallel GPUs ZeRO shards over "
+        "(model_parallel counts the others).",
+        "GPUs",
+        typical=(1, 100_000),
     ),
     Arg(
         "tokens_per_sec_per_gpu",
@@ -547,8 +552,9 @@ _ARGS = (
     ),
     Arg(
         "layers",
-        "Transformer layers (L), a whole number. FLOPS_PER_TOKEN, MFU and "
-        "TOKENS_PER_SEC_PER_GPU take it with attention_width and seq_len.",
+        "Transformer layers (L), a whole number. FLOPS_PER_TOKEN, MFU, "
+        "TOKENS_PER_SEC_PER_GPU and TRAINING_DAYS take it with attention_width "
+        "and seq_len.",
         "layers",
         WHOLE,
     ),
@@ -802,8 +808,8 @@ _ARGS = (
     ),
     Arg(
         "memory_gb",
-        "Memory of one GPU in GB (10^9 bytes), as its datasheet gives it: 80 for "
-        "an H100 SXM (GPU_MEMORY_GB).",
+        "Memory of one GPU in GB (10^9 bytes), the bytes it has: 85.52 for an "
+        'H100 SXM, whose "80GB" are binary (GPU_MEMORY_GB).',
         "GB",
         typical=(1, 2048),
         slips=((1e-3, "MB typed"), (1e-9, "bytes typed"), (1e3, "TB typed")),
@@ -811,7 +817,8 @@ _ARGS = (
     Arg(
         "other_gb",
         "Memory each GPU needs besides the model state, in GB: activations "
-        "(ACTIVATION_GB), buffers, the headroom you keep; 0 or more.",
+        "(ACTIVATION_GB), a cache, a known fixed overhead; 0 or more. The "
+        "headroom is usable's.",
         "GB",
         NONNEGATIVE,
     ),
