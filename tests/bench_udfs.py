@@ -20,7 +20,11 @@ Cases, each ``FT_EXAMPLES_PER_SEC(gpus, tokens/s, efficiency, tokens/example)``:
 (g) ``FT_COST`` with a price of 0 (the closed end of zero-or-more), against its
     arithmetic in plain Python;
 (h) case (c) with one text cell ("x") in the GPU range: the other cells still go
-    through the whole-range conversion, against the same floor as (c).
+    through the whole-range conversion, against the same floor as (c);
+(i) ``MODEL_SPEC`` over a column of 100,000 cells holding one misspelt model name
+    ("Llama 3 7B": each cell shows #N/A with "did you mean Llama 3 8B?"),
+    against the same column holding a known name: the suggestion is computed
+    once per distinct name, not once per cell.
 """
 
 from __future__ import annotations
@@ -31,10 +35,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from xlfuncs.udfs import FT_COST, FT_EXAMPLES_PER_SEC
+from xlfuncs.udfs import FT_COST, FT_EXAMPLES_PER_SEC, MODEL_SPEC
 
 TARGETS = {"a": 10.0, "b": 15.0, "c": 3.0, "d": 3.0, "e": 2.5}
-TARGETS |= {"f": 10.0, "g": 10.0, "h": 3.0}
+TARGETS |= {"f": 10.0, "g": 10.0, "h": 3.0, "i": 2.0}
 
 
 def bare(gpus, tokens_per_sec_per_gpu, efficiency, tokens_per_example):
@@ -83,6 +87,8 @@ def main(argv: list[str] | None = None) -> int:
     free = (1e5, 3.0, 8.0, 2500.0, 0.82, 900.0, 0.0)  # a price of 0
     one_text = ([row[:] for row in small[0]], *small[1:])
     one_text[0][50][50] = "x"
+    misspelt = [["Llama 3 7B"]] * 100_000
+    known = [["Llama 3 8B"]] * 100_000
     # The cases compute the same numbers as their baselines.
     assert FT_EXAMPLES_PER_SEC(*scalars) == bare(*scalars)
     assert FT_EXAMPLES_PER_SEC(*cells) == bare(*scalars)
@@ -94,6 +100,10 @@ def main(argv: list[str] | None = None) -> int:
     assert mixed[50][50].startswith("#VALUE!")
     mixed[50][50] = want[50][50]
     assert mixed == want
+    assert MODEL_SPEC(known, "layers") == [[32.0]] * 100_000
+    shown = MODEL_SPEC(misspelt, "layers")
+    assert shown[0][0].startswith("#N/A") and "Llama 3 8B?" in shown[0][0]
+    assert shown == [shown[0]] * 100_000
 
     cases = [
         ("a", "one call, four numbers", lambda: FT_EXAMPLES_PER_SEC(*scalars),
@@ -112,6 +122,8 @@ def main(argv: list[str] | None = None) -> int:
          lambda: bare_cost(*free), 200_000, 5),
         ("h", "(c) with one text cell", lambda: FT_EXAMPLES_PER_SEC(*one_text),
          lambda: floor(*small), 50, 5),
+        ("i", "1e5 cells, one unknown model name", lambda: MODEL_SPEC(misspelt, "layers"),
+         lambda: MODEL_SPEC(known, "layers"), 1, 5),
     ]  # fmt: skip
     rows = []
     for key, label, udf, base, number, repeat in cases:

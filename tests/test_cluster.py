@@ -9,6 +9,11 @@ import xlfuncs as xf
 from xlfuncs import udfs
 
 
+def code(result) -> str:
+    assert isinstance(result, str), result
+    return result.split(" ", 1)[0]
+
+
 def test_megatron_gpt3_training_days():
     # Narayanan et al. 2021: GPT-3 175B on 300B tokens, 1,024 A100s at 140 TFLOP/s,
     # 8 FLOPs per parameter-token (activation recomputation) -> about 34 days.
@@ -17,6 +22,32 @@ def test_megatron_gpt3_training_days():
     assert days == pytest.approx(8 * 175e9 * 300e9 / (1024 * 140e12) / 86400, rel=1e-12)
     # The default is 6 FLOPs per parameter-token.
     assert xf.training_days(175e9, 300e9, 1024, 140) == pytest.approx(days * 6 / 8)
+
+
+def test_training_days_takes_the_attention_term():
+    # Narayanan et al. 2021, FLOPs per iteration 96·B·s·l·h²·(1 + s/6h + V/16lh):
+    # the s/6h term is 16·l·h·s FLOPs per token with recomputation (k = 8), for
+    # GPT-3 (96 layers, h = 12,288, s = 2,048) 16 × 96 × 12,288 × 2,048.
+    attention = 16 * 96 * 12288 * 2048
+    days = xf.training_days(175e9, 300e9, 1024, 140, 8, 96, 12288, 2048)
+    by_hand = (8 * 175e9 + attention) * 300e9 / (1024 * 140e12) / 86400
+    assert days == pytest.approx(by_hand, rel=1e-12)
+    assert days == pytest.approx(34, abs=1)  # "about 34 days"
+    # At k = 6 the term is PaLM's 12·L·(H·Q)·T, as FLOPS_PER_TOKEN's: Llama 2
+    # 7B (6,738,415,616 parameters, 32 layers, 32 heads of 128) at 4,096 tokens.
+    n = 6_738_415_616
+    per_token = 6 * n + 12 * 32 * 4096 * 4096
+    assert xf.flops_per_token(n, 32, 4096, 4096) == per_token
+    with_attention = xf.training_days(n, 1e12, 64, 400, 6, 32, 4096, 4096)
+    assert with_attention == pytest.approx(per_token * 1e12 / (64 * 400e12) / 86400)
+    # Without it the time is the "14 % short".
+    without = xf.training_days(n, 1e12, 64, 400)
+    assert 1 - without / with_attention == pytest.approx(0.137, abs=0.001)
+    # The shape comes whole, as for FLOPS_PER_TOKEN.
+    with pytest.raises(TypeError, match="together"):
+        xf.training_days(n, 1e12, 64, 400, 6, 32)
+    out = udfs.TRAINING_DAYS(n, 1e12, 64.0, 400.0, 6.0, 32.0)
+    assert code(out) == "#VALUE!"
 
 
 def test_palm_mfu():

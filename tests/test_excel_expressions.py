@@ -82,6 +82,8 @@ SCALE = {
     "heads": (1, 128),
     "micro_batch": (1, 64),
     "tensor_parallel": (1, 16),
+    "model_parallel": (1, 16),
+    "experts": (1, 64),
     "kv_heads": (1, 128),
     "head_dim": (32, 256),
     "batch": (1, 256),
@@ -98,9 +100,10 @@ SCALE = {
 # may give (a count of matrices without their width is an error).
 ARITIES = {
     "FLOPS_PER_TOKEN": (1, 4),  # the shape: all or none
+    "TRAINING_DAYS": (4, 5, 8),
     "MFU": (3, 6),
     "TOKENS_PER_SEC_PER_GPU": (3, 6),
-    "LORA_PARAMS": (3, 4, 6, 8),
+    "LORA_PARAMS": (3, 4, 6, 8, 9),
 }
 
 
@@ -171,6 +174,15 @@ def case(spec: Formula, rng: random.Random) -> tuple[object, ...]:
         args += [args[0] * rng.uniform(1e-3, 1.0), rng.choice([0.5, 2.0]), 3.0][: n - 3]
         if len(args) < 6:
             args = args[:3] + [args[0], 2.0, 3.0]
+        # Then the model-parallel degree and the usable share, where given.
+        args += [float(rng.randint(1, 8)), rng.uniform(0.8, 1.0)][: max(0, n - 6)]
+    if spec.name == "MAX_DECODE_BATCH":
+        # Weights that leave room for a sequence's cache: at most 30 % of the
+        # memory at 4 bytes a weight, at least half of it usable.
+        memory = rng.uniform(40, 300)
+        args = [rng.uniform(0.05, 0.3) * memory * 1e9 / 4, memory, rng.uniform(0.01, 1)]
+        more = [rng.uniform(0.5, 4), float(rng.randint(1, 8)), rng.uniform(0.5, 1)]
+        args += more[: n - 3]
     return tuple(args)
 
 
@@ -320,7 +332,8 @@ PUBLISHED = [
     # Databricks: 7 B in 16 bits at 1 TB/s, 14 ms a token.
     ("DECODE_TOKENS_PER_SEC", ("7E+9", "1"), 71.43, 2),
     # Datasheets and configs.
-    ("GPU_MEMORY_GB", ('"nvidia h100-sxm"',), 80.0, 9),
+    # nvidia-smi: an H100 SXM has 81,559 MiB (NVIDIA/nccl issue #1264).
+    ("GPU_MEMORY_GB", ('"nvidia h100-sxm"',), 81_559 * 2**20 / 1e9, 9),
     ("GPU_BANDWIDTH_TBS", ('"A100 40GB PCIe"',), 1.555, 9),
     ("GPU_POWER_W", ('"A100"',), 400.0, 9),
     ("MODEL_SPEC", ('"meta-llama/Llama-3.1-70B"', '"kv_heads"'), 8.0, 9),

@@ -185,7 +185,8 @@ SPILLS = {  # cell: (array formula, its range, the xlwings call's arguments)
             "TOKENS_PER_SEC_PER_GPU",
             (7e9, 989.0, 0.4, 32.0, [[4096.0], [None], [5120.0]], 2048.0)),
     # MLP matrices without their width: #VALUE! in that cell alone.
-    "Z10": (f"=LORA_PARAMS(32,4096,8,4,Z1:Z2,{UNWRITTEN},{UNWRITTEN},{UNWRITTEN})",
+    "Z10": (f"=LORA_PARAMS(32,4096,8,4,Z1:Z2,{UNWRITTEN},{UNWRITTEN},{UNWRITTEN},"
+            f"{UNWRITTEN})",
             "Z10:Z11", "LORA_PARAMS",
             (32.0, 4096.0, 8.0, 4.0, [[0.0], [2.0]])),
 }  # fmt: skip
@@ -204,6 +205,7 @@ SPILL_INPUTS = {
 # as docs/excel.md says. Arguments left out are UNWRITTEN cells for formulas.
 TAB, NBSP, LF = "CHAR(9)", "_xlfn.UNICHAR(160)", "CHAR(10)"
 LOSS_70B = 1.69 + 406.4 / 7e10**0.34 + 410.7 / 1.4e12**0.28  # Hoffmann eq. 10
+H100_GB = 81_559 * 2**20 / 1e9  # nvidia-smi's 81,559 MiB (NVIDIA/nccl issue #1264)
 EXPLICIT = [
     # Errors that depend on two arguments.
     ("MODEL_STATE_GB", ["7E+9", "8E+9"], (7e9, 8e9), "#NUM!"),  # trainable > params
@@ -211,7 +213,32 @@ EXPLICIT = [
      (7e10, 80.0, 0.0, 7e10, 2.0, 0.0), "#NUM!"),  # stage 0: 1,120 GB never fits
     ("MIN_GPUS_FOR_MEMORY", ["7E+9", "80", "0", "8E+9", "2", "3"],
      (7e9, 80.0, 0.0, 8e9, 2.0, 3.0), "#NUM!"),  # trainable > params
+    # The weights alone exceed 90 % of 80 GB: no batch fits (140 GB of bf16).
+    ("MAX_DECODE_BATCH", ["7E+10", "80", "0.5"], (7e10, 80.0, 0.5), "#NUM!"),
+    # By hand: (0.9 × 80 - 16) / 0.5 = 112 sequences; whole GPU: 128.
+    ("MAX_DECODE_BATCH", ["8E+9", "80", "0.5"], (8e9, 80.0, 0.5), 112.0),
+    ("MAX_DECODE_BATCH", ["8E+9", "80", "0.5", UNWRITTEN, UNWRITTEN, "1"],
+     (8e9, 80.0, 0.5, None, None, 1.0), 128.0),
+    # Serving: $2 an hour at 1,850 tokens/s is 2 / 6.66e6 × 1e6 = $0.3003 a
+    # million; 3,700 tokens/s on 1,850-token/s GPUs is 2, at 50 % 4.
+    ("SERVING_COST_PER_MTOK", ["2", "1850"], (2.0, 1850.0), 2 / (1850 * 3600) * 1e6),
+    ("SERVING_GPUS", ["3700", "1850"], (3700.0, 1850.0), 2.0),
+    ("SERVING_GPUS", ["3701", "1850"], (3701.0, 1850.0), 3.0),
+    ("SERVING_GPUS", ["3700", "1850", "0.5"], (3700.0, 1850.0, 0.5), 4.0),
+    # Mixtral 8x7B at batch 1 reads its 12.9 B active parameters.
+    ("MODEL_DECODE_TOKENS_PER_SEC", ['"Mixtral 8x7B"', "3.35"], ("Mixtral 8x7B", 3.35),
+     3.35e12 / (12.9e9 * 2)),
+    # Llama 3 8B, batch 32, 4,096 tokens: 16 GB of weights + 17.18 GB of cache.
+    ("MODEL_DECODE_TOKENS_PER_SEC", ['"Llama 3 8B"', "3.35", "32", "4096"],
+     ("Llama 3 8B", 3.35, 32.0, 4096.0),
+     32 * 3.35e12 / (16e9 + 32 * 4096 * 2 * 32 * 8 * 128 * 2)),
     ("FLOPS_PER_TOKEN", ["7E+9", "32"], (7e9, 32.0), "#VALUE!"),  # shape in part
+    ("TRAINING_DAYS", ["7E+9", "1E+12", "64", "400", "6", "32"],
+     (7e9, 1e12, 64.0, 400.0, 6.0, 32.0), "#VALUE!"),
+    # By hand: (6 × 7e9 + 12 × 32 × 4,096 × 4,096) × 1e12 / (64 × 400e12) / 86,400.
+    ("TRAINING_DAYS", ["7E+9", "1E+12", "64", "400", "6", "32", "4096", "4096"],
+     (7e9, 1e12, 64.0, 400.0, 6.0, 32.0, 4096.0, 4096.0),
+     (6 * 7e9 + 12 * 32 * 4096 * 4096) * 1e12 / (64 * 400e12) / 86400),
     ("FLOPS_PER_TOKEN", ["7E+9", UNWRITTEN, "4096", "2048"],
      (7e9, None, 4096.0, 2048.0), "#VALUE!"),
     ("MFU", ["3000", "7E+9", "989", "32", "4096"],
@@ -243,9 +270,9 @@ EXPLICIT = [
     ("CHINCHILLA_LOSS", ["7E+10", "1.4E+12", '"Hoff mann"'],
      (7e10, 1.4e12, "Hoff mann"), LOSS_70B),
     ("MODEL_SPEC", ['"Llama*"', '"layers"'], ("Llama*", "layers"), "#N/A"),
-    ("GPU_MEMORY_GB", [f'"H100"&{TAB}'], ("H100\t",), 80.0),
-    ("GPU_MEMORY_GB", [f'{TAB}&"h100-sxm"'], ("\th100-sxm",), 80.0),
-    ("GPU_MEMORY_GB", [f'"H100"&{NBSP}&"SXM"'], ("H100\u00a0SXM",), 80.0),
+    ("GPU_MEMORY_GB", [f'"H100"&{TAB}'], ("H100\t",), H100_GB),
+    ("GPU_MEMORY_GB", [f'{TAB}&"h100-sxm"'], ("\th100-sxm",), H100_GB),
+    ("GPU_MEMORY_GB", [f'"H100"&{NBSP}&"SXM"'], ("H100\u00a0SXM",), H100_GB),
     ("GPU_PEAK_TFLOPS", ['"H100"', f'"BF"&{TAB}&"16"'], ("H100", "BF\t16"), 989.4),
     ("MODEL_SPEC", [f'"Llama"&{NBSP}&"3.1 8B"', '"layers"'],
      ("Llama\u00a03.1 8B", "layers"), 32.0),
@@ -254,7 +281,7 @@ EXPLICIT = [
      80 * 2 * 4096 * 8192 / 1e9),  # full recomputation keeps L·2sbh bytes
     # A line break around a name: Python strips any white space around it; the
     # LAMBDA ignores only the characters Python ignores inside a name.
-    ("GPU_MEMORY_GB", [f'"H100"&{LF}'], ("H100\n",), ("#N/A", 80.0)),
+    ("GPU_MEMORY_GB", [f'"H100"&{LF}'], ("H100\n",), ("#N/A", H100_GB)),
 ]  # fmt: skip
 
 # Ranges holding TRUE, "" or a blank cell: {cell: (call, its range, the xlwings

@@ -6,6 +6,9 @@ formulas, never the library's own output.
 
 from __future__ import annotations
 
+import math
+import random
+
 import numpy as np
 import pytest
 
@@ -51,7 +54,8 @@ def test_zero_formulas_by_hand():
 @pytest.mark.parametrize(
     ("stage", "memory", "other", "want"),
     [
-        # ZeRO's 7.5 B model: 2 + 2 + 12 = 16 bytes a parameter, 120 GB in all.
+        # ZeRO's 7.5 B model: 2 + 2 + 12 = 16 bytes a parameter, 120 GB in all;
+        # the whole GPU usable (usable = 1).
         (3, 80, 0, 2),  # all 120 GB shard: 120 / 80 = 1.5, so 2 GPUs
         (3, 80, 20, 2),  # 120 / (80 - 20) = 2 exactly
         (3, 80, 21, 3),  # 120 / 59 = 2.03
@@ -62,12 +66,122 @@ def test_zero_formulas_by_hand():
 )
 def test_min_gpus_for_memory_by_hand(stage, memory, other, want):
     n = 7.5e9
-    got = xf.min_gpus_for_memory(n, memory, other, n, 2, stage)
+    got = xf.min_gpus_for_memory(n, memory, other, n, 2, stage, 1, 1)
     assert got == want
     # The answer fits and one GPU fewer does not.
     assert xf.model_state_gb(n, n, 2, got, stage) + other <= memory
     if want > 1:
         assert xf.model_state_gb(n, n, 2, want - 1, stage) + other > memory
+
+
+@pytest.mark.parametrize(
+    ("stage", "memory", "other", "model_parallel", "want"),
+    [
+        # The same 120 GB, with 90 % of each GPU usable (the default):
+        (3, 80, 0, 1, 2),  # 120 / 72 = 1.67
+        (3, 80, 20, 1, 3),  # 120 / (72 - 20) = 2.31
+        (1, 80, 0, 1, 3),  # 90 / (72 - 30) = 2.14
+        (0, 160, 0, 1, 1),  # 120 <= 144
+        # Two-way model parallelism halves every term: stage 1 keeps 15 GB
+        # fixed, 45 GB sharded: 45 / (72 - 15) = 0.79, so 1 GPU (2 in all).
+        (1, 80, 0, 2, 1),
+        # Stage 0 on 4-way model parallelism: 30 GB a GPU, nothing to shard.
+        (0, 40, 0, 4, 1),
+    ],
+)
+def test_min_gpus_keeps_the_usable_share(stage, memory, other, model_parallel, want):
+    n = 7.5e9
+    got = xf.min_gpus_for_memory(n, memory, other, n, 2, stage, model_parallel)
+    assert got == want
+    # The one headroom rule: at the count returned, need <= 90 % of capacity;
+    # one data-parallel GPU fewer needs more.
+    need = xf.model_state_gb(n, n, 2, got, stage, model_parallel) + other
+    assert need <= 0.9 * memory
+    if want > 1:
+        less = xf.model_state_gb(n, n, 2, want - 1, stage, model_parallel)
+        assert less + other > 0.9 * memory
+    assert (
+        udfs.MIN_GPUS_FOR_MEMORY(
+            n, float(memory), float(other), n, 2.0, float(stage), float(model_parallel)
+        )
+        == want
+    )
+
+
+def test_v100_16gb_reads_ok_at_the_count_returned():
+    # The issue's case: full fine-tuning of a 1.5 B model (GPT-2 XL, 24 GB of
+    # model state, ZeRO section 3.1) at stage 3 on V100 16GB GPUs, which hold
+    # 16 GiB = 17.18 GB. Usable: 0.9 × 17.18 = 15.46 GB, so 24 / 15.46 = 1.55.
+    v100 = xf.gpu_memory_gb("V100 16GB")
+    assert v100 == pytest.approx(16 * 2**30 / 1e9)
+    n = 1.5e9
+    got = xf.min_gpus_for_memory(n, v100, 0, n, 2, 3)
+    assert got == 2
+    assert xf.model_state_gb(n, n, 2, got, 3) <= 0.9 * v100  # 12 GB: fits, 70 %
+    # With 1 GB of activations on each: 24 / (15.46 - 1) = 1.66: still 2.
+    assert xf.min_gpus_for_memory(n, v100, 1, n, 2, 3) == 2
+    # Stage 1 keeps 4 bytes a parameter (6 GB) on every GPU: 18 / (15.46 - 6).
+    got = xf.min_gpus_for_memory(n, v100, 0, n, 2, 1)
+    assert got == 2
+    assert xf.model_state_gb(n, n, 2, got, 1) <= 0.9 * v100
+
+
+def test_model_parallel_divides_the_model_state():
+    # Tensor (t) × pipeline (p) parallelism splits the layers and so every term:
+    # ZeRO's 7.5 B model, 120 GB, over t·p = 8 GPUs is 15 GB each.
+    assert xf.model_state_gb(7.5e9, model_parallel=8) == pytest.approx(120 / 8)
+    # With stage 3 over 8 data-parallel groups of 8: 120 / 64 = 1.875.
+    assert xf.model_state_gb(7.5e9, None, 2, 8, 3, 8) == pytest.approx(120 / 64)
+    assert udfs.MODEL_STATE_GB(7.5e9, None, 2.0, 8.0, 3.0, 8.0) == pytest.approx(1.875)
+    out = udfs.MODEL_STATE_GB(7.5e9, None, 2.0, 1.0, 0.0, 2.5)
+    assert code(out) == "#NUM!" and "model_parallel must be a whole number" in out
+
+
+def test_lora_and_qlora_shard_with_zero_as_full_fine_tuning():
+    # Llama 3 70B (config.json: 80 layers, hidden 8,192, 8 key/value heads of
+    # 128, intermediate 28,672), LoRA r = 16 on every linear layer:
+    # 80 × 16 × (2 × 2 × 8,192 + 3 × (8,192 + 28,672) + 2 × (8,192 + 1,024)).
+    lora = 80 * 16 * (2 * 2 * 8192 + 3 * (8192 + 28672) + 2 * (8192 + 1024))
+    assert xf.lora_params(80, 8192, 16, 2, 3, 28672, 2, 1024) == lora
+    held = 70e9 + lora
+    # On 8 GPUs at stage 3 the frozen 16-bit weights shard like any weights,
+    # the adapters' gradients and Adam states with them: (2N + 16 N_t) / 8.
+    lora_gb = xf.model_state_gb(held, lora, 2, 8, 3)
+    assert lora_gb == pytest.approx((held * 2 + lora * 14) / 8 / 1e9)
+    # At stage 1 only the adapters' Adam states shard; the base stays whole.
+    stage1 = xf.model_state_gb(held, lora, 2, 8, 1)
+    assert stage1 == pytest.approx((held * 2 + lora * 2 + lora * 12 / 8) / 1e9)
+    # QLoRA: 4-bit base weights, sharded at stage 3 too.
+    assert xf.model_state_gb(held, lora, 0.5, 8, 3) == pytest.approx(
+        (held * 0.5 + lora * 14) / 8 / 1e9
+    )
+    # The verdict on 8 A100 80GB (80 GiB = 85.9 GB, 90 % usable: 77.3 GB) with
+    # 8,192-token sequences, one per GPU, fully recomputed activations: 2 bytes
+    # × 8,192 × 8,192 × 80 layers = 10.7 GB. Full fine-tuning: 1,120 GB / 8 =
+    # 140 GB + 10.7 does not fit; LoRA: 17.6 + 10.7 fits; QLoRA: 4.5 + 10.7.
+    a100 = xf.gpu_memory_gb("A100 80GB")
+    act = xf.activation_gb(80, 8192, 64, 8192, 1, 1, "full")
+    assert act == pytest.approx(2 * 8192 * 8192 * 80 / 1e9)
+    full = xf.model_state_gb(70e9, None, 2, 8, 3) + act
+    assert full == pytest.approx(70e9 * 16 / 8 / 1e9 + act)
+    assert full > 0.9 * a100
+    assert lora_gb + act <= 0.9 * a100
+    assert xf.model_state_gb(held, lora, 0.5, 8, 3) + act <= 0.9 * a100
+    # And the fewest GPUs agree with those verdicts: LoRA (207,093,760 adapter
+    # weights) 143.3 GB / (77.3 - 10.7) = 2.15, so 3; full fine-tuning 1,120 /
+    # 66.6 = 16.8, so 17.
+    usable = 0.9 * a100 - act
+    assert lora == 207_093_760
+    assert (
+        xf.min_gpus_for_memory(held, a100, act, lora, 2, 3)
+        == 3
+        == math.ceil((held * 2 + lora * 14) / 1e9 / usable)
+    )
+    assert (
+        xf.min_gpus_for_memory(70e9, a100, act, None, 2, 3)
+        == 17
+        == math.ceil(70e9 * 16 / 1e9 / usable)
+    )
 
 
 def test_min_gpus_when_nothing_fits():
@@ -77,8 +191,11 @@ def test_min_gpus_when_nothing_fits():
     assert udfs.MIN_GPUS_FOR_MEMORY(7.5e9, 30.0, 0.0, 7.5e9, 2.0, 1.0).startswith(
         "#NUM!"
     )
-    # LoRA on a 4-bit 65 B model: one 48 GB GPU (QLoRA's claim), stage 0.
-    assert xf.min_gpus_for_memory(65e9, 48, 2, 0.8e9, 0.5, 0) == 1
+    # LoRA on a 4-bit 65 B model: one 48 GB GPU (QLoRA's claim) when it may be
+    # filled (32.5 + 12.8 + 2 = 47.3 GB); not with 10 % of it kept free (43.2).
+    assert xf.min_gpus_for_memory(65e9, 48, 2, 0.8e9, 0.5, 0, 1, 1) == 1
+    with pytest.raises(ValueError, match="no number of GPUs"):
+        xf.min_gpus_for_memory(65e9, 48, 2, 0.8e9, 0.5, 0)
 
 
 def test_lora_model_state_counts_adapters_only_for_training():
@@ -183,6 +300,50 @@ def test_grouped_query_and_mlp_matrices():
     assert xf.lora_params(32, 4096, 8, 0, 3, 11008) == 32 * 8 * 3 * (4096 + 11008)
     # The default: the four square attention matrices.
     assert xf.lora_params(32, 4096, 8) == 32 * 8 * 4 * 8192
+
+
+def test_peft_adapts_every_expert_of_mixtral():
+    # mistralai/Mixtral-8x7B-v0.1 config.json: "num_hidden_layers": 32,
+    # "hidden_size": 4096, "num_key_value_heads": 8 (of 128 dimensions),
+    # "intermediate_size": 14336, "num_local_experts": 8. transformers' Mixtral
+    # layer names each expert's matrices block_sparse_moe.experts.<i>.w1 (d ×
+    # ffn), w2 (ffn × d) and w3 (d × ffn); PEFT wraps every module whose name
+    # ends in "." + a target name (tuners_utils.check_target_module_exists), so
+    # target_modules q_proj, k_proj, v_proj, o_proj, w1, w2, w3 adapt all 8.
+    r = 16
+    attention = 2 * r * (4096 + 4096) + 2 * r * (4096 + 1024)  # q, o; k, v
+    expert = 3 * r * (4096 + 14336)  # w1, w2, w3
+    peft = 32 * (attention + 8 * expert)
+    assert peft == 240_123_904  # the issue's "240 M that PEFT adapts"
+    assert xf.lora_params(32, 4096, 16, 2, 3, 14336, 2, 1024, 8) == peft
+    # From the table, the same count.
+    fields = ("layers", "d_model", "ffn_dim", "kv_width", "experts")
+    m = {f: xf.model_spec("Mixtral 8x7B", f) for f in fields}
+    got = xf.lora_params(
+        m["layers"],
+        m["d_model"],
+        16,
+        2,
+        3,
+        m["ffn_dim"],
+        2,
+        m["kv_width"],
+        m["experts"],
+    )
+    assert got == peft
+    # One expert's MLP only is the issue's 42 M, 82.5 % short.
+    one = xf.lora_params(32, 4096, 16, 2, 3, 14336, 2, 1024)
+    assert one == 32 * (attention + expert) == 41_943_040
+    assert 1 - one / peft == pytest.approx(0.825, abs=0.001)
+    # PEFT's "all-linear" also takes each layer's router, gate (4,096 × 8):
+    # 32 × 16 × (4,096 + 8) more, 242,225,152 in all; LORA_PARAMS leaves it out.
+    assert peft + 32 * r * (4096 + 8) == 242_225_152
+    assert (
+        udfs.LORA_PARAMS(32.0, 4096.0, 16.0, 2.0, 3.0, 14336.0, 2.0, 1024.0, 8.0)
+        == peft
+    )
+    out = udfs.LORA_PARAMS(32.0, 4096.0, 16.0, 2.0, 3.0, 14336.0, 2.0, 1024.0, 0.5)
+    assert code(out) == "#NUM!" and "experts must be a whole number" in out
 
 
 def test_lora_width_must_come_with_its_count():
@@ -351,3 +512,33 @@ def test_grouped_query_attention_divides_the_cache():
     # fp8 cache: half.
     assert xf.kv_cache_gb(80, 8, 128, 8192, 1, 1) == pytest.approx(gqa / 2)
     assert code(udfs.KV_CACHE_GB(80.0, 7.5, 128.0, 8192.0, 1.0)) == "#NUM!"
+
+
+def test_min_gpus_agrees_with_model_state_everywhere():
+    # Whatever the split of trainable and frozen weights (full fine-tuning, LoRA,
+    # QLoRA), the stage, the model-parallel degree and the usable share: at the
+    # count MIN_GPUS_FOR_MEMORY returns, MODEL_STATE_GB + other fits usable ×
+    # memory, and one data-parallel GPU fewer does not.
+    rng = random.Random(21)
+    checked = 0
+    for _ in range(2000):
+        params = 10 ** rng.uniform(8, 12)
+        trainable = params * rng.choice([1.0, 10 ** rng.uniform(-4, -1)])
+        weight_bytes = rng.choice([0.5, 0.516, 1.0, 2.0, 4.0])
+        stage = float(rng.randint(0, 3))
+        mp = float(rng.choice([1, 2, 4, 8]))
+        usable = rng.choice([0.9, 1.0, rng.uniform(0.5, 1.0)])
+        memory = rng.uniform(16, 200)
+        other = rng.uniform(0, 10)
+        args = (params, memory, other, trainable, weight_bytes, stage, mp, usable)
+        try:
+            g = xf.min_gpus_for_memory(*args)
+        except xf.InvalidValueError:
+            continue  # what the stage keeps whole does not fit: no count helps
+        state = xf.model_state_gb(params, trainable, weight_bytes, g, stage, mp)
+        assert state + other <= usable * memory * (1 + 1e-9), args
+        if g > 1:
+            fewer = xf.model_state_gb(params, trainable, weight_bytes, g - 1, stage, mp)
+            assert fewer + other > usable * memory, args
+        checked += 1
+    assert checked > 500

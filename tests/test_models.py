@@ -168,6 +168,69 @@ def test_model_spec_feeds_the_other_functions():
     )
 
 
+def test_experts_of_mixtures_and_dense_models():
+    # mistralai/Mixtral-8x7B-v0.1 and Mixtral-8x22B-v0.1 config.json:
+    # "num_local_experts": 8, "num_experts_per_tok": 2.
+    for name in ("Mixtral 8x7B", "Mixtral 8x22B"):
+        assert xf.model_spec(name, "experts") == 8
+        assert xf.model_spec(name, "experts_per_token") == 2
+        assert xf.model_spec(name, "num_local_experts") == 8
+        assert xf.model_spec(name, "num_experts_per_tok") == 2
+    # A dense model: one expert, which every token uses.
+    assert xf.model_spec("Llama 3.1 8B", "experts") == 1
+    assert xf.model_spec("Llama 3.1 8B", "experts_per_token") == 1
+    assert udfs.MODEL_SPEC("Mixtral 8x7B", [["experts", "experts_per_token"]]) == [
+        [8.0, 2.0]
+    ]
+    # Every mixture in the table says both.
+    for m in MODELS:
+        assert (m.experts is None) == (m.experts_per_token is None), m.name
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        # The family first, then the nearest size: not the Llama 3 70B that a
+        # plain string comparison finds closest to "Llama 3 7B".
+        ("Llama 3 7B", "Llama 3 8B"),
+        ("Llama 3.1 7B", "Llama 3.1 8B"),
+        ("meta-llama/Llama-3-7B", "Llama 3 8B"),
+        ("llama3:7b", "Llama 3 8B"),
+        ("Llama-3.1-8B-Instruct-v2", "Llama 3.1 8B"),
+        ("Llama 2 8B", "Llama 2 7B"),
+        ("Qwen2.5 70B", "Qwen2.5 72B"),
+        ("Gemma 2 8B", "Gemma 2 9B"),
+        ("Mistral 7.2B", "Mistral 7B v0.1"),  # not Mixtral 8x7B
+        ("Mixtral 8x8B", "Mixtral 8x7B"),
+        ("Llama 3.1 400B", "Llama 3.1 405B"),
+        # No size typed: the closest spelling, as before.
+        ("Chinchila 70B", "Chinchilla 70B"),
+        ("Phi 5", "Phi-4"),
+    ],
+)
+def test_suggestions_rank_family_then_size(typed, meant):
+    out = udfs.MODEL_SPEC(typed, "layers")
+    assert code(out) == "#N/A" and f"did you mean {meant}?" in out, out
+    with pytest.raises(xf.InvalidValueError, match=f"did you mean '{meant}'"):
+        xf.model_spec(typed, "layers")
+
+
+def test_a_misspelt_name_is_looked_up_once_per_range():
+    from xlfuncs.registry.arguments import _hints
+
+    _hints.cache_clear()
+    out = udfs.MODEL_SPEC([["Llama 3 7B"]] * 1000 + [["Llama 3 8B"]], "layers")
+    assert out[-1] == [32.0]
+    assert {r[0] for r in out[:-1]} == {
+        "#N/A model: unknown model 'Llama 3 7B'; did you mean Llama 3 8B?"
+    }
+    assert _hints.cache_info().misses == 1
+    # And once for all calls: a sheet of single cells asks again from the cache.
+    for _ in range(100):
+        udfs.MODEL_SPEC("Llama 3 7B", "layers")
+    assert _hints.cache_info().misses == 1
+
+
 def test_unknown_models_and_fields_are_na():
     out = udfs.MODEL_SPEC("Llama 5 9B", "layers")
     assert code(out) == "#N/A" and "unknown model" in out
@@ -188,24 +251,80 @@ def test_unknown_models_and_fields_are_na():
 
 
 def test_gpu_memory_bandwidth_power_are_datasheet_figures():
-    # NVIDIA H100 datasheet, SXM column: 80 GB, 3.35 TB/s, up to 700 W (the TDP
-    # Meta's Llama 3 card uses for its emissions).
-    assert xf.gpu_memory_gb("H100") == 80
+    # NVIDIA H100 datasheet, SXM column: 3.35 TB/s, up to 700 W (the TDP Meta's
+    # Llama 3 card uses for its emissions); memory below.
     assert xf.gpu_bandwidth_tbs("H100") == 3.35
     assert xf.gpu_power_w("H100") == 700
     # NVIDIA A100 datasheet: 80GB SXM 2,039 GB/s 400 W; 40GB PCIe 1,555 GB/s 250 W.
     assert xf.gpu_bandwidth_tbs("A100") == 2.039
     assert xf.gpu_power_w("A100") == 400  # BLOOM's and Llama 2's 400 W
-    assert xf.gpu_memory_gb("A100 40GB PCIe") == 40
     assert xf.gpu_power_w("A100 40GB PCIe") == 250
-    assert xf.gpu_memory_gb("A100 40GB") == 40
-    # AMD MI300X data sheet: 192 GB, 5.3 TB/s (footnote: 5.325), 750 W.
-    assert xf.gpu_memory_gb("MI300X") == 192
+    # AMD MI300X data sheet: 5.3 TB/s (footnote: 5.325), 750 W.
     assert xf.gpu_bandwidth_tbs("AMD Instinct MI300X") == 5.325
-    # Google: "32 GiB" of HBM for a TPU v4, 34.36 GB of 1e9 bytes.
-    assert xf.gpu_memory_gb("TPU v4") == round(32 * 2**30 / 1e9, 2)
     # Intel: Gaudi 2, "96 GB of HBM2e at 2.45 TB/s".
-    assert xf.gpu_memory_gb("Gaudi 2") == 96 and xf.gpu_bandwidth_tbs("Gaudi2") == 2.45
+    assert xf.gpu_bandwidth_tbs("Gaudi2") == 2.45
+
+
+MIB, GIB = 2**20, 2**30
+
+# The memory each part has, in bytes, by hand from the figure its source prints:
+# nvidia-smi's total in MiB where a published output is cited, else the
+# datasheet's size, which memory chips make binary ("80GB" of HBM is 80 GiB).
+MEMORY_BYTES = {
+    # nvidia-smi totals. modal-labs/modal-client pull request #2797 lists
+    # "H100: 81559MiB (85.52 GB)", "A100 80GB: 81920MiB (85.89 GB)", "A100 40GB:
+    # 40960MiB (42.94 GB)", "A10: 23028MiB (24.15 GB)", "L40S: 46068MiB
+    # (48.30 GB)", "L4: 23034MiB (24.15 GB)"; NVIDIA/nccl issue #1264 shows an
+    # H100 80GB HBM3 at "0MiB /  81559MiB"; NVIDIA/DCGM issue #232 an A10G at
+    # "8722MiB / 23028MiB"; NVIDIA/TensorRT-LLM issue #10278 a B200 at
+    # "166593MiB / 183359MiB"; H200 SXM systems report 143,771 MiB.
+    "H100 SXM": 81_559 * MIB,
+    "A100 SXM": 81_920 * MIB,
+    "A100 SXM 40GB": 40_960 * MIB,
+    "A10": 23_028 * MIB,
+    "A10G": 23_028 * MIB,
+    "L4": 23_034 * MIB,
+    "L40S": 46_068 * MIB,
+    "B200": 183_359 * MIB,
+    "H200 SXM": 143_771 * MIB,
+    # Datasheets, read as GiB: NVIDIA V100 (32 GB / 16 GB HBM2), A100 PCIe (80 GB
+    # HBM2e, 40 GB HBM2), H100 PCIe (80 GB), H100 NVL (94 GB), GH200 (96 GB HBM3,
+    # 144 GB HBM3e), Blackwell GB200 NVL72 per GPU (186 GB HBM3E); AMD MI250X
+    # (128 GB HBM2e), MI300X (192 GB HBM3), MI325X (256 GB HBM3E); Google TPU v3
+    # and v4 ("32 GiB"), v5e (16 GB), v5p (95 GiB usable), v6e (32 GB); Intel
+    # Gaudi 2 (96 GB HBM2e), Gaudi 3 (128 GB HBM2e).
+    "V100 SXM2": 32 * GIB,
+    "V100 SXM2 16GB": 16 * GIB,
+    "A100 PCIe": 80 * GIB,
+    "A100 PCIe 40GB": 40 * GIB,
+    "H100 PCIe": 80 * GIB,
+    "H100 NVL": 94 * GIB,
+    "GH200": 96 * GIB,
+    "GH200 144GB": 144 * GIB,
+    "GB200": 186 * GIB,
+    "MI250X": 128 * GIB,
+    "MI300X": 192 * GIB,
+    "MI325X": 256 * GIB,
+    "TPU v3": 32 * GIB,
+    "TPU v4": 32 * GIB,
+    "TPU v5e": 16 * GIB,
+    "TPU v5p": 95 * GIB,
+    "TPU v6e": 32 * GIB,
+    "Gaudi 2": 96 * GIB,
+    "Gaudi 3": 128 * GIB,
+}
+
+
+def test_every_accelerator_has_its_memory_in_bytes():
+    assert set(MEMORY_BYTES) == {a.name for a in ACCELERATORS}
+    for name, nbytes in MEMORY_BYTES.items():
+        assert xf.gpu_memory_gb(name) == pytest.approx(nbytes / 1e9, rel=1e-12), name
+    # The issue's figures: an "80GB" part holds 85.9 GB; an H200 150.8 GB.
+    assert round(xf.gpu_memory_gb("A100 80GB"), 1) == 85.9
+    assert round(xf.gpu_memory_gb("H200"), 1) == 150.8
+    # Each row says where its memory figure comes from.
+    for acc in ACCELERATORS:
+        assert "nvidia-smi" in acc.specs_source or "GiB" in acc.specs_source, acc.name
 
 
 def test_a_figure_the_vendor_does_not_publish_is_na():
@@ -216,7 +335,7 @@ def test_a_figure_the_vendor_does_not_publish_is_na():
     assert code(out) == "#N/A" and "publishes no power" in out
     assert code(udfs.GPU_MEMORY_GB("H1000")) == "#N/A"
     out = udfs.GPU_MEMORY_GB([["H100"], ["B200"]])
-    assert out == [[80.0], [180.0]]
+    assert out == [[81_559 * 2**20 / 1e9], [183_359 * 2**20 / 1e9]]
 
 
 def test_accelerator_specs_are_cited():

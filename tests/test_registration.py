@@ -80,7 +80,7 @@ ASKED = {
     "CLUSTER_PFDAYS": "gpus, peak_tflops_per_gpu, mfu, days",
     "CLUSTER_DAYS": "budget_pf_days, gpus, peak_tflops_per_gpu, mfu",
     "TRAINING_DAYS": "params, tokens, gpus, achieved_tflops_per_gpu, "
-    "Optional flops_per_param_token",
+    f"Optional flops_per_param_token, {SHAPE}",  # issue 21: the attention term
     "FLOPS_PER_TOKEN": f"params, {SHAPE}",
     "MFU": f"tokens_per_sec_per_gpu, params, peak_tflops_per_gpu, {SHAPE}",
     "TOKENS_PER_SEC_PER_GPU": f"params, peak_tflops_per_gpu, mfu, {SHAPE}",
@@ -95,7 +95,7 @@ ASKED = {
 # fixed"), copied from the issue: [x = d] is Optional x with default d.
 ASKED |= {
     "MODEL_STATE_GB": "params, Optional trainable_params, Optional weight_bytes, "
-    "Optional gpus, Optional zero_stage",
+    "Optional gpus, Optional zero_stage, Optional model_parallel",
     "LORA_PARAMS": "layers, d_model, rank, Optional matrices",  # then its "…"
     "ACTIVATION_GB": "layers, d_model, heads, seq_len, micro_batch, "
     "Optional tensor_parallel, Optional recompute",
@@ -104,7 +104,7 @@ ASKED |= {
     "TRAINING_ENERGY_MWH": "gpu_hours, watts_per_gpu, Optional pue",
     "TRAINING_CO2_TONNES": "energy_mwh, kg_co2_per_kwh",
     "DECODE_TOKENS_PER_SEC": "params, bandwidth_tb_per_s, Optional bytes_per_param, "
-    "Optional gpus, Optional batch",
+    "Optional gpus, Optional batch, Optional kv_cache_gb",
     "GPU_MEMORY_GB": "gpu",
     "GPU_BANDWIDTH_TBS": "gpu",
     "GPU_POWER_W": "gpu",
@@ -114,6 +114,7 @@ ASKED |= {
 # matrices and grouped-query k/v widths", as this package designs them.
 LORA_MORE = (
     ", Optional mlp_matrices, Optional ffn_dim, Optional kv_matrices, Optional kv_width"
+    ", Optional experts"  # issue 21: every expert's MLP matrices
 )
 # Siblings added for the planner workbook.
 EXTRA = {
@@ -121,8 +122,17 @@ EXTRA = {
     "CLUSTER_COST": "gpus, days, price_per_gpu_hour",
     "ISOFLOP_TOKENS": "budget_pf_days, params",
     # The planner's "fewest GPUs that fit" (issue 11's planner part).
+    # Issue 21: serving in money, the decode bound by name, the largest batch.
+    "MODEL_DECODE_TOKENS_PER_SEC": "model, bandwidth_tb_per_s, Optional batch, "
+    "Optional seq_len, Optional bytes_per_param, Optional gpus, "
+    "Optional bytes_per_value",
+    "MAX_DECODE_BATCH": "params, memory_gb, kv_gb_per_sequence, "
+    "Optional bytes_per_param, Optional gpus, Optional usable",
+    "SERVING_COST_PER_MTOK": "price_per_gpu_hour, tokens_per_sec_per_gpu",
+    "SERVING_GPUS": "tokens_per_sec, tokens_per_sec_per_gpu, Optional utilization",
     "MIN_GPUS_FOR_MEMORY": "params, memory_gb, Optional other_gb, "
-    "Optional trainable_params, Optional weight_bytes, Optional zero_stage",
+    "Optional trainable_params, Optional weight_bytes, Optional zero_stage, "
+    "Optional model_parallel, Optional usable",
 }
 DEFAULTS = {
     ("CHINCHILLA_PARAMS", "tokens_per_param"): 20,
@@ -130,6 +140,7 @@ DEFAULTS = {
     ("CHINCHILLA_TOKENS_FOR_PARAMS", "tokens_per_param"): 20,
     ("CHINCHILLA_BUDGET", "tokens_per_param"): 20,
     ("TRAINING_DAYS", "flops_per_param_token"): 6,
+    ("TRAINING_DAYS", "layers"): None,
     ("GPU_PEAK_TFLOPS", "dtype"): "bf16",
     ("CHINCHILLA_LOSS", "fit"): "hoffmann",
     ("INFERENCE_OPTIMAL_PARAMS", "fit"): "hoffmann",
@@ -138,9 +149,15 @@ DEFAULTS = {
     ("MODEL_STATE_GB", "weight_bytes"): 2,
     ("MODEL_STATE_GB", "gpus"): 1,
     ("MODEL_STATE_GB", "zero_stage"): 0,
+    # Issue 21: tensor × pipeline parallelism divides the model state; the usable
+    # share of GPU memory is the one headroom rule, 90 %.
+    ("MODEL_STATE_GB", "model_parallel"): 1,
+    ("MIN_GPUS_FOR_MEMORY", "model_parallel"): 1,
+    ("MIN_GPUS_FOR_MEMORY", "usable"): 0.9,
     ("LORA_PARAMS", "matrices"): 4,
     ("LORA_PARAMS", "mlp_matrices"): 0,
     ("LORA_PARAMS", "kv_matrices"): 0,
+    ("LORA_PARAMS", "experts"): 1,
     ("ACTIVATION_GB", "tensor_parallel"): 1,
     ("ACTIVATION_GB", "recompute"): "none",
     ("KV_CACHE_GB", "bytes_per_value"): 2,
@@ -148,6 +165,11 @@ DEFAULTS = {
     ("DECODE_TOKENS_PER_SEC", "bytes_per_param"): 2,
     ("DECODE_TOKENS_PER_SEC", "gpus"): 1,
     ("DECODE_TOKENS_PER_SEC", "batch"): 1,
+    ("DECODE_TOKENS_PER_SEC", "kv_cache_gb"): 0,
+    ("MODEL_DECODE_TOKENS_PER_SEC", "batch"): 1,
+    ("MODEL_DECODE_TOKENS_PER_SEC", "seq_len"): None,
+    ("MAX_DECODE_BATCH", "usable"): 0.9,
+    ("SERVING_GPUS", "utilization"): 1,
 }
 
 

@@ -143,7 +143,8 @@ def test_company_defaults_fill_every_template_that_has_the_input(tmp_path):
     # The cached values follow: 2.5 → 1.9 per GPU-hour scales the cost by hand.
     ft = read_names(tmp_path / FINETUNE.filename("en"))
     assert ft["TrainingCost"] == pytest.approx(8 * 3e5 * 900 / 16_400 / 3600 * 1.9)
-    assert ft["GPUMemoryGB"] == pytest.approx(80.0)  # the A100 80GB's datasheet
+    # The A100 80GB: nvidia-smi's 81,920 MiB, in GB of 10^9 bytes.
+    assert ft["GPUMemoryGB"] == pytest.approx(81_920 * 2**20 / 1e9)
 
 
 def test_a_name_no_template_has_is_refused_and_nothing_written(tmp_path):

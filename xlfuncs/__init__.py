@@ -74,7 +74,13 @@ from .functions.scaling_laws import (
     inference_optimal_params,
     inference_optimal_tokens,
 )
-from .functions.serving import decode_tokens_per_sec
+from .functions.serving import (
+    decode_tokens_per_sec,
+    max_decode_batch,
+    model_decode_tokens_per_sec,
+    serving_cost_per_mtok,
+    serving_gpus,
+)
 from .registry import (
     REGISTRY as FUNCTIONS,
 )
@@ -82,6 +88,7 @@ from .registry import (
     InputError,
     InvalidTypeError,
     InvalidValueError,
+    UnusualValueWarning,
 )
 
 __version__ = "0.2.0"
@@ -93,6 +100,7 @@ __all__ = [
     "InvalidTypeError",
     "InvalidValueError",
     "MODELS",
+    "UnusualValueWarning",
     "__version__",
     "activation_gb",
     "chinchilla_budget",
@@ -122,11 +130,15 @@ __all__ = [
     "isoflop_tokens",
     "kv_cache_gb",
     "lora_params",
+    "max_decode_batch",
     "mfu",
+    "model_decode_tokens_per_sec",
     "model_spec",
     "min_gpus_for_memory",
     "model_state_gb",
     "pfdays_to_flops",
+    "serving_cost_per_mtok",
+    "serving_gpus",
     "throughput",
     "tokens_per_example",
     "tokens_per_min",

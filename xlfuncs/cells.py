@@ -546,17 +546,28 @@ def _each_cell(
 ) -> tuple[Any, Any]:
     """Cell by cell: names, and the reference the whole-range paths must agree with."""
     errs = np.full(len(cells), None, dtype=object)
-    if arg.kind == "choice":
-        values = np.full(len(cells), None, dtype=object)
-        keys: dict[str, str | None] = {}
-    else:
-        values = np.full(len(cells), _safe(arg.domain))
+    choice = arg.kind == "choice"
+    values = (
+        np.full(len(cells), None, dtype=object)
+        if choice
+        else np.full(len(cells), _safe(arg.domain))
+    )
+    # A name is looked up, and an unknown one given its suggestion, once: the
+    # cells that hold it share the key or the error.
+    seen: dict[str, tuple[str | None, InputError | None]] = {}
     for i, c in enumerate(cells):
+        if choice and type(c) is str:
+            hit = seen.get(c)
+            if hit is None:
+                err = _cell_error(arg, c, optional)
+                hit = seen[c] = (None if err else arg.key(c), err)
+            values[i], errs[i] = hit
+            continue
         err = _cell_error(arg, c, optional)
         if err:
             errs[i] = err
-        elif arg.kind == "choice":
-            values[i] = keys[c] if c in keys else keys.setdefault(c, arg.key(c))
+        elif choice:
+            values[i] = arg.key(c)
         else:
             values[i] = float(c)
     any_err = any(e is not None for e in errs)

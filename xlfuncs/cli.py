@@ -16,6 +16,7 @@ import re
 import sys
 import tempfile
 import textwrap
+import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
@@ -24,7 +25,7 @@ from . import FUNCTIONS, __version__
 from .data.accelerators import ACCELERATORS
 from .data.models import MODELS
 from .data.units import DTYPES
-from .registry import Formula, InputError
+from .registry import Formula, InputError, UnusualValueWarning
 from .registry.display import format_number, plain
 
 WIDTH = 100  # columns `xlfuncs list` and `xlfuncs gpus` fit in
@@ -116,6 +117,21 @@ def calc(spec: Formula, words: Sequence[str]) -> Any:
     return spec.api(*values)
 
 
+def calc_warning_slips(spec: Formula, words: Sequence[str]) -> Any:
+    """:func:`calc`, each value outside its typical range (a likely unit slip,
+    the API's UnusualValueWarning) said in one line on stderr; the result is
+    still returned and printed, and the exit status stays 0."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", UnusualValueWarning)
+        result = calc(spec, words)
+    for w in caught:
+        if issubclass(w.category, UnusualValueWarning):
+            _say(str(w.message), "warning")
+        else:  # not ours: as Python would have shown it
+            warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+    return result
+
+
 # ------------------------------------------------------------------ listings
 
 
@@ -192,7 +208,7 @@ def cmd_calc(ns: argparse.Namespace) -> None:
         return
     if "--" in words:  # "the options end here": not an argument
         words.remove("--")
-    print(format_number(calc(spec, words)))
+    print(format_number(calc_warning_slips(spec, words)))
 
 
 def cmd_examples(_: argparse.Namespace) -> None:
@@ -594,10 +610,10 @@ def _stdout_closed() -> bool:
     return sys.stdout is None or bool(getattr(sys.stdout, "closed", False))
 
 
-def _say(message: str) -> None:
+def _say(message: str, kind: str = "error") -> None:
     if sys.stderr is not None:
         with contextlib.suppress(OSError):
-            print(f"xlfuncs: error: {message}", file=sys.stderr)
+            print(f"xlfuncs: {kind}: {message}", file=sys.stderr)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

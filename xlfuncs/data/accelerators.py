@@ -27,10 +27,16 @@ Conventions
   80 GB part, "V100" is the SXM2 32 GB part (the PCIe card is 112 / 14
   TFLOP/s), "GH200" the 96 GB HBM3 superchip, "H200" is the H200 SXM and
   "B200" is the HGX B200 (GB200 is a separate, faster-clocked entry).
-* Memory, bandwidth and power: ``memory_gb`` in GB of 10^9 bytes as the
-  vendor prints it (Google's "32 GiB" for TPU v3/v4 is stored as 34.36 GB),
-  ``bandwidth_tbs`` in TB/s, ``power_w`` the maximum TDP or total board power
-  in W (None where the vendor publishes none). Parts that differ only in
+* Memory: ``memory_gb`` is the memory the device has, in GB of 10^9 bytes.
+  Memory chips come in powers of two, so a datasheet's "80GB" of HBM is 80 GiB,
+  85.90 GB: where a published nvidia-smi output is cited, its total (an H100
+  SXM reports 81,559 MiB, 85.52 GB; an A100 80GB 81,920 MiB, 85.90 GB; an H200
+  143,771 MiB, 150.75 GB), else the datasheet's size read as GiB (:func:`gib`,
+  :func:`mib`). ``specs_source`` says which, row by row. A plan fits when its
+  memory per GPU is at most :data:`.units.USABLE_MEMORY` of this figure.
+* Bandwidth and power: ``bandwidth_tbs`` in TB/s (10^12 bytes per second, as
+  vendors print it), ``power_w`` the maximum TDP or total board power in W
+  (None where the vendor publishes none). Parts that differ only in
   memory (A100 40 GB and 80 GB, SXM and PCIe; V100 16 and 32 GB; GH200 HBM3
   and HBM3e) are separate entries with the same peaks, so that each name gets
   its own memory, bandwidth and power.
@@ -41,6 +47,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .names import normalize
+from .units import BYTES_PER_GB, BYTES_PER_GIB, BYTES_PER_MIB
+
+
+def gib(n: float) -> float:
+    """GB (10^9 bytes) in ``n`` GiB: the size a datasheet's "80GB" of HBM means."""
+    return n * BYTES_PER_GIB / BYTES_PER_GB
+
+
+def mib(n: float) -> float:
+    """GB (10^9 bytes) in ``n`` MiB: nvidia-smi's memory total."""
+    return n * BYTES_PER_MIB / BYTES_PER_GB
 
 
 @dataclass(frozen=True)
@@ -54,7 +71,8 @@ class Accelerator:
     peak_tflops: dict[str, float] = field(hash=False)
     source: str  # datasheet title and URL
     note: str = ""  # how the figures were derived, caveats
-    # Memory in GB (10^9 bytes), memory bandwidth in TB/s and board power
+    # Memory in GB (10^9 bytes) the device has (see the module's conventions),
+    # memory bandwidth in TB/s and board power
     # (maximum TDP or total board power) in W; None where the vendor publishes
     # no figure. ``specs_source`` cites them; ``specs_note`` gives caveats.
     memory_gb: float | None = None
@@ -134,12 +152,13 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         ),
         # Datasheet, V100 SXM2 column: "GPU Memory 32 GB /16 GB HBM2",
         # "Memory Bandwidth 900 GB/sec", "Max Power Consumption 300 W".
-        memory_gb=32.0,
+        memory_gb=gib(32),
         bandwidth_tbs=0.9,
         power_w=300.0,
         specs_source=(
             "NVIDIA Tesla V100 datasheet (above), SXM2 column: 32 GB HBM2, "
             "900 GB/sec, 300 W"
+            "; memory 32 GB read as the 32 GiB of HBM2 the part holds"
         ),
         specs_note=(
             "The 32 GB part; 'V100 SXM2 16GB' is listed separately. V100 PCIe: 250 W."
@@ -154,12 +173,13 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         peak_tflops=_V100_PEAKS,
         source=_V100_SOURCE,
         note="The 16 GB V100 SXM2: the 32 GB part's peaks.",
-        memory_gb=16.0,
+        memory_gb=gib(16),
         bandwidth_tbs=0.9,
         power_w=300.0,
         specs_source=(
             "NVIDIA Tesla V100 datasheet (above), SXM2 column: 16 GB HBM2, "
             "900 GB/sec, 300 W"
+            "; memory 16 GB read as 16 GiB"
         ),
     ),
     Accelerator(
@@ -182,12 +202,15 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         # "GPU Memory 40GB HBM2 | 80GB HBM2e | 40GB HBM2 | 80GB HBM2e", "GPU
         # Memory Bandwidth 1,555GB/s | 1,935GB/s | 1,555GB/s | 2,039GB/s",
         # "Max TDP 250W | 300W | 400W | 400W***".
-        memory_gb=80.0,
+        memory_gb=mib(81_920),
         bandwidth_tbs=2.039,
         power_w=400.0,
         specs_source=(
             "NVIDIA A100 datasheet (above), 80GB SXM column: 80 GB HBM2e, "
             "2,039 GB/s, 400 W"
+            "; memory as nvidia-smi reports it, 81,920 MiB (80 GiB): the totals of "
+            "modal-labs/modal-client pull request #2797, "
+            "https://github.com/modal-labs/modal-client/pull/2797"
         ),
         specs_note="HGX A100 80GB custom-thermal parts allow up to 500 W.",
     ),
@@ -198,12 +221,15 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         peak_tflops=_A100_PEAKS,
         source=_A100_SOURCE,
         note=_A100_NOTE,
-        memory_gb=40.0,
+        memory_gb=mib(40_960),
         bandwidth_tbs=1.555,
         power_w=400.0,
         specs_source=(
             "NVIDIA A100 datasheet (above), 40GB SXM column: 40 GB HBM2, "
             "1,555 GB/s, 400 W"
+            "; memory as nvidia-smi reports it, 40,960 MiB (40 GiB): "
+            "modal-labs/modal-client pull request #2797, "
+            "https://github.com/modal-labs/modal-client/pull/2797"
         ),
     ),
     Accelerator(
@@ -213,12 +239,13 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         peak_tflops=_A100_PEAKS,
         source=_A100_SOURCE,
         note=_A100_NOTE,
-        memory_gb=80.0,
+        memory_gb=gib(80),
         bandwidth_tbs=1.935,
         power_w=300.0,
         specs_source=(
             "NVIDIA A100 datasheet (above), 80GB PCIe column: 80 GB HBM2e, "
             "1,935 GB/s, 300 W"
+            "; memory 80 GB read as 80 GiB"
         ),
     ),
     Accelerator(
@@ -228,12 +255,13 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         peak_tflops=_A100_PEAKS,
         source=_A100_SOURCE,
         note=_A100_NOTE,
-        memory_gb=40.0,
+        memory_gb=gib(40),
         bandwidth_tbs=1.555,
         power_w=250.0,
         specs_source=(
             "NVIDIA A100 datasheet (above), 40GB PCIe column: 40 GB HBM2, "
             "1,555 GB/s, 250 W"
+            "; memory 40 GB read as 40 GiB"
         ),
     ),
     Accelerator(
@@ -257,10 +285,15 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         note="Datasheet prints dense and sparse side by side; dense used.",
         # Datasheet: "GPU Memory 24GB GDDR6", "GPU Memory Bandwidth 600 GB/s",
         # "Max thermal design power (TDP) 150W".
-        memory_gb=24.0,
+        memory_gb=mib(23_028),
         bandwidth_tbs=0.6,
         power_w=150.0,
-        specs_source="NVIDIA A10 datasheet (above): 24 GB GDDR6, 600 GB/s, 150 W",
+        specs_source=(
+            "NVIDIA A10 datasheet (above): 24 GB GDDR6, 600 GB/s, 150 W"
+            "; memory as nvidia-smi reports it with ECC on, 23,028 MiB: "
+            "modal-labs/modal-client pull request #2797, "
+            "https://github.com/modal-labs/modal-client/pull/2797"
+        ),
         specs_note="Figures as transcribed from the datasheet by several sources.",
     ),
     Accelerator(
@@ -288,13 +321,15 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         # The scanned datasheet again; 24 GB GDDR6 at 600 GB/s as the A10
         # (Baseten: "share the same GPU memory stats"); 300 W is the power cap
         # nvidia-smi reports on EC2 g5 ("24W / 300W").
-        memory_gb=24.0,
+        memory_gb=mib(23_028),
         bandwidth_tbs=0.6,
         power_w=300.0,
         specs_source=(
             "NVIDIA A10G datasheet (above), a scanned PDF: 24 GB GDDR6 at "
             "600 GB/s as transcribed; 300 W as the driver's power cap on AWS EC2 "
             "G5 instances"
+            "; memory as nvidia-smi reports it on EC2 G5, 23,028 MiB: NVIDIA/DCGM "
+            "issue #232, https://github.com/NVIDIA/DCGM/issues/232"
         ),
         specs_note="Lower confidence: no machine-readable vendor text.",
     ),
@@ -322,10 +357,14 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         note=_HALVED,
         # Datasheet: "GPU memory 24GB", "GPU memory bandwidth 300GB/s",
         # "Max thermal design power (TDP) 72W".
-        memory_gb=24.0,
+        memory_gb=mib(23_034),
         bandwidth_tbs=0.3,
         power_w=72.0,
-        specs_source="NVIDIA L4 datasheet (above): 24 GB GDDR6, 300 GB/s, 72 W",
+        specs_source=(
+            "NVIDIA L4 datasheet (above): 24 GB GDDR6, 300 GB/s, 72 W"
+            "; memory as nvidia-smi reports it, 23,034 MiB: modal-labs/modal-client "
+            "pull request #2797, https://github.com/modal-labs/modal-client/pull/2797"
+        ),
     ),
     Accelerator(
         name="L40S",
@@ -350,10 +389,15 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         note="Datasheet prints dense and sparse side by side; dense used.",
         # Datasheet: "GPU Memory 48GB GDDR6 with ECC", "Memory Bandwidth
         # 864GB/s", "Max Power Consumption 350W".
-        memory_gb=48.0,
+        memory_gb=mib(46_068),
         bandwidth_tbs=0.864,
         power_w=350.0,
-        specs_source="NVIDIA L40S datasheet (above): 48 GB GDDR6, 864 GB/s, 350 W",
+        specs_source=(
+            "NVIDIA L40S datasheet (above): 48 GB GDDR6, 864 GB/s, 350 W"
+            "; memory as nvidia-smi reports it with ECC on, 46,068 MiB: "
+            "modal-labs/modal-client pull request #2797, "
+            "https://github.com/modal-labs/modal-client/pull/2797"
+        ),
     ),
     Accelerator(
         name="H100 SXM",
@@ -395,12 +439,15 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         # Datasheet, H100 SXM column: "GPU Memory 80GB", "GPU Memory
         # Bandwidth 3.35TB/s", "Max Thermal Design Power (TDP) Up to 700W
         # (configurable)". CONFLICT: 2022 launch material says 3 TB/s.
-        memory_gb=80.0,
+        memory_gb=mib(81_559),
         bandwidth_tbs=3.35,
         power_w=700.0,
         specs_source=(
             "NVIDIA H100 datasheet (above), H100 SXM column: 80 GB, 3.35 TB/s, "
             "up to 700 W"
+            "; memory as nvidia-smi reports it, 81,559 MiB: NVIDIA/nccl issue #1264, "
+            "https://github.com/NVIDIA/nccl/issues/1264, and modal-labs/modal-client "
+            "pull request #2797, https://github.com/modal-labs/modal-client/pull/2797"
         ),
         specs_note="Launch material (2022) gave 3 TB/s; the current sheet 3.35.",
     ),
@@ -428,13 +475,14 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         # 2022 datasheet, PCIe column: 80GB, 2TB/s, "300-350W
         # (configurable)"; product brief PB-11133-001_v02: "maximum thermal
         # design power (TDP) level of 350 W".
-        memory_gb=80.0,
+        memory_gb=gib(80),
         bandwidth_tbs=2.0,
         power_w=350.0,
         specs_source=(
             "NVIDIA H100 datasheet, 2022 revision (above), PCIe column: 80 GB "
             "HBM2e, 2 TB/s, 300-350 W; H100 PCIe product brief PB-11133-001: "
             "350 W maximum TDP"
+            "; memory 80 GB read as 80 GiB"
         ),
         specs_note="TDP configurable 300-350 W; the maximum is stored.",
     ),
@@ -462,11 +510,12 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         note=_HALVED + " Per single 94 GB GPU, not per NVLink-bridged pair.",
         # Current datasheet, NVL column, per GPU: "GPU Memory 94GB", "GPU
         # Memory Bandwidth 3.9TB/s", "Max TDP 350-400W (configurable)".
-        memory_gb=94.0,
+        memory_gb=gib(94),
         bandwidth_tbs=3.9,
         power_w=400.0,
         specs_source=(
             "NVIDIA H100 datasheet (above), H100 NVL column: 94 GB, 3.9 TB/s, 350-400 W"
+            "; memory 94 GB read as 94 GiB"
         ),
         specs_note=(
             "Per GPU; the 2023 revision printed a bridged pair (188 GB, 7.8 TB/s)."
@@ -485,12 +534,13 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         # GH200 datasheet: "High-bandwidth memory (HBM) size 96GB HBM3 |
         # 144GB HBM3e", "Memory bandwidth Up to 4TB/s | Up to 4.9TB/s",
         # "Power (Memory + CPU + GPU) Configurable 450 to 1000W".
-        memory_gb=96.0,
+        memory_gb=gib(96),
         bandwidth_tbs=4.0,
         power_w=1000.0,
         specs_source=(
             "NVIDIA GH200 datasheet (above): 96 GB HBM3, up to 4 TB/s; power "
             "(memory + CPU + GPU) configurable 450 to 1000 W"
+            "; memory 96 GB read as 96 GiB"
         ),
         specs_note=(
             "The 96 GB HBM3 part (clouds rent it as 'GH200 480GB'). Power is the "
@@ -505,12 +555,13 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         peak_tflops=_GH200_PEAKS,
         source=_GH200_SOURCE,
         note=_GH200_NOTE,
-        memory_gb=144.0,
+        memory_gb=gib(144),
         bandwidth_tbs=4.9,
         power_w=1000.0,
         specs_source=(
             "NVIDIA GH200 datasheet (above): 144 GB HBM3e, up to 4.9 TB/s; power "
             "(memory + CPU + GPU) configurable 450 to 1000 W"
+            "; memory 144 GB read as 144 GiB"
         ),
         specs_note=(
             "Power is the whole superchip's, Grace CPU included. One HBM3e "
@@ -540,12 +591,14 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         note=_HALVED + " H200 NVL (lower clocks) is not listed.",
         # H200 datasheet, SXM column: "GPU Memory 141GB", "GPU Memory
         # Bandwidth 4.8TB/s", "Max TDP Up to 700W (configurable)".
-        memory_gb=141.0,
+        memory_gb=mib(143_771),
         bandwidth_tbs=4.8,
         power_w=700.0,
         specs_source=(
             "NVIDIA H200 datasheet (above), H200 SXM column: 141 GB, 4.8 TB/s, "
             "up to 700 W"
+            "; memory as nvidia-smi reports it on HGX H200 systems, 143,771 MiB (less "
+            "than 141 GiB)"
         ),
     ),
     Accelerator(
@@ -575,12 +628,14 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         # Blackwell datasheet, HGX B200 per GPU: "GPU Memory | Bandwidth
         # 180 GB HBM3E | 7.7 TB/s", "Max TDP Configurable up to 1,000 W".
         # CONFLICT: the 2024 revision said "Up to 192 GB | Up to 8 TB/s".
-        memory_gb=180.0,
+        memory_gb=mib(183_359),
         bandwidth_tbs=7.7,
         power_w=1000.0,
         specs_source=(
             "NVIDIA Blackwell datasheet (above), HGX B200 column: 180 GB HBM3E, "
             "7.7 TB/s, up to 1,000 W"
+            "; memory as nvidia-smi reports it, 183,359 MiB: NVIDIA/TensorRT-LLM issue "
+            "#10278, https://github.com/NVIDIA/TensorRT-LLM/issues/10278"
         ),
         specs_note=(
             "The 2024 revision printed up to 192 GB and 8 TB/s; shipping HGX and "
@@ -610,12 +665,13 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         "at up to 1,200 W.",
         # Same datasheet, GB200 NVL72 per GPU: "186 GB HBM3E | 8 TB/s",
         # "Configurable up to 1,200 W".
-        memory_gb=186.0,
+        memory_gb=gib(186),
         bandwidth_tbs=8.0,
         power_w=1200.0,
         specs_source=(
             "NVIDIA Blackwell datasheet (above), GB200 NVL72 column, per GPU: "
             "186 GB HBM3E, 8 TB/s, up to 1,200 W"
+            "; memory 186 GB read as 186 GiB"
         ),
         specs_note="Per GPU; a superchip has two (372 GB, 16 TB/s).",
     ),
@@ -641,7 +697,7 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         # Datasheet: "Dedicated Memory Size 128 GB HBM2e", "Peak Memory
         # Bandwidth 3.2 TB/s" (footnote MI200-07: 3.2768 TB/s); product page:
         # 500 W TDP, 560 W peak TBP.
-        memory_gb=128.0,
+        memory_gb=gib(128),
         bandwidth_tbs=3.2768,
         power_w=560.0,
         specs_source=(
@@ -649,6 +705,7 @@ ACCELERATORS: tuple[Accelerator, ...] = (
             "(footnote MI200-07: 3.2768 TB/s); MI250X product page, "
             "https://www.amd.com/en/products/accelerators/instinct/mi200/"
             "mi250x.html: 500 W TDP, 560 W peak board power"
+            "; memory 128 GB read as 128 GiB (two GCDs of 64 GiB)"
         ),
         specs_note="Per OAM package (two GCDs of 64 GB each); peak TBP stored.",
     ),
@@ -678,12 +735,13 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         note="AMD prints dense figures (sparse listed separately); dense used.",
         # Data sheet: "192 GB HBM3", "Peak Memory Bandwidth 5.3 TB/s"
         # (footnote MI300-05A: 5.325 TB/s), "Maximum TBP 750W".
-        memory_gb=192.0,
+        memory_gb=gib(192),
         bandwidth_tbs=5.325,
         power_w=750.0,
         specs_source=(
             "AMD Instinct MI300X data sheet (above): 192 GB HBM3, 5.3 TB/s "
             "(footnote MI300-05A: 5.325 TB/s), 750 W maximum TBP"
+            "; memory 192 GB read as 192 GiB"
         ),
     ),
     Accelerator(
@@ -709,12 +767,13 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         note="AMD prints dense figures (sparse listed separately); dense used.",
         # Data sheet: "Dedicated Memory Size 256 GB HBM3E", "Peak Memory
         # Bandwidth 6 TB/s", "1000W maximum TBP".
-        memory_gb=256.0,
+        memory_gb=gib(256),
         bandwidth_tbs=6.0,
         power_w=1000.0,
         specs_source=(
             "AMD Instinct MI325X data sheet (above): 256 GB HBM3E, 6 TB/s, "
             "1000 W maximum TBP"
+            "; memory 256 GB read as 256 GiB"
         ),
         specs_note="Announced with 288 GB (Computex 2024), shipped with 256 GB.",
     ),
@@ -732,12 +791,13 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         note="Per chip (2 TensorCores); JAX shows each core as a device.",
         # Docs: "HBM2 capacity and bandwidth 32 GiB, 900 GBps"; "Measured
         # min/mean/max power 123/220/262 W". 32 GiB = 34.36 GB.
-        memory_gb=34.36,
+        memory_gb=gib(32),
         bandwidth_tbs=0.9,
         power_w=262.0,
         specs_source=(
             "Google Cloud TPU v3 documentation (above): 32 GiB HBM2, 900 GBps; "
             "measured min/mean/max power 123/220/262 W"
+            "; memory 32 GiB as Google prints it"
         ),
         specs_note=(
             "32 GiB is 34.36 GB (10^9 bytes). Power: Google's measured maximum; "
@@ -758,12 +818,13 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         note="Per chip (2 TensorCores, shown to JAX as one device). No sparsity.",
         # Docs: "HBM2 capacity and bandwidth 32 GiB, 1200 GBps"; "Measured
         # min/mean/max power 90/170/192 W".
-        memory_gb=34.36,
+        memory_gb=gib(32),
         bandwidth_tbs=1.2,
         power_w=192.0,
         specs_source=(
             "Google Cloud TPU v4 documentation (above): 32 GiB HBM2, 1200 GBps; "
             "measured min/mean/max power 90/170/192 W"
+            "; memory 32 GiB as Google prints it"
         ),
         specs_note=(
             "32 GiB is 34.36 GB (10^9 bytes). Power: Google's measured maximum; "
@@ -784,12 +845,13 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         note="Per chip (1 TensorCore). No sparsity.",
         # Docs: "HBM2 capacity and bandwidth 16 GB, 819 GBps". No power
         # figure published.
-        memory_gb=16.0,
+        memory_gb=gib(16),
         bandwidth_tbs=0.819,
         power_w=None,
         specs_source=(
             "Google Cloud TPU v5e documentation (above): 16 GB HBM2, 819 GBps; "
             "no power figure published"
+            "; memory 16 GB read as 16 GiB"
         ),
         specs_note="Another revision of the page gives 800 GiBps.",
     ),
@@ -808,12 +870,14 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         note="Per chip (2 TensorCores, shown to JAX as one device). No sparsity.",
         # Docs: "HBM2e capacity and bandwidth 95GB, 2765 GBps". No power
         # figure published.
-        memory_gb=95.0,
+        memory_gb=gib(95),
         bandwidth_tbs=2.765,
         power_w=None,
         specs_source=(
             "Google Cloud TPU v5p documentation (above): 95 GB HBM2e, 2765 GBps; "
             "no power figure published"
+            "; memory 95 GiB, the usable HBM a newer revision of the page gives (96 "
+            "GiB physical)"
         ),
         specs_note=(
             "A newer revision says 95 GiB usable of 96 GiB physical HBM per chip."
@@ -833,12 +897,13 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         note="Per chip (1 TensorCore). No sparsity.",
         # Docs: "HBM capacity per chip 32 GB", "HBM bandwidth per chip
         # 1640 GBps". No power figure published.
-        memory_gb=32.0,
+        memory_gb=gib(32),
         bandwidth_tbs=1.64,
         power_w=None,
         specs_source=(
             "Google Cloud TPU v6e documentation (above): 32 GB, 1640 GBps; no "
             "power figure published"
+            "; memory 32 GB read as 32 GiB"
         ),
         specs_note="Other revisions of the page give 1638 and 1600 GBps.",
     ),
@@ -862,7 +927,7 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         note="MME (matrix engine) peak; lower confidence, fp8 not recorded.",
         # Intel developer article: "in-package memory has tripled to 96 GB of
         # HBM2e at 2.45 TB/s bandwidth"; HL-225H OAM card TDP 600 W.
-        memory_gb=96.0,
+        memory_gb=gib(96),
         bandwidth_tbs=2.45,
         power_w=600.0,
         specs_source=(
@@ -872,6 +937,7 @@ ACCELERATORS: tuple[Accelerator, ...] = (
             "HBM2e at 2.45 TB/s; Habana Gaudi2 white paper (2022), "
             "https://habana.ai/wp-content/uploads/pdf/2022/gaudi2-whitepaper.pdf; "
             "600 W TDP of the HL-225H OAM card"
+            "; memory 96 GB read as 96 GiB"
         ),
         specs_note=(
             "Intel's Gaudi 2 vs 3 table prints 2.46 TB/s. The 600 W is from "
@@ -894,7 +960,7 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         note="MME (matrix engine) peak of the OAM part.",
         # White paper: 128 GB HBM2e, 3.7 TB/s; HL-325L OAM product brief:
         # 900 W (air-cooled; liquid-cooled up to 1,200 W).
-        memory_gb=128.0,
+        memory_gb=gib(128),
         bandwidth_tbs=3.7,
         power_w=900.0,
         specs_source=(
@@ -904,6 +970,7 @@ ACCELERATORS: tuple[Accelerator, ...] = (
             "HL-325L OAM product brief, https://cdrdv2-public.intel.com/817487/"
             "gaudi-3-ai-accelerator-hl-325l-oam-mezzanine-card-product-brief.pdf: "
             "900 W"
+            "; memory 128 GB read as 128 GiB"
         ),
         specs_note="Air-cooled OAM; liquid-cooled OAM up to 1,200 W.",
     ),

@@ -15,6 +15,10 @@ Conventions
   (Llama 3's "8B" is within 0.4 % of its weights). A test recounts every row
   from its shape and finds it within 1 %.
 * ``active_params`` (mixture of experts only): the parameters one token uses.
+* ``experts`` and ``experts_per_token`` (mixture of experts only): the MLP
+  experts of each layer and how many of them a token is routed to, the
+  config's ``num_local_experts`` and ``num_experts_per_tok``; ``MODEL_SPEC``
+  gives 1 and 1 for a dense model.
 * ``ffn_dim`` is ``intermediate_size``: for a gated MLP (SwiGLU, GeGLU) the
   width of each of its three matrices; for a mixture of experts, per expert.
 * ``head_dim`` is given, not d_model / heads: Mistral Nemo and Gemma 2 27B have
@@ -38,6 +42,9 @@ Conventions
 
 from __future__ import annotations
 
+import difflib
+import math
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -922,6 +929,8 @@ FIELDS: tuple[str, ...] = (
     "ffn_dim",
     "vocab",
     "context",
+    "experts",
+    "experts_per_token",
 )
 #: Other names for the fields: Hugging Face config keys and common spellings.
 FIELD_ALIASES: dict[str, str] = {
@@ -936,14 +945,21 @@ FIELD_ALIASES: dict[str, str] = {
     "intermediatesize": "ffn_dim",
     "vocabsize": "vocab",
     "maxpositionembeddings": "context",
+    "numlocalexperts": "experts",
+    "numexperts": "experts",
+    "numexpertspertok": "experts_per_token",
+    "expertspertoken": "experts_per_token",
 }
 
 
 def value(model: Model, field: str) -> int:
     """A field of a model: ``value(m, "kv_heads")``; active_params of a dense
-    model is its params."""
+    model is its params, its experts and experts_per_token 1."""
     if field == "active_params":
         return model.active
+    if field in ("experts", "experts_per_token"):
+        number_or_none: int | None = getattr(model, field)
+        return 1 if number_or_none is None else number_or_none
     number: int = getattr(model, field)
     return number
 
@@ -998,6 +1014,62 @@ def find_field(name: str) -> str | None:
     if not isinstance(name, str):
         return None
     return _FIELDS.get(normalize(name))
+
+
+# A size in a model's name: 8B, 0.5B, 560m, 8x7B (experts × size each).
+_SIZE = re.compile(r"(?i)(?<![a-z0-9.])(?:(\d+)x)?(\d+(?:\.\d+)?)([bm])(?![a-z0-9])")
+
+
+def _family_and_size(name: str) -> tuple[str, float | None]:
+    """A name split into its family, normalized ("llama3.1"), and its size in
+    parameters (8e9), or None where the name holds no size."""
+    name = name.rsplit("/", 1)[-1]  # a repository id: its model part
+    sizes = list(_SIZE.finditer(name))
+    if not sizes:
+        return normalize(name), None
+    m = sizes[-1]
+    size = float(m[2]) * (1e9 if m[3].lower() == "b" else 1e6) * float(m[1] or 1)
+    return normalize(name[: m.start()] + " " + name[m.end() :]), size
+
+
+_FAMILIES = [(m, *_family_and_size(m.name)) for m in MODELS]
+
+
+def _likeness(typed: str, family: str) -> float:
+    """How alike two families are: 1 if equal; if one begins the other
+    ("mistral" and "mistralv0.1"), 0.9 and more the more of the longer it
+    covers; else difflib's ratio."""
+    if typed == family:
+        return 1.0
+    if family and (family.startswith(typed) or typed.startswith(family)):
+        short, long = sorted((len(typed), len(family)))
+        return 0.9 + 0.05 * short / long
+    return difflib.SequenceMatcher(None, typed, family).ratio()
+
+
+def suggest_model(name: str) -> Model | None:
+    """The published model a misspelt name most likely means, or None.
+
+    The family first, then the size: "Llama 3 7B" is the Llama 3 8B (same
+    family, nearest size), not the Llama 3 70B that a plain string comparison
+    finds closest. Families compare as difflib's ratio of their normalized
+    names, sizes by their ratio; a name without a size, or with no family close
+    enough (ratio below 0.6), falls back to the closest spelling of all.
+    """
+    family, size = _family_and_size(name)
+    if size is not None and family:
+        ratio = {m.name: _likeness(family, f) for m, f, _ in _FAMILIES}
+        best = max(ratio.values())
+        if best >= 0.6:
+            near = [
+                (abs(math.log(size / s)) if s else math.inf, i, m)
+                for i, (m, _, s) in enumerate(_FAMILIES)
+                if ratio[m.name] >= best - 1e-9
+            ]
+            return min(near)[2]
+    lower = {s.lower(): m for m in MODELS for s in spellings(m)}
+    close = difflib.get_close_matches(name.lower(), lower, n=1, cutoff=0.6)
+    return lower[close[0]] if close else None
 
 
 BY_NAME: dict[str, Model] = {m.name: m for m in MODELS}

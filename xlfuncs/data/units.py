@@ -31,6 +31,19 @@ CHINCHILLA_TOKENS_PER_PARAM = 20
 BYTES_PER_GB = 1e9
 #: Bytes in a TB, as memory bandwidth is quoted (TB/s): 10^12.
 BYTES_PER_TB = 1e12
+#: Bytes in a GiB and a MiB (binary units): memory chips come in powers of two, so
+#: an "80GB" HBM part holds 80 GiB = 85.9 GB, and nvidia-smi reports MiB.
+BYTES_PER_GIB = 2.0**30
+BYTES_PER_MIB = 2.0**20
+
+#: The usable share of a GPU's memory: the one headroom rule. A plan whose
+#: estimated memory per GPU (model state, activations, cache) is at most this
+#: share of GPU_MEMORY_GB fits; the other 10 % goes to the CUDA context and
+#: kernels (1-2 GB, Hugging Face's "Model training anatomy"), communication
+#: buffers, the logits and fragmentation. 0.9 is vLLM's default
+#: ``--gpu-memory-utilization``, the share of GPU memory it lets itself use.
+#: MIN_GPUS_FOR_MEMORY and MAX_DECODE_BATCH take it as their default ``usable``.
+USABLE_MEMORY = 0.9
 
 #: Mixed-precision training with Adam (Rajbhandari et al. 2020, ZeRO, section
 #: 3.1): a 16-bit gradient per trainable parameter, and optimizer states of

@@ -76,30 +76,37 @@ def _column(name: str) -> str:
 
 @formula("GPU_MEMORY_GB", unit="GB", excel=_column(ACCELERATOR_MEMORY))
 def gpu_memory_gb(gpu: str) -> float:
-    """Memory of one accelerator in GB, from its datasheet.
+    """Memory one accelerator has in GB (10^9 bytes): nvidia-smi's or the datasheet's.
 
-    Formula: a table look-up; GB as the vendor prints them (10^9 bytes;
-    Google's 32 GiB for TPU v3 and v4 is 34.36 GB). Parts that differ in
-    memory are separate names: "A100" is the 80 GB SXM, "A100 40GB" the 40 GB.
+    Formula: a table look-up. Memory comes in powers of two: a datasheet's "80GB"
+    of HBM is 80 GiB, 85.90 GB. The table holds nvidia-smi's total where a
+    published output is cited (an H100 SXM reports 81,559 MiB, 85.52 GB), else
+    the datasheet's size read as GiB (TPU v4: 32 GiB, 34.36 GB). Parts that
+    differ in memory are separate names: "A100" is the 80 GB SXM, "A100 40GB"
+    the 40 GB.
 
     Returns
     -------
     float
-        GB per accelerator (per chip or OAM package, as GPU_PEAK_TFLOPS). Not
-        all of it is usable: see docs/memory.md for the headroom to keep.
+        GB per accelerator (per chip or OAM package, as GPU_PEAK_TFLOPS). A plan
+        fits when it needs at most 90 % of it (docs/memory.md, the usable share).
 
     References
     ----------
-    Vendor datasheets, cited per accelerator on the Data sheet of the template
-    workbooks and in the accelerator table of docs/functions.md; e.g. the
-    NVIDIA H100 datasheet, H100 SXM column: "GPU Memory 80GB".
+    nvidia-smi outputs and vendor datasheets, cited per accelerator on the Data
+    sheet of the template workbooks and in the accelerator table of
+    docs/functions.md; e.g. the H100 SXM's "81559MiB" in NVIDIA/nccl issue
+    #1264 and the A100 80GB's "81920MiB" in modal-labs/modal-client pull
+    request #2797.
 
     Examples
     --------
+    The A100 80GB: 81,920 MiB = 80 GiB.
+
+    >>> gpu_memory_gb("A100")
+    85.89934592
     >>> gpu_memory_gb("H100")
-    80.0
-    >>> gpu_memory_gb("A100 40GB")
-    40.0
+    85.520809984
     """
     acc = BY_NAME[gpu]
     return _spec(acc, acc.memory_gb, "memory")

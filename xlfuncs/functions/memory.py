@@ -27,6 +27,7 @@ from ..data.units import (
     GRADIENT_BYTES,
     HALF_PRECISION_BYTES,
     RECOMPUTE_MODES,
+    USABLE_MEMORY,
 )
 from ..registry import (
     Floats,
@@ -77,7 +78,7 @@ def _model_state_excel() -> str:
         "(params*weight_bytes/IF(zero_stage>=3,gpus,1)"
         f"+{t}*{xl(GRADIENT_BYTES)}/IF(zero_stage>=2,gpus,1)"
         f"+{t}*{xl(ADAM_STATE_BYTES)}/IF(zero_stage>=1,gpus,1))"
-        f"/{xl(BYTES_PER_GB)})"
+        f"/model_parallel/{xl(BYTES_PER_GB)})"
     )
 
 
@@ -94,23 +95,28 @@ def model_state_gb(
     weight_bytes: Numbers = HALF_PRECISION_BYTES,
     gpus: Numbers = 1,
     zero_stage: Numbers = 0,
+    model_parallel: Numbers = 1,
 ) -> Floats:
     """Per-GPU GB of weights, gradients and Adam states, sharded by ZeRO's stage.
 
-    Formula: ``(N·w / g₃ + N_t·2 / g₂ + N_t·12 / g₁) / 1e9`` with N the
+    Formula: ``(N·w / g₃ + N_t·2 / g₂ + N_t·12 / g₁) / m / 1e9`` with N the
     parameters held at w bytes each, N_t those that train (a 16-bit gradient,
-    and fp32 weight, momentum and variance: 4 + 4 + 4 bytes), and g₁, g₂, g₃
-    the GPUs when the ZeRO stage is at least 1, 2, 3 (else 1). Full
-    fine-tuning: N_t = N, 16 bytes per parameter. LoRA: N is the base model
-    plus its adapters (PEFT's "all params"), N_t the adapters. QLoRA:
-    weight_bytes 0.5 (4-bit; the adapters, in 16-bit, are then counted at 0.5
-    bytes too: 1.5 bytes per adapter weight short).
+    and fp32 weight, momentum and variance: 4 + 4 + 4 bytes), g₁, g₂, g₃ the
+    data-parallel GPUs when the ZeRO stage is at least 1, 2, 3 (else 1), and m
+    the model-parallel degree (tensor × pipeline GPUs, which split the layers
+    and so every term). Full fine-tuning: N_t = N, 16 bytes per parameter.
+    LoRA: N is the base model plus its adapters (PEFT's "all params"), N_t the
+    adapters: the frozen base weights shard at stage 3 like any weights, the
+    adapters' gradients and Adam states at stages 2 and 1. QLoRA: weight_bytes
+    0.5 (4-bit; the adapters, in 16-bit, are then counted at 0.5 bytes too: 1.5
+    bytes per adapter weight short).
 
     Returns
     -------
     float or ndarray
-        GB (10^9 bytes) per GPU. Activations (ACTIVATION_GB), the KV cache,
-        framework buffers and fragmentation come on top: see docs/memory.md.
+        GB (10^9 bytes) per GPU; the run uses gpus × model_parallel GPUs.
+        Activations (ACTIVATION_GB), the KV cache, framework buffers and
+        fragmentation come on top: see docs/memory.md.
 
     References
     ----------
@@ -118,7 +124,9 @@ def model_state_gb(
     Trillion Parameter Models", arXiv 1910.02054, section 3.1 (2 + 2 + 12 bytes
     per parameter) and figure 1 / sections 5.1-5.3: 7.5 B parameters on 64
     GPUs take 120 GB without sharding, 31.4 GB at stage 1, 16.6 GB at stage 2
-    and 1.9 GB at stage 3. Dettmers et al. 2023, "QLoRA", arXiv 2305.14314.
+    and 1.9 GB at stage 3; section 7 combines ZeRO with model parallelism,
+    which divides the model state by its degree. Dettmers et al. 2023,
+    "QLoRA", arXiv 2305.14314.
 
     Examples
     --------
@@ -130,10 +138,15 @@ def model_state_gb(
     120.0
     >>> round(model_state_gb(7.5e9, gpus=64, zero_stage=3), 3)
     1.875
+
+    The same model split over 8 tensor-parallel GPUs, no ZeRO: 120 / 8.
+
+    >>> model_state_gb(7.5e9, model_parallel=8)
+    15.0
     """
     trainable = params if trainable_params is None else trainable_params
     state = _model_state_bytes(params, trainable, weight_bytes, gpus, zero_stage)
-    return state / BYTES_PER_GB
+    return state / model_parallel / BYTES_PER_GB
 
 
 def _min_gpus(
@@ -143,12 +156,15 @@ def _min_gpus(
     trainable: Floats,
     weight_bytes: Floats,
     zero_stage: Floats,
+    model_parallel: Floats,
+    usable: Floats,
 ) -> Floats:
-    """The smallest whole G with fixed + sharded/G + other within memory.
+    """The smallest whole G with (fixed + sharded/G)/m + other within usable memory.
 
     The parts of the model state the stage shards shrink with G; the rest does
-    not. NaN where nothing fits: the unsharded part and ``other`` alone exceed
-    the memory, or the trainable parameters exceed those held.
+    not; the model-parallel degree m divides both. NaN where nothing fits: the
+    unsharded part and ``other`` alone exceed the usable memory, or the
+    trainable parameters exceed those held.
     """
     weights = params * weight_bytes
     grads = trainable * GRADIENT_BYTES
@@ -157,8 +173,9 @@ def _min_gpus(
         np.where(zero_stage >= 3, weights, 0.0)
         + np.where(zero_stage >= 2, grads, 0.0)
         + np.where(zero_stage >= 1, adam, 0.0)
-    )
-    room = (memory_gb - other_gb) * BYTES_PER_GB - (weights + grads + adam - sharded)
+    ) / model_parallel
+    fixed = (weights + grads + adam) / model_parallel - sharded
+    room = (usable * memory_gb - other_gb) * BYTES_PER_GB - fixed
     with np.errstate(divide="ignore", invalid="ignore"):
         # A hair below the exact quotient: 120 GB in 80 GB chunks is 2, not 3.
         gpus = np.maximum(1.0, np.ceil(sharded / room * (1 - 1e-12)))
@@ -176,11 +193,11 @@ def _min_gpus_excel() -> str:
         f"+IF(zero_stage>=1,{adam},0))"
     )
     fixed = f"({weights}+{grads}+{adam}-{sharded})"
-    room = f"((memory_gb-other_gb)*{xl(BYTES_PER_GB)}-{fixed})"
+    room = f"((usable*memory_gb-other_gb)*{xl(BYTES_PER_GB)}-{fixed}/model_parallel)"
     # Nested IFs, not OR() or MAX(): those would fold a range into one value.
     return (
         f"IF({room}<=0,#NUM!,IF({t}>params,#NUM!,IF({sharded}=0,1,"
-        f"ROUNDUP({sharded}/{room}*(1-1E-12),0))))"
+        f"ROUNDUP({sharded}/model_parallel/{room}*(1-1E-12),0))))"
     )
 
 
@@ -189,7 +206,7 @@ def _min_gpus_excel() -> str:
     unit="GPUs",
     excel=_min_gpus_excel(),
     invalid_result="no number of GPUs holds it: what ZeRO's stage does not shard, "
-    "plus other_gb, exceeds memory_gb (try a higher zero_stage)",
+    "plus other_gb, exceeds the usable memory (try a higher zero_stage)",
 )
 def min_gpus_for_memory(
     params: Numbers,
@@ -198,39 +215,56 @@ def min_gpus_for_memory(
     trainable_params: Numbers | None = None,
     weight_bytes: Numbers = HALF_PRECISION_BYTES,
     zero_stage: Numbers = 0,
+    model_parallel: Numbers = 1,
+    usable: Numbers = USABLE_MEMORY,
 ) -> Floats:
-    """Fewest GPUs whose memory holds the ZeRO-sharded model state plus other_gb each.
+    """Fewest data-parallel GPUs whose usable memory holds model state plus other_gb.
 
-    Formula: the smallest whole G ≥ 1 with ``fixed + sharded / G + other ≤
-    memory``, that is ``max(1, ceil(sharded / (memory − other − fixed)))``,
-    where ZeRO's stage decides which of MODEL_STATE_GB's terms are ``sharded``
-    over the G GPUs (stage 1 the Adam states, 2 also the gradients, 3 also the
-    weights) and which stay ``fixed`` on every GPU.
+    Formula: the smallest whole G ≥ 1 with ``(fixed + sharded / G) / m + other
+    ≤ usable × memory``, that is ``max(1, ceil(sharded / m / (usable × memory −
+    other − fixed / m)))``, where ZeRO's stage decides which of MODEL_STATE_GB's
+    terms are ``sharded`` over the G GPUs (stage 1 the Adam states, 2 also the
+    gradients, 3 also the weights) and which stay ``fixed`` on every GPU, and m
+    is the model-parallel degree. At the G it returns, MODEL_STATE_GB(…, G,
+    zero_stage, m) + other_gb is at most usable × memory_gb: the fit check of
+    docs/memory.md reads OK.
 
     Returns
     -------
     float or ndarray
-        GPUs, a whole number. #NUM! when no number of GPUs is enough (at stage 0
+        Data-parallel GPUs, a whole number; the cluster is that times
+        model_parallel. #NUM! when no number of GPUs is enough (at stage 0
         nothing shrinks: 1 if it fits on one GPU).
 
     References
     ----------
     Rajbhandari et al. 2020, "ZeRO", arXiv 1910.02054, section 5: stage 3
-    divides all 16 bytes per parameter by the data-parallel degree.
+    divides all 16 bytes per parameter by the data-parallel degree. The usable
+    share, 90 % by default, is vLLM's default --gpu-memory-utilization.
 
     Examples
     --------
-    7.5 B parameters at stage 3 need 120 GB of model state: 2 GPUs of 80 GB.
+    7.5 B parameters at stage 3 need 120 GB of model state: 2 GPUs of 80 GB at
+    most 90 % full (60 GB each of 72).
 
     >>> min_gpus_for_memory(7.5e9, 80, 0, 7.5e9, 2, 3)
     2.0
-    >>> min_gpus_for_memory(7.5e9, 80, 10, 7.5e9, 2, 3)
-    2.0
+    >>> min_gpus_for_memory(7.5e9, 80, 20, 7.5e9, 2, 3)
+    3.0
     >>> min_gpus_for_memory(70e9, 80, 5, 70e9, 2, 3)
-    15.0
+    17.0
     """
     trainable = params if trainable_params is None else trainable_params
-    return _min_gpus(params, memory_gb, other_gb, trainable, weight_bytes, zero_stage)
+    return _min_gpus(
+        params,
+        memory_gb,
+        other_gb,
+        trainable,
+        weight_bytes,
+        zero_stage,
+        model_parallel,
+        usable,
+    )
 
 
 def _lora_params(
@@ -242,11 +276,13 @@ def _lora_params(
     ffn_dim: Floats | None,
     kv_matrices: Floats,
     kv_width: Floats | None,
+    experts: Floats,
 ) -> Floats:
-    """rank × (d_in + d_out) per adapted matrix, summed over the layers."""
+    """rank × (d_in + d_out) per adapted matrix, summed over the layers; the MLP's
+    matrices once per expert."""
     mlp = _pair("mlp_matrices", mlp_matrices, "ffn_dim", ffn_dim, d_model)
     kv = _pair("kv_matrices", kv_matrices, "kv_width", kv_width, d_model)
-    per_rank = matrices * 2 * d_model + mlp + kv
+    per_rank = matrices * 2 * d_model + mlp * experts + kv
     return layers * rank * per_rank
 
 
@@ -279,7 +315,8 @@ def _pair(
     "LORA_PARAMS",
     unit="parameters",
     excel="layers*rank*(matrices*2*d_model"
-    "+IF(OMITTED(ffn_dim),IF(mlp_matrices>0,#VALUE!,0),mlp_matrices*(d_model+ffn_dim))"
+    "+IF(OMITTED(ffn_dim),IF(mlp_matrices>0,#VALUE!,0),"
+    "mlp_matrices*(d_model+ffn_dim)*experts)"
     "+IF(OMITTED(kv_width),IF(kv_matrices>0,#VALUE!,0),kv_matrices*(d_model+kv_width)))",
 )
 def lora_params(
@@ -291,14 +328,19 @@ def lora_params(
     ffn_dim: Numbers | None = None,
     kv_matrices: Numbers = 0,
     kv_width: Numbers | None = None,
+    experts: Numbers = 1,
 ) -> Floats:
     """Trainable LoRA parameters: rank × (d_in + d_out) per adapted matrix and layer.
 
-    Formula: ``L · r · (m·2·d + m_mlp·(d + ffn) + m_kv·(d + kv_width))`` with m
-    square attention matrices (d × d: q and o, and k and v without
-    grouped-query attention), m_mlp MLP matrices (d × ffn_dim) and m_kv
+    Formula: ``L · r · (m·2·d + m_mlp·(d + ffn)·E + m_kv·(d + kv_width))`` with
+    m square attention matrices (d × d: q and o, and k and v without
+    grouped-query attention), m_mlp MLP matrices (d × ffn_dim) in each of the
+    E experts of a mixture of experts (1 for a dense model) and m_kv
     grouped-query key/value matrices (d × kv_heads·head_dim). Each adapted
     d_in × d_out matrix W gains B·A with A of r × d_in and B of d_out × r.
+    PEFT adapts every module whose name ends in a target name, so "w1", "w2",
+    "w3" (Mixtral's expert matrices) adapt all E experts of every layer; the
+    router ("gate", d × E) is not counted.
 
     Returns
     -------
@@ -311,7 +353,9 @@ def lora_params(
     Hu et al. 2021, "LoRA: Low-Rank Adaptation of Large Language Models",
     arXiv 2106.09685, section 4.1. Meta's llama-recipes quickstart notebook,
     PEFT's printout for Llama 2 7B, r = 8 on q_proj and v_proj: "trainable
-    params: 4194304".
+    params: 4194304". PEFT (huggingface/peft, src/peft/tuners/tuners_utils.py,
+    check_target_module_exists) matches a module whose name ends in
+    "." + a target name.
 
     Examples
     --------
@@ -330,9 +374,24 @@ def lora_params(
 
     >>> lora_params(32, 4096, 64, 4, 3, 11008)
     159907840.0
+
+    Mixtral 8x7B at r = 16 on q, k, v, o and every expert's w1, w2, w3
+    (config.json: 32 layers, hidden 4,096, 8 key/value heads of 128,
+    intermediate 14,336, 8 local experts):
+
+    >>> lora_params(32, 4096, 16, 2, 3, 14336, 2, 1024, 8)
+    240123904.0
     """
     return _lora_params(
-        layers, d_model, rank, matrices, mlp_matrices, ffn_dim, kv_matrices, kv_width
+        layers,
+        d_model,
+        rank,
+        matrices,
+        mlp_matrices,
+        ffn_dim,
+        kv_matrices,
+        kv_width,
+        experts,
     )
 
 
@@ -461,10 +520,11 @@ def kv_cache_gb(
 
     Examples
     --------
-    kipply's 52 B model: 64 layers, 64 heads of 128, one token, in bytes:
+    kipply's 52 B model (64 layers, 64 heads of 128), 2,097,152 bytes a token,
+    for a sequence of 2,048 tokens:
 
-    >>> kv_cache_gb(64, 64, 128, 1, 1)
-    0.002097152
+    >>> kv_cache_gb(64, 64, 128, 2048, 1)
+    4.294967296
 
     Llama 3 70B (80 layers, 8 key/value heads of 128) at 8,192 tokens, batch 8:
 

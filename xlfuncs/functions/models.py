@@ -24,9 +24,12 @@ def model_spec(model: str, field: str) -> float:
     Formula: a table look-up. Fields: params (the published count),
     active_params (per token; params for a dense model), layers, d_model,
     heads, kv_heads, head_dim, attention_width (heads × head_dim),
-    kv_width (kv_heads × head_dim), ffn_dim (intermediate_size), vocab,
-    context. Hugging Face config names (hidden_size, num_key_value_heads, …)
-    work too. ``xlfuncs models`` lists the models.
+    kv_width (kv_heads × head_dim), ffn_dim (intermediate_size, per expert),
+    vocab, context, experts and experts_per_token (a mixture of experts' MLP
+    experts per layer and those a token is routed to; 1 and 1 for a dense
+    model). Hugging Face config names (hidden_size, num_key_value_heads,
+    num_local_experts, num_experts_per_tok, …) work too. ``xlfuncs models``
+    lists the models.
 
     Returns
     -------
@@ -38,7 +41,9 @@ def model_spec(model: str, field: str) -> float:
     ----------
     Each model's config.json or paper, cited per model on the Models sheet of
     the template workbooks and in docs/functions.md; e.g. meta-llama/Llama-3.1-70B's
-    config.json: 80 layers, hidden size 8,192, 64 heads, 8 key/value heads.
+    config.json: 80 layers, hidden size 8,192, 64 heads, 8 key/value heads;
+    mistralai/Mixtral-8x7B-v0.1's: "num_local_experts": 8,
+    "num_experts_per_tok": 2.
 
     Examples
     --------
@@ -48,5 +53,7 @@ def model_spec(model: str, field: str) -> float:
     6738415616.0
     >>> model_spec("Mixtral 8x7B", "active_params")
     12900000000.0
+    >>> model_spec("Mixtral 8x7B", "num_local_experts")
+    8.0
     """
     return float(value(BY_NAME[model], field))

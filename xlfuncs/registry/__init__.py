@@ -11,6 +11,7 @@ from .errors import (
     InputError,
     InvalidTypeError,
     InvalidValueError,
+    UnusualValueWarning,
 )
 from .formula import (
     REGISTRY,
@@ -34,5 +35,6 @@ __all__ = [
     "InputError",
     "InvalidTypeError",
     "InvalidValueError",
+    "UnusualValueWarning",
     "formula",
 ]

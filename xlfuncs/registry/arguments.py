@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime
 import difflib
+import functools
 import math
 import numbers
 from collections.abc import Callable, Iterable, Sequence
@@ -22,7 +23,14 @@ import numpy as np
 from ..data.accelerators import ACCELERATORS
 from ..data.accelerators import find as find_accelerator
 from ..data.fits import FITS, find_fit
-from ..data.models import FIELDS, MODELS, find_field, find_model, spellings
+from ..data.models import (
+    FIELDS,
+    MODELS,
+    find_field,
+    find_model,
+    spellings,
+    suggest_model,
+)
 from ..data.units import DTYPES, RECOMPUTE_MODES, find_dtype, find_recompute
 from .domains import (
     DIVISOR,
@@ -36,7 +44,12 @@ from .domains import (
     ZERO_STAGE,
     Domain,
 )
-from .errors import InputError, InvalidTypeError, InvalidValueError
+from .errors import (
+    InputError,
+    InvalidTypeError,
+    InvalidValueError,
+    UnusualValueWarning,
+)
 
 # Characters a pasted name may carry around it that str.strip() keeps.
 _INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff"
@@ -65,6 +78,9 @@ class Choice:
     names: Callable[[], Iterable[str]]  # the names to list
     listed_by: str  # where a Python or CLI user finds the list
     spellings: Callable[[], Iterable[str]] | None = None  # to suggest from
+    # The name a misspelt one most likely means (models: family, then size);
+    # None: the closest spelling, by difflib.
+    suggest: Callable[[str], str | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -82,8 +98,13 @@ class Arg:
     domain: Domain | None = POSITIVE
     kind: str = "number"
     choice: Choice | None = field(default=None, repr=False)
-    # Where real plans usually lie: outside it a template warns (still computes).
+    # Where real plans usually lie: outside it a template warns (still computes),
+    # and so does the Python API (UnusualValueWarning).
     typical: tuple[float, float] | None = None
+    # Likely unit slips, tried in order on a value outside ``typical``: (factor,
+    # what was typed). 70 params × 1e9 lands inside: "did you mean 70e9 (a count
+    # in billions)?".
+    slips: tuple[tuple[float, str], ...] = ()
 
     # ------------------------------------------------------------ one value
 
@@ -136,22 +157,50 @@ class Arg:
         return self.choice.find(clean_name(text))
 
     def unknown(self, text: str) -> InvalidValueError:
+        """The error for a name the tables lack, with a suggestion: computed
+        once per distinct name (:func:`_hints`), so a range of one misspelt
+        name costs what a range of a known one does."""
         assert self.choice is not None
         c, typed = self.choice, clean_name(text)
-        names = list(dict.fromkeys(c.names()))
-        lower = {n.lower(): n for n in (c.spellings or c.names)()}
-        close = difflib.get_close_matches(typed.lower(), lower, n=1, cutoff=0.6)
-        if close:
-            hint = f"did you mean {lower[close[0]]!r}?"
-            cell_hint = f"did you mean {lower[close[0]]}?"
-        else:
-            cell_hint = "use one of " + ", ".join(names)
-            hint = cell_hint if len(names) <= 8 else f"{c.listed_by} lists them"
+        hint, cell_hint = _hints(c, typed)
         return InvalidValueError(
             "#N/A",
             f"{self.name}: unknown {c.what} {typed!r}; {hint}",
             f"{self.name}: unknown {c.what} {typed!r}; {cell_hint}",
         )
+
+    # ------------------------------------------------------------ unit slips
+
+    def unusual(self, value: Any) -> UnusualValueWarning | None:
+        """A warning when a checked value (a float, or an array of them) lies
+        outside ``typical``, naming the likely slip; None inside it."""
+        if self.typical is None or value is None or self.kind != "number":
+            return None
+        lo, hi = self.typical
+        if isinstance(value, np.ndarray):
+            if value.size == 0 or (value.min() >= lo and value.max() <= hi):
+                return None
+            outside = (value < lo) | (value > hi)  # NaN is neither
+            if not outside.any():
+                return None
+            x = float(value[outside].flat[0])
+        else:
+            x = float(value)
+            if not (x < lo or x > hi):
+                return None
+        return UnusualValueWarning(self.unusual_text(x), self.name, x)
+
+    def unusual_text(self, x: float) -> str:
+        """What the warning says of ``x``: the slips that land it inside the
+        typical range, else only that it lies outside."""
+        assert self.typical is not None
+        lo, hi = self.typical
+        usual = f"usual: {_short(lo)} to {_short(hi)} {self.unit}"
+        for factor, why in self.slips:  # the first that lands inside
+            if lo <= x * factor <= hi:
+                meant = _scaled(x, factor)
+                return f"{self.name} {x:g}: did you mean {meant} ({why})? ({usual})"
+        return f"{self.name} {x:g} is unusual; check its unit ({usual})"
 
     # ------------------------------------------------------------ Python API
 
@@ -236,6 +285,43 @@ class Arg:
             raise self.domain.error(self.name, float(bad[0]))  # type: ignore[misc]
 
 
+def _short(v: float) -> str:
+    """A range's end as people read it: 1e6, 100,000, 0.05."""
+    if v >= 1e6:
+        exponent = round(math.log10(v))
+        if v == 10.0**exponent:
+            return f"1e{exponent}"
+    if float(v).is_integer() and abs(v) < 1e15:
+        return f"{int(v):,}"
+    return f"{v:,g}"
+
+
+def _scaled(x: float, factor: float) -> str:
+    """``x`` times a slip's factor, as the user would type it: 70e9, 3.35."""
+    if factor >= 1000:
+        exponent = round(math.log10(factor))
+        if factor == 10.0**exponent:
+            return f"{x:g}e{exponent}"
+    return f"{x * factor:g}"
+
+
+@functools.lru_cache(maxsize=4096)
+def _hints(choice: Choice, typed: str) -> tuple[str, str]:
+    """What to suggest for an unknown name, in Python's words and a cell's."""
+    if choice.suggest is not None:
+        close = choice.suggest(typed)
+    else:
+        lower = {n.lower(): n for n in (choice.spellings or choice.names)()}
+        match = difflib.get_close_matches(typed.lower(), lower, n=1, cutoff=0.6)
+        close = lower[match[0]] if match else None
+    if close:
+        return f"did you mean {close!r}?", f"did you mean {close}?"
+    names = list(dict.fromkeys(choice.names()))
+    cell_hint = "use one of " + ", ".join(names)
+    hint = cell_hint if len(names) <= 8 else f"{choice.listed_by} lists them"
+    return hint, cell_hint
+
+
 def is_number(x: Any) -> bool:
     """True for a real number: a float, an int, numpy's, a Fraction or a Decimal.
 
@@ -316,19 +402,30 @@ def _model(name: str) -> str | None:
     return hit.name if hit else None
 
 
+def _suggest_model(typed: str) -> str | None:
+    hit = suggest_model(typed)
+    return hit.name if hit else None
+
+
 MODEL = Choice(
     "model",
     _model,
     lambda: [m.name for m in MODELS],
     "`xlfuncs models` (in Python, xlfuncs.MODELS)",
     lambda: [s for m in MODELS for s in spellings(m)],
+    _suggest_model,
 )
 FIELD = Choice("field", find_field, lambda: FIELDS, "`xlfuncs list MODEL_SPEC`")
 
 _ARGS = (
     # Fine-tuning throughput (the "Estimador de throughput para fine-tuning" page)
     Arg(
-        "gpus", "Number of GPUs working in parallel (G).", "GPUs", typical=(1, 100_000)
+        "gpus",
+        "Number of GPUs working in parallel (G); for MODEL_STATE_GB and "
+        "MIN_GPUS_FOR_MEMORY the data-parallel GPUs ZeRO shards over "
+        "(model_parallel counts the others).",
+        "GPUs",
+        typical=(1, 100_000),
     ),
     Arg(
         "tokens_per_sec_per_gpu",
@@ -344,6 +441,7 @@ _ARGS = (
         "fraction",
         FRACTION,
         typical=(0.3, 1),
+        slips=((100, "a percentage divided by 100 twice"),),
     ),
     Arg(
         "tokens_per_example",
@@ -367,6 +465,7 @@ _ARGS = (
         "currency/GPU-hour",
         NONNEGATIVE,
         typical=(0, 20),
+        slips=((0.01, "cents typed"),),
     ),
     Arg(
         "lengths",
@@ -390,6 +489,7 @@ _ARGS = (
         "8.64e19 FLOPs).",
         "PF/s-days",
         typical=(1e-3, 1e8),
+        slips=((1 / 8.64e19, "FLOPs typed"),),
     ),
     Arg(
         "tokens_per_param",
@@ -403,11 +503,14 @@ _ARGS = (
         "Model parameters (N), a plain count: 70 billion is 7E+10.",
         "parameters",
         typical=(1e6, 1e13),
+        slips=((1e9, "a count in billions"), (1e6, "a count in millions")),
     ),
     Arg(
         "tokens",
         "Training tokens (D), a plain count: 1.4 trillion is 1.4E+12.",
         "tokens",
+        typical=(1e6, 1e15),
+        slips=((1e9, "a count in billions"), (1e12, "a count in trillions")),
     ),
     Arg(
         "value",
@@ -430,6 +533,7 @@ _ARGS = (
         "fraction",
         FRACTION,
         typical=(0.1, 0.7),
+        slips=((100, "a percentage divided by 100 twice"),),
     ),
     Arg("days", "Wall-clock days of training.", "days", typical=(0.01, 1000)),
     Arg(
@@ -437,6 +541,8 @@ _ARGS = (
         "Model TFLOP/s each accelerator sustains (peak × utilisation), e.g. 140 "
         "for Megatron's GPT-3 run on A100s.",
         "TFLOP/s",
+        typical=(0.1, 10_000),
+        slips=((1e-12, "FLOP/s typed"),),
     ),
     Arg(
         "flops_per_param_token",
@@ -446,8 +552,9 @@ _ARGS = (
     ),
     Arg(
         "layers",
-        "Transformer layers (L), a whole number. FLOPS_PER_TOKEN, MFU and "
-        "TOKENS_PER_SEC_PER_GPU take it with attention_width and seq_len.",
+        "Transformer layers (L), a whole number. FLOPS_PER_TOKEN, MFU, "
+        "TOKENS_PER_SEC_PER_GPU and TRAINING_DAYS take it with attention_width "
+        "and seq_len.",
         "layers",
         WHOLE,
     ),
@@ -464,6 +571,7 @@ _ARGS = (
         "attention_width.",
         "tokens",
         typical=(128, 1_048_576),
+        slips=((1024, "thousands of tokens typed"),),
     ),
     Arg(
         "gpu",
@@ -519,6 +627,8 @@ _ARGS = (
         "Bytes per stored weight: 2 for bf16 or fp16 (default), 1 for 8-bit, 0.5 "
         "for 4-bit as in QLoRA (0.516 with its double quantization), 4 for fp32.",
         "bytes",
+        typical=(0.1, 8),
+        slips=((1 / 8, "bits typed"),),
     ),
     Arg(
         "zero_stage",
@@ -526,6 +636,26 @@ _ARGS = (
         "GPUs, 2 also the gradients, 3 also the weights.",
         "stage",
         ZERO_STAGE,
+    ),
+    Arg(
+        "model_parallel",
+        "Model-parallel degree, a whole number: tensor-parallel × pipeline-parallel "
+        "GPUs that split each copy of the model, each holding a 1/model_parallel "
+        "share of its state; 1 (default) for none. gpus counts the data-parallel "
+        "copies.",
+        "GPUs",
+        WHOLE,
+        typical=(1, 512),
+    ),
+    Arg(
+        "usable",
+        "Usable share of each GPU's memory, a fraction in (0, 1]: 90% (default) "
+        "keeps 10 % for the CUDA context, buffers and fragmentation; 100% fills "
+        "the GPU.",
+        "fraction",
+        FRACTION,
+        typical=(0.5, 1),
+        slips=((100, "a percentage divided by 100 twice"),),
     ),
     Arg(
         "d_model",
@@ -577,6 +707,15 @@ _ARGS = (
         "head_dim: 8 × 128 = 1,024 for Llama 3 8B; give with kv_matrices.",
         "dimensions",
         WHOLE,
+    ),
+    Arg(
+        "experts",
+        "MLP experts per layer, a whole number: 1 (default) for a dense model, 8 "
+        'for Mixtral (MODEL_SPEC(model, "experts")); LoRA adapts the MLP '
+        "matrices of each.",
+        "experts",
+        WHOLE,
+        typical=(1, 1024),
     ),
     Arg(
         "heads",
@@ -634,6 +773,8 @@ _ARGS = (
         "Bytes per cached key or value: 2 for bf16 or fp16 (default), 1 for fp8 "
         "or int8.",
         "bytes",
+        typical=(0.1, 8),
+        slips=((1 / 8, "bits typed"),),
     ),
     # Energy and emissions
     Arg(
@@ -647,6 +788,8 @@ _ARGS = (
         "Power per GPU in watts: its TDP for an upper bound (GPU_POWER_W; 400 for "
         "an A100 SXM) or a measured mean draw.",
         "watts",
+        typical=(10, 5000),
+        slips=((1e3, "kW typed"),),
     ),
     Arg(
         "pue",
@@ -665,14 +808,17 @@ _ARGS = (
     ),
     Arg(
         "memory_gb",
-        "Memory of one GPU in GB (10^9 bytes), as its datasheet gives it: 80 for "
-        "an H100 SXM (GPU_MEMORY_GB).",
+        "Memory of one GPU in GB (10^9 bytes), the bytes it has: 85.52 for an "
+        'H100 SXM, whose "80GB" are binary (GPU_MEMORY_GB).',
         "GB",
+        typical=(1, 2048),
+        slips=((1e-3, "MB typed"), (1e-9, "bytes typed"), (1e3, "TB typed")),
     ),
     Arg(
         "other_gb",
         "Memory each GPU needs besides the model state, in GB: activations "
-        "(ACTIVATION_GB), buffers, the headroom you keep; 0 or more.",
+        "(ACTIVATION_GB), a cache, a known fixed overhead; 0 or more. The "
+        "headroom is usable's.",
         "GB",
         NONNEGATIVE,
     ),
@@ -683,6 +829,7 @@ _ARGS = (
         "kg/kWh",
         NONNEGATIVE,
         typical=(0, 1.2),
+        slips=((1e-3, "g/kWh typed"),),
     ),
     # Serving
     Arg(
@@ -690,12 +837,49 @@ _ARGS = (
         "Memory bandwidth of one GPU in TB/s: 3.35 for an H100 SXM (see "
         "GPU_BANDWIDTH_TBS).",
         "TB/s",
+        typical=(0.05, 50),
+        slips=((1e-3, "GB/s typed"),),
+    ),
+    Arg(
+        "kv_cache_gb",
+        "GB of key/value cache a decoding step reads, for the whole batch: "
+        "KV_CACHE_GB(layers, kv_heads, head_dim, context, batch); 0 (default) "
+        "counts the weights alone.",
+        "GB",
+        NONNEGATIVE,
+    ),
+    Arg(
+        "kv_gb_per_sequence",
+        "GB of key/value cache one sequence holds at the context served: "
+        "KV_CACHE_GB(layers, kv_heads, head_dim, context, 1), 0.537 for Llama 3 "
+        "8B at 4,096 tokens.",
+        "GB",
+        DIVISOR,
+    ),
+    Arg(
+        "tokens_per_sec",
+        "Traffic to serve in tokens/s, all users together: e.g. the busiest "
+        "hour's tokens ÷ 3,600.",
+        "tokens/s",
+        typical=(1e-3, 1e9),
+    ),
+    Arg(
+        "utilization",
+        "Share of each GPU's measured throughput the traffic may use, a fraction "
+        "in (0, 1]: 100% (default) runs every GPU flat out; 70% keeps headroom "
+        "for peaks.",
+        "fraction",
+        FRACTION,
+        typical=(0.2, 1),
+        slips=((100, "a percentage divided by 100 twice"),),
     ),
     Arg(
         "bytes_per_param",
         "Bytes read per weight per token: 2 for bf16 or fp16 (default), 1 for "
         "8-bit, 0.5 for 4-bit weights.",
         "bytes",
+        typical=(0.1, 8),
+        slips=((1 / 8, "bits typed"),),
     ),
     # Published models
     Arg(
@@ -711,7 +895,8 @@ _ARGS = (
     Arg(
         "field",
         "Which figure: params, active_params, layers, d_model, heads, kv_heads, "
-        "head_dim, attention_width, kv_width, ffn_dim, vocab or context.",
+        "head_dim, attention_width, kv_width, ffn_dim, vocab, context, experts "
+        "or experts_per_token.",
         "text",
         None,
         kind="choice",

@@ -65,8 +65,25 @@ class InvalidTypeError(InputError, TypeError):
     """A value of the wrong kind: text, a boolean or None where a number is needed."""
 
 
+class UnusualValueWarning(UserWarning):
+    """A valid value outside the range real plans use: most likely a unit slip.
+
+    The Python API warns (it still computes) where a template's input check
+    says "Warning: unusual": a value outside the argument's ``typical`` range
+    (:class:`xlfuncs.registry.Arg`). The message names the argument, the value
+    and, where one is likely, the slip ("params 70: did you mean 70e9 (a count
+    in billions)?"). Spreadsheet cells do not warn; ``xlfuncs calc`` prints it
+    as one line on stderr.
+    """
+
+    def __init__(self, message: str, name: str = "", value: float = 0.0) -> None:
+        super().__init__(message)
+        self.name = name
+        self.value = value
+
+
 # Users meet these as xlfuncs.InputError & co.: say so in tracebacks.
-for _cls in (InputError, InvalidValueError, InvalidTypeError):
+for _cls in (InputError, InvalidValueError, InvalidTypeError, UnusualValueWarning):
     _cls.__module__ = "xlfuncs"
 
 

@@ -11,7 +11,9 @@ that record.
 The decorated function is the Python API: it checks its arguments and raises an
 :class:`~xlfuncs.registry.errors.InvalidValueError` (a ``ValueError``) or an
 :class:`~xlfuncs.registry.errors.InvalidTypeError` (a ``TypeError``) with a reason
-in Python terms.
+in Python terms, and warns (an
+:class:`~xlfuncs.registry.errors.UnusualValueWarning`) of a valid value outside
+the range real plans use, naming the likely unit slip.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import doctest
 import functools
 import inspect
 import itertools
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ParamSpec, TypeAlias, TypeVar
@@ -181,6 +184,10 @@ def formula(
                     v = defaults[arg.name]  # None for an optional argument: its default
                 values.append(None if v is None and optional else arg.check(v))
             _check_shapes(args, values)
+            for arg, v in zip(args, values):
+                slip = arg.unusual(v)  # valid, but outside what plans use
+                if slip is not None:
+                    warnings.warn(slip, stacklevel=2)
             with np.errstate(all="ignore"):
                 try:
                     result = math_(*values)

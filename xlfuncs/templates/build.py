@@ -82,9 +82,8 @@ def compute(
 def add_data_sheets(wb: Workbook, lang: str) -> dict[tuple[str, str], Any]:
     """The reference data sheets in ``lang``, set up for print; their cached values."""
     from ..workbook.page import setup_print
-    from .texts import LARGE
 
-    sheets, cached = add_data_sheet(wb, lambda key: DATA_TEXTS[key](lang), LARGE(lang))
+    sheets, cached = add_data_sheet(wb, lambda key: DATA_TEXTS[key](lang))
     for data in sheets:
         setup_print(data, lang, portrait=False, stamp=STAMP)
     return cached
@@ -123,9 +122,10 @@ DATA_TEXTS = {
         " TOP/s), memoria, ancho de banda y potencia",
     ),
     "data.models_title": T(
-        "Published models: the shape MODEL_SPEC reads (field names as it takes them)",
+        "Published models: the shape MODEL_SPEC reads (field names as it takes"
+        " them; params and active_params in billions)",
         "Modelos publicados: la forma que lee MODEL_SPEC (campos con el nombre que"
-        " admite)",
+        " admite; params y active_params en miles de millones)",
     ),
     "data.accelerator": T("Accelerator", "Acelerador"),
     "data.vendor": T("Vendor", "Fabricante"),

@@ -203,7 +203,7 @@ def _range(
 
 
 def add_data_sheet(
-    wb: Workbook, t: Callable[[str], str], billions: str = '#,##0.0,,," B"'
+    wb: Workbook, t: Callable[[str], str], billions: str = "#,##0.0,,,"
 ) -> tuple[list[Worksheet], Cached]:
     """Write the reference sheets into ``wb``; ``t`` gives their texts by key.
 
@@ -214,7 +214,7 @@ def add_data_sheet(
     data.memory, data.bandwidth, data.power, data.recompute, data.fits,
     data.fit, data.models_sheet, data.model, data.model_sources,
     data.params_source, data.keys, data.key, data.row, data.column.
-    ``billions`` is the number format of parameter counts (the edition's word).
+    ``billions`` is the number format of parameter counts (in billions).
     The values written are those of :func:`tables`, which the templates'
     formulas are evaluated over.
     """
@@ -305,17 +305,17 @@ def add_data_sheet(
     # field's name is what MODEL_SPEC takes: it breaks only after "_". Parameter
     # counts need room for "405,0 mil M".
     parts = [field.replace("_", "_\n") for field in FIELDS]
-    widths = [max(10.5 if "params" in f else 7.0, max(len(x) for x in p.split()) + 1.0)
-              for f, p in zip(FIELDS, parts)]  # fmt: skip
+    # Parameter counts in billions, without a word ("405.0"; the title says so):
+    # as plain counts they overflow (###), and "405,0 mil M" would not fit.
+    widths = [max(7.0, max(len(x) for x in p.split()) + 1.0) for p in parts]
     m = SheetWriter(wb, wb.create_sheet(t("data.models_sheet")),
-                    [Column("model", 15.0)] + [Column(f, wd) for f, wd in zip(FIELDS, widths)])  # fmt: skip
+                    [Column("model", 16.0)] + [Column(f, wd) for f, wd in zip(FIELDS, widths)])  # fmt: skip
     _title(m, FIELDS[-1], t("data.models_title"))
     _header(m, [t("data.model"), *parts], 30)
     for k, model in enumerate(MODELS):
         m.next()
         m.put("model", model.name, fit=False)
         for field, value in zip(FIELDS, values[MODEL_SPECS].rows[k]):
-            # Parameter counts in billions: as plain counts they overflow (###).
             big = field in ("params", "active_params")
             m.put(
                 field, value, wr.BODY.but(fmt=billions if big else "#,##0"), fit=False

@@ -17,7 +17,7 @@ PAGE = {"portrait": 690.0, "landscape": 470.0}
 # and Letter less half-inch margins is 698 (portrait) and 960 (landscape); with
 # room for a face 26 % wider than Calibri (DejaVu Sans, where neither Calibri
 # nor Carlito is installed) to print 10-pt text at 8 pt or more.
-WIDTH_PX = {"portrait": 650.0, "landscape": 900.0}
+WIDTH_PX = {"portrait": 660.0, "landscape": 940.0}
 
 
 def width_px(widths: list[float]) -> float:
