@@ -13,12 +13,14 @@ import difflib
 import locale
 import os
 import re
+import signal
 import sys
 import tempfile
 import textwrap
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TextIO, cast
 
 from . import FUNCTIONS, __version__
 from .data.accelerators import ACCELERATORS
@@ -602,25 +604,97 @@ def _say(message: str) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     _safe_streams()
-    if not _stdout_closed():
-        return _main(argv)
-    # The command still runs (build still writes its files), into nowhere; then
-    # the missing output is an error, as for any tool whose output was lost.
-    with open(os.devnull, "w") as sink, contextlib.redirect_stdout(sink):
-        status = _main(argv)
-    if status == 0:
-        _say("standard output is closed")
-        status = 1
-    return status
+    with _signals_as_exceptions():
+        if _stdout_closed():
+            # The command still runs (build still writes its files), into nowhere;
+            # then the missing output is an error, as for any tool whose output
+            # was lost.
+            with open(os.devnull, "w") as sink, contextlib.redirect_stdout(sink):
+                status = _main(argv)
+            if status == 0:
+                _say("standard output is closed")
+                status = 1
+            return status
+        out = _Watched(sys.stdout)
+        with contextlib.redirect_stdout(cast(TextIO, out)):
+            status = _main(argv)
+            with contextlib.suppress(OSError, ValueError):
+                out.flush()  # before Python's own flush at exit, which exits 0
+    if out.error is None:
+        return status
+    _quiet_stdout()
+    if isinstance(out.error, BrokenPipeError):  # the reader has all it wants
+        return status or 1
+    _say(f"cannot write to standard output: {out.error.strerror or out.error}")
+    return 2
+
+
+class _Watched:
+    """stdout, remembering its first failed write: argparse ignores a failure
+    to print --help or --version, and unbuffered (PYTHONUNBUFFERED) there is
+    nothing left to fail at the final flush."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.error: OSError | None = None
+
+    def write(self, text: str) -> int:
+        try:
+            return self.stream.write(text)
+        except OSError as err:
+            self.error = self.error or err
+            raise
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except OSError as err:
+            self.error = self.error or err
+            raise
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
+def _output_error() -> OSError | None:
+    return sys.stdout.error if isinstance(sys.stdout, _Watched) else None
+
+
+class _Terminated(BaseException):
+    """SIGTERM or SIGHUP (`kill`, a closed terminal): unwinds as Ctrl+C does, so
+    that a write in progress removes its temporary file."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextlib.contextmanager
+def _signals_as_exceptions() -> Iterator[None]:
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may set handlers (main() called from a thread)
+        return
+    names = ("SIGTERM", "SIGHUP")
+    signums = [getattr(signal, n) for n in names if hasattr(signal, n)]
+
+    def handler(signum: int, _: object) -> None:
+        raise _Terminated(signum)
+
+    previous = {n: signal.signal(n, handler) for n in signums}
+    try:
+        yield
+    finally:
+        for n, h in previous.items():
+            signal.signal(n, h)
 
 
 def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = sys.argv[1:] if argv is None else list(argv)
-    if not args:  # `xlfuncs` alone: what it can do, not a usage error
-        parser.print_help()
-        return 0
     try:
+        if not args:  # `xlfuncs` alone: what it can do, not a usage error
+            parser.print_help()
+            return 0
         ns = parser.parse_args(args)
         ns.run(ns)
         if sys.stdout is not None:
@@ -634,16 +708,17 @@ def _main(argv: Sequence[str] | None) -> int:
     except (CliError, FileExistsError) as err:
         _say(str(err))
         return 2
-    except BrokenPipeError:  # `xlfuncs examples | head`: the reader has all it wants
-        _quiet_stdout()
-        return 1
     except OSError as err:  # an unwritable folder, a full disk: one line, no trace
+        if err is _output_error():  # stdout: main() says so
+            return 1 if isinstance(err, BrokenPipeError) else 2
         _quiet_stdout()
         where = f": {err.filename}" if err.filename else ""
         _say(f"{err.strerror or err}{where}")
         return 2
     except KeyboardInterrupt:
         return 130
+    except _Terminated as sig:
+        return 128 + sig.signum
     except Exception as err:  # noqa: BLE001 - one line, never a traceback
         _say(f"internal error, please report: {err!r}")
         return 1

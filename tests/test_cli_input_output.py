@@ -1,0 +1,63 @@
+"""The command line's output: output that cannot be written is the error it is."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+POSIX = pytest.mark.skipif(os.name == "nt", reason="POSIX terminals and devices")
+
+
+# ------------------------------------------------- output that cannot be written
+
+
+@POSIX
+@pytest.mark.parametrize("unbuffered", ["1", ""])
+@pytest.mark.parametrize(
+    "words",
+    [
+        ["--version"],
+        ["--help"],
+        [],
+        ["list"],
+        ["calc", "--help"],
+        ["calc", "CHINCHILLA_PARAMS", "6000"],
+        ["gpus"],
+    ],
+    ids=" ".join,
+)
+def test_a_full_disk_on_stdout_is_an_error(words, unbuffered):
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full")
+    env = {**os.environ, "PYTHONUNBUFFERED": unbuffered}
+    with open("/dev/full", "w") as full:
+        out = subprocess.run(
+            [sys.executable, "-m", "xlfuncs", *words],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+            env=env,
+        )
+    assert out.returncode == 2
+    assert out.stderr == (
+        "xlfuncs: error: cannot write to standard output: No space left on device\n"
+    )
+
+
+@pytest.mark.parametrize("words", [["--version"], ["--help"], [], ["examples"]])
+def test_a_closed_pipe_exits_1_quietly(words):
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "xlfuncs", *words],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    proc.stdout.close()
+    err = proc.stderr.read()
+    proc.stderr.close()
+    assert proc.wait(timeout=60) == 1 and err == b""
