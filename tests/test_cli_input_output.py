@@ -1,12 +1,16 @@
-"""The command line's output: output that cannot be written is the error it is."""
+"""The command line's output: output that cannot be written is the error it is,
+and a bad SOURCE_DATE_EPOCH one line."""
 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
 import pytest
+
+from xlfuncs.cli import main
 
 POSIX = pytest.mark.skipif(os.name == "nt", reason="POSIX terminals and devices")
 
@@ -61,3 +65,17 @@ def test_a_closed_pipe_exits_1_quietly(words):
     err = proc.stderr.read()
     proc.stderr.close()
     assert proc.wait(timeout=60) == 1 and err == b""
+
+
+# ------------------------------------------------------------ SOURCE_DATE_EPOCH
+
+
+@pytest.mark.parametrize("epoch", ["abc", "1.5", "-5", "1e9", "99999999999999"])
+def test_a_bad_source_date_epoch_is_one_line(epoch, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch)
+    out = tmp_path / "out"
+    assert main(["build", "--out", str(out), "--lang", "es"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("xlfuncs: error: SOURCE_DATE_EPOCH")
+    assert re.search(r"whole seconds|past the last date", err)
+    assert not out.exists()  # checked before any work

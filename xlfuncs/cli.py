@@ -497,7 +497,12 @@ def command_lines(program: str, args: str) -> str:
 
 def cmd_build(ns: argparse.Namespace) -> None:
     from .templates import LANGS, build
+    from .templates.layout import build_date
 
+    try:
+        build_date()  # a bad SOURCE_DATE_EPOCH: one line naming it, before any work
+    except ValueError as err:
+        raise CliError(str(err)) from None
     for path in build(ns.out, [ns.lang] if ns.lang else LANGS, force=ns.force):
         print(f"wrote {path}")
 
