@@ -7,6 +7,7 @@ file differs from what this module writes.
 from __future__ import annotations
 
 import inspect
+import os
 import sys
 from pathlib import Path
 
@@ -200,9 +201,29 @@ def functions_md() -> str:
 
 
 def write_docs(out_dir: Path) -> list[Path]:
-    out_dir.mkdir(parents=True, exist_ok=True)
+    """Write ``functions.md`` into ``out_dir``, atomically (an interrupted run
+    leaves the old file whole, never an empty one).
+
+    A symbolic link in its place is followed only to a file inside ``out_dir``;
+    one that leads out of it (or nowhere) raises FileExistsError: regenerating
+    the docs must not overwrite a file elsewhere.
+    """
+    from .templates.xlsx import write_bytes
+
     path = out_dir / "functions.md"
-    path.write_text(functions_md(), encoding="utf-8")
+    target = path
+    if path.is_symlink():
+        try:
+            target = Path(os.path.realpath(path, strict=True))
+            inside = target.is_relative_to(os.path.realpath(out_dir, strict=True))
+        except OSError:
+            inside = False
+        if not inside:
+            raise FileExistsError(
+                f"{path} is a symbolic link to {os.readlink(path)}, outside "
+                f"{out_dir}; remove the link to write the file there"
+            )
+    write_bytes(functions_md().encode("utf-8"), target, force=True)
     return [path]
 
 
