@@ -191,7 +191,9 @@ def test_gpus_shows_memory_bandwidth_and_power(capsys):
     # Google publishes no power figure for the TPU v5e.
     v5e = next(line for line in lines if line.startswith("TPU v5e "))
     assert v5e.split()[-3:] == ["16", "0.819", "–"]
-    assert any("specs" not in line and "2,039 GB/s" in line for line in lines)
+    assert main(["gpus", "--sources"]) == 0  # the A100 SXM's datasheet column
+    sources = capsys.readouterr().out.splitlines()
+    assert any("specs" not in line and "2,039 GB/s" in line for line in sources)
 
 
 def test_models_lists_every_model_and_its_sources(capsys):
@@ -212,10 +214,12 @@ def test_models_lists_every_model_and_its_sources(capsys):
     ]  # fmt: skip
     mixtral = next(r for r in rows if r.startswith("Mixtral 8x7B "))
     assert mixtral.split()[2:4] == ["46.7", "12.9"]  # total and active, billions
-    for m in MODELS:  # one source line each, below the table
-        assert f"  {m.name}: {m.source}"[:60] in out
+    assert main(["models", "--sources"]) == 0
+    sources = capsys.readouterr().out
+    for m in MODELS:  # one source each, behind --sources
+        assert f"  {m.name}: {m.source}"[:60] in sources
     # Lines fit 100 columns, but a web address is never broken.
-    for line in lines:
+    for line in lines + sources.splitlines():
         assert len(line) <= 100 or "://" in max(line.split(), key=len), line
 
 

@@ -68,17 +68,31 @@ def lookup(name: str) -> Formula:
 
 
 _THOUSANDS = re.compile(r"[+-]?\d{1,3}(,\d{3})+(\.\d*)?")
+#: Suffixes planners write: 70B parameters, 1.5T tokens, 1M examples, 2.5k tokens.
+SUFFIXES = {"k": 3, "K": 3, "M": 6, "B": 9, "b": 9, "T": 12, "t": 12}
+_SUFFIXED = re.compile(r"([+-]?(?:\d[\d,_]*(?:\.\d*)?|\.\d+))\s*([A-Za-z])")
 
 
 def parse_number(text: str) -> float:
-    """A number as people type it: ``2,500``, ``82%`` (0.82), ``-1e3``, ``1_000``."""
+    """A number as people type it: ``2,500``, ``82%`` (0.82), ``-1e3``, ``1_000``,
+    and with a suffix: ``2.5k``, ``1M``, ``70B``, ``1.5T`` (thousand, million,
+    billion, trillion)."""
     t = text.strip()
-    scale = 1.0
-    if t.endswith("%"):
-        t, scale = t[:-1].strip(), 0.01
+    percent = t.endswith("%")
+    if percent:  # ÷ 100, as Excel reads 82% (0.82; × 0.01 gives 0.8200000000000001)
+        t = t[:-1].strip()
+    suffixed = None if percent else _SUFFIXED.fullmatch(t)
+    exponent = ""
+    if suffixed:
+        t, letter = suffixed.groups()
+        if letter not in SUFFIXES:
+            hint = "; a million is M" if letter == "m" else ""
+            raise ValueError(f"the suffixes are k, M, B and T{hint}")
+        exponent = f"e{SUFFIXES[letter]}"
     if _THOUSANDS.fullmatch(t):
         t = t.replace(",", "")
-    return float(t) * scale
+    # 1.5e12 read at once: 0.1T is 1e11 exactly, where 0.1 * 1e12 is not.
+    return float(t + exponent) / 100 if percent else float(t + exponent)
 
 
 def parse_value(spec: Formula, i: int, text: str) -> Any:
@@ -105,9 +119,10 @@ def parse_value(spec: Formula, i: int, text: str) -> Any:
         if arg.kind == "sample":
             return [parse_number(p) for p in re.split(r"[,;\s]+", text) if p]
         return parse_number(text)
-    except ValueError:
+    except ValueError as err:
         what = "numbers" if arg.kind == "sample" else "a number"
-        raise CliError(f"{arg.name} must be {what}, not {text!r}") from None
+        why = f" ({err})" if str(err).startswith("the suffixes") else ""
+        raise CliError(f"{arg.name} must be {what}, not {text!r}{why}") from None
 
 
 def calc(spec: Formula, words: Sequence[str]) -> Any:
@@ -194,7 +209,38 @@ def cmd_calc(ns: argparse.Namespace) -> None:
         return
     if "--" in words:  # "the options end here": not an argument
         words.remove("--")
-    print(format_number(calc(spec, words)))
+    print(result_text(spec, calc(spec, words), _terminal()))
+
+
+def _terminal() -> bool:
+    """Whether a person reads the output: units then; the bare number for scripts."""
+    isatty = getattr(sys.stdout, "isatty", None)
+    try:
+        return bool(isatty and isatty())
+    except (ValueError, OSError):  # a closed stream
+        return False
+
+
+def result_text(spec: Formula, result: Any, terminal: bool) -> str:
+    """``18.22222222222222``, or for a person ``18.22222222222222 examples/s``, a
+    large count with its short form: ``65726706900.619934 parameters (65.7 B)``."""
+    text = format_number(result)
+    if not terminal:
+        return text
+    short = short_number(result) if isinstance(result, float) else None
+    return f"{text} {spec.unit}" + (f" ({short})" if short else "")
+
+
+def short_number(x: float) -> str | None:
+    """``65.7 B`` for 6.57e10, in the suffixes the CLI reads; None below a million
+    or from a quadrillion up, where the full number reads as well."""
+    for letter, exponent in (("T", 12), ("B", 9), ("M", 6)):
+        if 10.0**exponent <= abs(x) < 1e15:
+            shown = f"{x / 10.0**exponent:.3g}"
+            if "e" in shown:  # 999.95 rounds up to 1e+03
+                shown = f"{float(shown):.0f}"
+            return f"{shown} {letter}"
+    return None
 
 
 def cmd_examples(_: argparse.Namespace) -> None:
@@ -229,8 +275,19 @@ def _figure(x: float | None) -> str:
     return "–" if x is None else format_number(float(x))
 
 
-def cmd_gpus(_: argparse.Namespace) -> None:
-    """The accelerator table: dense peaks per precision, memory, bandwidth, power."""
+def cmd_gpus(ns: argparse.Namespace) -> None:
+    """The accelerator table, a line each; ``--sources``: where each figure is from."""
+    if ns.sources:
+        note = (
+            "Names ignore case, spaces and hyphens; H100 means the H100 SXM, A100 "
+            "the SXM4 80 GB. Tensor-core figures are dense: NVIDIA's datasheets "
+            "print them with sparsity, twice as high. Sources, one per accelerator "
+            "(peaks; memory, bandwidth and power):"
+        )
+        print(_wrap(note, ""))
+        for a in ACCELERATORS:
+            print(_wrap(f"{a.name}: {a.source}; {a.specs_source}", "  ", "    "))
+        return
     head = ["accelerator", "vendor", *DTYPES, "GB", "TB/s", "W"]
     rows = [
         [
@@ -243,34 +300,34 @@ def cmd_gpus(_: argparse.Namespace) -> None:
         ]
         for a in ACCELERATORS
     ]
+    for line in _table(head, rows, left=2):
+        print(line)
     print(
         _wrap(
-            "Dense peak TFLOP/s per chip (int8: TOP/s), memory (GB), memory "
-            "bandwidth (TB/s) and board power (W, maximum TDP); – no such mode "
-            "or no published figure.",
+            "Dense peak TFLOP/s per chip (int8: TOP/s), memory GB, bandwidth TB/s, "
+            "board power W; – no such mode or figure. Sources: xlfuncs gpus "
+            "--sources",
             "",
         )
     )
-    for line in _table(head, rows, left=2):
-        print(line)
-    print()
-    note = (
-        "Names ignore case, spaces and hyphens; H100 means the H100 SXM, A100 the "
-        "SXM4 80 GB. Tensor-core figures are dense: NVIDIA's datasheets print them "
-        "with sparsity, twice as high. Sources, one per accelerator (peaks; memory, "
-        "bandwidth and power):"
-    )
-    print(_wrap(note, ""))
-    for a in ACCELERATORS:
-        print(_wrap(f"{a.name}: {a.source}; {a.specs_source}", "  ", "    "))
 
 
 def _billions(x: float | None) -> str:
     return "–" if x is None else f"{x / 1e9:,.2f}".rstrip("0").rstrip(".")
 
 
-def cmd_models(_: argparse.Namespace) -> None:
-    """The model table: shapes, with their sources below."""
+def cmd_models(ns: argparse.Namespace) -> None:
+    """The model table, one line each; ``--sources``: where each shape is from."""
+    if ns.sources:
+        note = (
+            "Names ignore case, spaces, hyphens and underscores; Hugging Face ids "
+            "work with or without the organisation (meta-llama/Llama-3.1-8B). "
+            "Sources, one per model (shape; parameter count):"
+        )
+        print(_wrap(note, ""))
+        for m in MODELS:
+            print(_wrap(f"{m.name}: {m.source}; {m.params_source}", "  ", "    "))
+        return
     head = ["model", "params B", "active B", "layers", "d_model", "heads", "kv"]
     head += ["head", "ffn_dim", "vocab", "context"]
     rows = [
@@ -283,25 +340,16 @@ def cmd_models(_: argparse.Namespace) -> None:
         ]
         for m in MODELS
     ]
+    for line in _table(head, rows):
+        print(line)
     print(
         _wrap(
-            "Published models for MODEL_SPEC: parameters in billions (active: per "
-            "token, mixtures of experts), kv = key/value heads, head = head_dim, "
-            "ffn_dim per gated-MLP matrix and per expert, context in tokens.",
+            "Parameters in billions (active: per token, mixtures of experts); kv: "
+            "key/value heads; head: head_dim; ffn_dim per matrix and expert. "
+            "Sources: xlfuncs models --sources",
             "",
         )
     )
-    for line in _table(head, rows):
-        print(line)
-    print()
-    note = (
-        "Names ignore case, spaces, hyphens and underscores; Hugging Face ids work "
-        "with or without the organisation (meta-llama/Llama-3.1-8B). MODEL_SPEC "
-        "gives the exact counts. Sources, one per model (shape; parameter count):"
-    )
-    print(_wrap(note, ""))
-    for m in MODELS:
-        print(_wrap(f"{m.name}: {m.source}; {m.params_source}", "  ", "    "))
 
 
 # --------------------------------------------------------------- excel-setup
@@ -537,9 +585,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="evaluate one function",
         description="Evaluate one function, e.g. `xlfuncs calc FT_EXAMPLES_PER_SEC "
         "8 2,500 82% 900`. Percentages are fractions (82% is 0.82); the decimal "
-        "mark is a point (2.5) and a comma groups thousands (2,500). A range "
-        'argument is a list in quotes, separated by spaces: "600 800 900". An '
-        "empty argument ('') skips an optional one. `xlfuncs calc NAME --help` "
+        "mark is a point (2.5) and a comma groups thousands (2,500). A number may "
+        "end in k, M, B or T for thousand, million, billion, trillion: 2.5k, 1M, "
+        "70B, 1.5T. A range argument is a list in quotes, separated by spaces: "
+        "\"600 800 900\". An empty argument ('') skips an optional one. On a "
+        "terminal the result shows its unit (18.22 examples/s); piped or "
+        "redirected, the bare number, for scripts. `xlfuncs calc NAME --help` "
         "describes the function.",
     )
     c.add_argument("name", help="function name, e.g. CHINCHILLA_PARAMS")
@@ -549,12 +600,14 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("examples", help="evaluate every documented example").set_defaults(
         run=cmd_examples
     )
-    sub.add_parser(
+    g = sub.add_parser(
         "gpus", help="the known accelerators: peaks, memory, bandwidth, power"
-    ).set_defaults(run=cmd_gpus)
-    sub.add_parser(
-        "models", help="the known models and their shapes (MODEL_SPEC)"
-    ).set_defaults(run=cmd_models)
+    )
+    g.add_argument("--sources", action="store_true", help="where each figure is from")
+    g.set_defaults(run=cmd_gpus)
+    m = sub.add_parser("models", help="the known models and their shapes (MODEL_SPEC)")
+    m.add_argument("--sources", action="store_true", help="where each shape is from")
+    m.set_defaults(run=cmd_models)
     e = sub.add_parser(
         "excel-setup",
         help="add xlfuncs.udfs to xlwings' UDF Modules setting",
