@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 import xlfuncs
-from xlfuncs.cli import add_udf_module, command_lines, main
+from xlfuncs.cli import main
+from xlfuncs.excel_setup import add_udf_module, command_lines
 from xlfuncs.registry import REGISTRY
 
 
@@ -313,7 +314,8 @@ def test_build_command(tmp_path, capsys):
 # ------------------------------------------------------------------ excel-setup
 
 
-def test_excel_setup_keeps_existing_settings(tmp_path, capsys):
+def test_excel_setup_keeps_existing_settings(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr("xlfuncs.excel_setup.on_windows", lambda: True)
     conf = tmp_path / ".xlwings" / "xlwings.conf"
     conf.parent.mkdir()
     conf.write_text(
@@ -337,7 +339,7 @@ def test_excel_setup_keeps_existing_settings(tmp_path, capsys):
 def test_excel_setup_warns_of_another_interpreter(tmp_path, monkeypatch, capsys):
     # `xlwings addin install` run from another Python writes its own path first.
     # excel-setup sets Interpreter on Windows only.
-    monkeypatch.setattr("xlfuncs.cli.excel_interpreter", lambda: sys.executable)
+    monkeypatch.setattr("xlfuncs.excel_setup.on_windows", lambda: True)
     conf = tmp_path / "xlwings.conf"
     conf.write_text('"INTERPRETER_WIN","C:\\\\Python312\\\\python.exe"\n')
     assert main(["excel-setup", "--config", str(conf)]) == 0
@@ -508,10 +510,14 @@ def test_usage_errors_are_one_line(words, message, capsys):
 
 def test_an_unwritable_config_is_named_as_given(tmp_path, monkeypatch, capsys):
     # A folder the user may not write to fails at the temporary file.
-    def refuse(dir, prefix, suffix):  # noqa: A002 - tempfile.mkstemp's names
-        raise PermissionError(13, "Permission denied", f"{dir}/{prefix}k2j9.tmp")
+    real_open = os.open
 
-    monkeypatch.setattr("xlfuncs.cli.tempfile.mkstemp", refuse)
+    def refuse(path, flags, *args):
+        if flags & os.O_CREAT:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, flags, *args)
+
+    monkeypatch.setattr("xlfuncs.excel_setup.os.open", refuse)
     conf = tmp_path / "x.conf"
     assert main(["excel-setup", "--config", str(conf)]) == 2
     err = capsys.readouterr().err.strip()

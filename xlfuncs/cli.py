@@ -10,12 +10,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import difflib
-import locale
 import os
 import re
 import signal
 import sys
-import tempfile
 import textwrap
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -355,189 +353,13 @@ def cmd_models(ns: argparse.Namespace) -> None:
 # --------------------------------------------------------------- excel-setup
 
 
-def user_config_path() -> Path:
-    """Where xlwings reads its user settings (``xlwings.USER_CONFIG_FILE``)."""
-    import xlwings
-
-    return Path(xlwings.USER_CONFIG_FILE)
-
-
-_BOM = "\ufeff"
-
-
-def _read_config(config: Path) -> tuple[str, str]:
-    """The config's text and the encoding to write it back in.
-
-    xlwings reads the file in the locale's encoding (cp1252 on most Windows
-    machines) and its VBA reads it as ANSI; a UTF-8 file with a byte-order mark,
-    as Notepad saves it, is kept UTF-8.
-    """
-    data = config.read_bytes()
-    if data.startswith(_BOM.encode("utf-8")):
-        return data.decode("utf-8-sig"), "utf-8-sig"
-    for enc in (locale.getpreferredencoding(False), "utf-8", "latin-1"):
-        try:
-            return data.decode(enc), enc
-        except (UnicodeDecodeError, LookupError):
-            continue
-    raise AssertionError("latin-1 decodes any bytes")  # pragma: no cover
-
-
-def _key(line: str) -> str:
-    return line.partition(",")[0].strip().strip(_BOM).strip().strip('"').lower()
-
-
-def _value(line: str) -> str:
-    return line.partition(",")[2].strip().strip('"')
-
-
-def add_udf_module(
-    config: Path, module: str = "xlfuncs.udfs", interpreter: str | None = None
-) -> list[str]:
-    """Add ``module`` to "UDF Modules" in an xlwings.conf, keeping the rest.
-
-    With ``interpreter``, also set "INTERPRETER_WIN" unless one is set already, so
-    that Excel starts the Python that has xlfuncs. Module names lose the spaces
-    around ``;`` (xlwings would try to import " xlfuncs.udfs"). The file keeps its
-    encoding, line endings, byte-order mark, permissions and, if it is a symbolic
-    link, stays one: the link's target is rewritten, atomically. Returns what
-    changed, one sentence each (empty: nothing to do).
-    """
-    target = Path(os.path.realpath(config))
-    text, encoding = (
-        _read_config(target)
-        if target.exists()
-        else ("", locale.getpreferredencoding(False))
-    )
-    newline = "\r\n" if "\r\n" in text else ("\n" if text else os.linesep)
-    lines = text.splitlines()
-    changes: list[str] = []
-    out: list[str] = []
-    found = False
-    if interpreter and "interpreter_win" not in {_key(ln) for ln in lines}:
-        out.append(f'"INTERPRETER_WIN","{interpreter}"')
-        changes.append(f"set INTERPRETER_WIN to {interpreter}")
-    for line in lines:
-        if _key(line) == "udf modules" and not found:
-            found = True
-            lead = line[: len(line) - len(line.lstrip(_BOM))]
-            value = _value(line)
-            modules = [m.strip() for m in value.split(";") if m.strip()]
-            if [m for m in value.split(";") if m] != modules:
-                changes.append("removed the spaces around ';' in UDF Modules")
-            if module not in modules:
-                modules.append(module)
-                changes.append(f"added {module} to UDF Modules")
-            line = f'{lead}"UDF Modules","{";".join(modules)}"'
-        out.append(line)
-    if not found:
-        out.append(f'"UDF Modules","{module}"')
-        changes.append(f"added {module} to UDF Modules")
-    if changes:
-        _write_atomic(target, newline.join(out) + newline, encoding)
-    return changes
-
-
-def _write_atomic(path: Path, text: str, encoding: str) -> None:
-    try:
-        data = text.encode(encoding)
-    except UnicodeEncodeError as err:
-        bad = err.object[err.start : err.end]
-        msg = f"{path} is {encoding}-encoded and cannot hold {bad!r}"
-        raise CliError(msg) from None
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        mode = path.stat().st_mode & 0o7777 if path.exists() else None
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".xlwings-", suffix=".tmp")
-    except OSError as err:  # name the file the user gave, not our temporary one
-        raise OSError(err.errno, err.strerror, str(path)) from None
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        if mode is not None:
-            os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def interpreter_note(config: Path, interpreter: str) -> str | None:
-    """A warning if the config already names a Python other than ``interpreter``.
-
-    excel-setup never replaces a user's INTERPRETER_WIN, but Excel will start that
-    Python, which may not have xlfuncs ("No module named 'xlfuncs'").
-    """
-    target = Path(os.path.realpath(config))
-    if not target.exists():
-        return None
-    for line in _read_config(target)[0].splitlines():
-        if _key(line) == "interpreter_win":
-            current = _value(line)
-            same = os.path.normcase(os.path.normpath(current)) == os.path.normcase(
-                os.path.normpath(interpreter)
-            )
-            if current and not same:
-                return (
-                    f"Note: Interpreter is already set to {current}, not to this "
-                    f"Python ({interpreter}); it was left as it is. Excel will "
-                    "start that Python, so it must have xlfuncs installed; "
-                    "otherwise change Interpreter on the xlwings ribbon tab."
-                )
-    return None
-
-
-EXCEL_STEPS = """\
-Remaining steps, in desktop Excel for Windows (steps 5 to 8 of the set-up).
-  Once, if not done yet (step 3), install the xlwings add-in:
-{addin}
-  5. In Excel: File > Options > Trust Center > Trust Center Settings >
-     Macro Settings: tick "Trust access to the VBA project object model"
-     (Import Functions writes VBA into the workbook and needs it).
-  6. Restart Excel and open or save a macro-enabled workbook (.xlsm).
-  7. On the xlwings ribbon tab check that UDF Modules reads xlfuncs.udfs and
-     that Interpreter is a Python that has xlfuncs, such as this one:
-     {python}
-  8. Click Import Functions. =FT_EXAMPLES_PER_SEC(8,2500,82%,900) shows 18.22.
-  The functions are in Insert Function (fx) under the category "xlfuncs".
-Mac, Excel on the web, or no Python: the workbook xlfuncs-functions.xlsx, in the
-workbooks folder of the xlfuncs download, holds the same functions as plain Excel
-LAMBDA formulas (Excel for Microsoft 365 or 2024)."""
-
-
-def excel_interpreter() -> str | None:
-    """The Python Excel should start: this one, on Windows (None elsewhere)."""
-    return sys.executable if os.name == "nt" else None
-
-
 def cmd_excel_setup(ns: argparse.Namespace) -> None:
-    config = Path(ns.config) if ns.config else user_config_path()
-    interpreter = excel_interpreter()
-    changes = add_udf_module(config, interpreter=interpreter)
-    if changes:
-        print(f"Updated {config}:")
-        for change in changes:
-            print(f"  - {change}")
-    else:
-        print(f"Nothing to change in {config}: UDF Modules includes xlfuncs.udfs")
-    note = interpreter_note(config, interpreter) if interpreter else None
-    if note:
-        print(textwrap.fill(note, 80, break_long_words=False))  # as the steps
-    # The xlwings script beside this Python: no activated environment needed.
-    xlwings = str(Path(sys.executable).parent / "xlwings")
-    addin = command_lines(xlwings, "addin install")
-    print(EXCEL_STEPS.format(addin=addin, python=sys.executable))
+    from .excel_setup import SetupError, run
 
-
-def command_lines(program: str, args: str) -> str:
-    """``program args`` as a Windows terminal reads it, indented for the steps.
-
-    A path with a space is quoted, and PowerShell runs a quoted path only after
-    its call operator ``&``, which Command Prompt does not know: then both forms.
-    """
-    if " " not in program:
-        return f"     {program} {args}"
-    return f'     "{program}" {args}\n     (in PowerShell: & "{program}" {args})'
+    try:
+        run(ns.config, print)
+    except SetupError as err:
+        raise CliError(str(err)) from None
 
 
 # -------------------------------------------------------------- build, docs
@@ -614,11 +436,15 @@ def build_parser() -> argparse.ArgumentParser:
         description="Prepare xlwings for the xlfuncs functions in desktop Excel "
         "for Windows: add xlfuncs.udfs to UDF Modules in the xlwings user config "
         "(%USERPROFILE%\\.xlwings\\xlwings.conf), keeping every other setting, "
-        "and set Interpreter to this Python if none is set. Prints what it "
-        "changed and the steps that remain in Excel. Run it again at any time: "
-        "it changes nothing twice.",
+        "its encoding and its line endings, and set Interpreter to this Python if "
+        "none is set. Prints what it changed and the steps that remain in Excel. "
+        "Run it again at any time: it changes nothing twice. On Linux and macOS, "
+        "where xlwings runs no Python functions in Excel, it changes nothing "
+        "unless given --config, and says what works there instead.",
     )
-    e.add_argument("--config", help="xlwings.conf to edit (default: the user's)")
+    e.add_argument(
+        "--config", help="the xlwings.conf to edit (default: the user's, on Windows)"
+    )
     e.set_defaults(run=cmd_excel_setup)
     b = sub.add_parser(
         "build",
