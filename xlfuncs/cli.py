@@ -390,9 +390,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="LLM training and fine-tuning planning functions for Excel.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="examples:\n"
-        "  xlfuncs calc FT_EXAMPLES_PER_SEC 8 2,500 82% 900   # 18.22 examples/s\n"
-        "  xlfuncs list FT_COST                             # one function in full\n"
-        "  xlfuncs build --out DIR                          # write the workbooks\n"
+        "  xlfuncs calc FT_EXAMPLES_PER_SEC 8 2,500 82% 900  # 18.22 examples/s\n"
+        "  xlfuncs calc TRAINING_FLOPS 70B 1.4T              # 5.88e+23 FLOPs\n"
+        "  xlfuncs list FT_COST                              # one function in full\n"
+        "  xlfuncs build --out DIR                           # write the workbooks\n"
         "`xlfuncs COMMAND --help` describes a command.",
     )
     p.add_argument("--version", action="version", version=f"xlfuncs {__version__}")
