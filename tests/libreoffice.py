@@ -47,11 +47,24 @@ def require_libreoffice() -> str:
     return SOFFICE
 
 
-def make_profile(directory: Path) -> Path:
-    """Create a LibreOffice profile in `directory` that always recalculates."""
+# Tools > Options > Language Settings > Languages > Locale setting: the
+# separators FIXED and number-to-text conversions use (es-ES: "1.234,5").
+LOCALE_ITEM = (
+    '<item oor:path="/org.openoffice.Setup/L10N">'
+    '<prop oor:name="ooSetupSystemLocale" oor:op="fuse"><value>{}</value></prop>'
+    "</item>"
+)
+
+
+def make_profile(directory: Path, locale: str = "en-US") -> Path:
+    """Create a LibreOffice profile in `directory` that always recalculates, with
+    `locale` as its locale setting."""
     user = directory / "user"
     user.mkdir(parents=True, exist_ok=True)
-    (user / "registrymodifications.xcu").write_text(RECALC_ALWAYS_XCU, "utf-8")
+    xcu = RECALC_ALWAYS_XCU.replace(
+        "</oor:items>", LOCALE_ITEM.format(locale) + "</oor:items>"
+    )
+    (user / "registrymodifications.xcu").write_text(xcu, "utf-8")
     return directory
 
 
@@ -61,6 +74,7 @@ def recalculate(
     *,
     profile: Path | None = None,
     timeout: float = TIMEOUT,
+    locale: str = "en-US",
 ) -> list[Path]:
     """Open `paths` in LibreOffice, recalculate, and save them into `outdir`.
 
@@ -77,6 +91,9 @@ def recalculate(
         temporary directory under `outdir` and removed afterwards.
     timeout
         Seconds before LibreOffice is killed.
+    locale
+        The locale of the profile made when none is given: the separators
+        FIXED and text conversions use.
 
     Returns
     -------
@@ -107,7 +124,7 @@ def recalculate(
     own_profile = profile is None
     if profile is None:
         profile = make_profile(
-            Path(tempfile.mkdtemp(prefix=".lo-profile-", dir=outdir))
+            Path(tempfile.mkdtemp(prefix=".lo-profile-", dir=outdir)), locale
         )
     cmd = [
         SOFFICE,

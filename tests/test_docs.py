@@ -8,8 +8,9 @@ from pathlib import Path
 import numpy as np
 
 from xlfuncs import cells, udfs
-from xlfuncs.docs import functions_md
+from xlfuncs.docs import functions_md, names_table, templates_md
 from xlfuncs.registry import REGISTRY
+from xlfuncs.templates import TEMPLATES
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 
@@ -17,6 +18,26 @@ DOCS = Path(__file__).resolve().parents[1] / "docs"
 def test_functions_md_is_current():
     committed = (DOCS / "functions.md").read_text(encoding="utf-8")
     assert committed == functions_md(), "docs/functions.md is stale: run `xlfuncs docs`"
+
+
+def test_templates_md_names_are_current():
+    committed = (DOCS / "templates.md").read_text(encoding="utf-8")
+    assert committed == templates_md(committed), (
+        "docs/templates.md's tables of names are stale: run `xlfuncs docs`"
+    )
+    for tpl in TEMPLATES:  # each template has its table, each input and result a name
+        assert f"<!-- names: {tpl.slug} -->" in committed, tpl.slug
+        table = names_table(tpl)
+        for row in (*tpl.inputs, *tpl.results):
+            assert f"`{row.name}` " in table, (tpl.slug, row.name)
+
+
+def test_names_tables_show_values_as_the_sheet_does():
+    fine = names_table(next(t for t in TEMPLATES if t.slug == "finetune-throughput"))
+    # The worked example, by hand: 16,400 tokens/s, 18.22 examples/s, 82.0 %.
+    for shown in ("`EffectiveThroughput` 16,400", "`ExamplesPerSec` 18.22",
+                  "`Efficiency` 82.0%", "`TrainingCost` 91.46 USD"):  # fmt: skip
+        assert shown in fine, shown
 
 
 def test_functions_md_documents_every_function_and_argument():

@@ -30,18 +30,34 @@ from xlfuncs.registry.domains import (
     WHOLE_OR_ZERO,
     ZERO_STAGE,
 )
-from xlfuncs.registry.excel import (
-    OMITTED,
-    Bound,
-    calls_in,
-    expand,
-    key,
-    literal,
-    names_in,
-    truth,
-)
-from xlfuncs.registry.formula import excel_functions
+from xlfuncs.registry.excel import key
 from xlfuncs.templates.data_sheet import add_data_sheet
+from xlfuncs.templates.expr import AS_WRITTEN, FALSE, TRUE, Call, Expr, Lit, Ref
+from xlfuncs.templates.written import PLAIN, bind, fold, parse
+
+
+def written(name: str, *args: Expr | None) -> str:
+    """A call of ``name`` with ``args`` (None: left out) as Excel text."""
+    spec = REGISTRY[name]
+    while args and args[-1] is None:
+        args = args[:-1]
+    given = tuple(Lit(0) if a is None else a for a in args)
+    text = Call(name, given).excel(PLAIN)
+    if None in args:  # left out in the middle: bind by hand
+        bindings = {a.name: v for a, v in zip(spec.args, given)}
+        omitted = {a.name: TRUE for a, v in zip(spec.args, args) if v is None}
+        omitted |= {a.name: FALSE for a, v in zip(spec.args, args) if v is not None}
+        for a in spec.args[len(args) :]:
+            d = spec.defaults[a.name]
+            bindings[a.name] = Lit(0) if d is None else Lit(d)
+            omitted[a.name] = TRUE
+        for a, v in zip(spec.args, args):
+            if v is None and spec.defaults.get(a.name) is not None:
+                bindings[a.name] = Lit(spec.defaults[a.name])
+        assert spec.excel is not None
+        text = bind(parse(spec.excel), bindings, omitted).excel(PLAIN)
+    return text
+
 
 N_CASES = 12  # random calls per function
 WITH_EXCEL = [f for f in REGISTRY.values() if f.excel is not None]
@@ -165,37 +181,29 @@ def computed(tmp_path_factory):
     ws = wb.active
     ws.title = "T"
     add_data_sheet(wb, lambda key: key.split(".")[-1].capitalize())
-    functions = excel_functions()
     plan = []
     row = 0
     for spec in WITH_EXCEL:
         for _ in range(N_CASES):
             row += 1
             args = case(spec, rng)
-            bindings = {}
-            for k, a in enumerate(spec.args):
-                if k >= len(args):
-                    continue  # left out: OMITTED, or the default
+            given: list[Expr] = []
+            for k, a in enumerate(spec.args[: len(args)]):
                 if a.kind == "sample":
                     for j, x in enumerate(args[k]):
                         ws.cell(row, 3 + j, x)
                     last = openpyxl.utils.get_column_letter(2 + len(args[k]))
-                    bindings[a.name] = Bound(f"C{row}:{last}{row}")
+                    given.append(Ref(f"C{row}:{last}{row}"))
                 else:
-                    bindings[a.name] = Bound(literal(args[k]))
-            for a in spec.args[len(args) :]:
-                d = spec.defaults[a.name]
-                bindings[a.name] = (
-                    Bound(literal(d), "TRUE") if d is not None else (Bound("0", "TRUE"))
-                )
-            assert spec.excel is not None
-            ws.cell(row, 1, "=" + expand(spec.excel, bindings, functions))
+                    given.append(Lit(args[k]))
+            ws.cell(row, 1, "=" + Call(spec.name, tuple(given)).excel(PLAIN))
             plan.append((spec, args, row))
     path = tmp_path_factory.mktemp("expr") / "expressions.xlsx"
     wb.save(path)
     return plan, calculate(path)
 
 
+@pytest.mark.engine
 def test_every_expression_equals_the_python_library(computed):
     plan, values = computed
     for spec, args, row in plan:
@@ -207,7 +215,6 @@ def test_every_expression_equals_the_python_library(computed):
 
 
 def test_expressions_read_only_their_arguments_and_the_tables():
-    functions = excel_functions()
     tables = {
         "AcceleratorKeys",
         "AcceleratorRow",
@@ -227,13 +234,16 @@ def test_expressions_read_only_their_arguments_and_the_tables():
     }
     for spec in WITH_EXCEL:
         assert spec.excel is not None
+        tree = parse(spec.excel)
         params = {a.name for a in spec.args}
-        assert names_in(spec.excel) <= params | tables | {"TRUE", "FALSE"}, spec.name
-        for called in calls_in(spec.excel) & set(REGISTRY):
+        assert tree.names() <= params | tables, spec.name
+        called = {e.function for e in tree.walk() if isinstance(e, Call)}
+        for sibling in called:
             # A sibling is registered first, so the written-out form exists.
-            assert list(REGISTRY).index(called) < list(REGISTRY).index(spec.name)
-        assert spec.name not in calls_in(spec.excel)
-        expand(spec.excel, {p: Bound(p) for p in params}, functions)
+            assert list(REGISTRY).index(sibling) < list(REGISTRY).index(spec.name)
+        assert spec.name not in called
+        # Printed as written and read back, the tree is the same tree.
+        assert parse(tree.excel(AS_WRITTEN)) == tree
 
 
 def test_functions_without_an_expression_say_why():
@@ -242,78 +252,37 @@ def test_functions_without_an_expression_say_why():
             assert len(spec.excel_note) > 40, spec.name
 
 
+@pytest.mark.engine
 def test_unknown_names_give_na(tmp_path):
     wb = openpyxl.Workbook()
     wb.active.title = "T"
     add_data_sheet(wb, lambda key: key)
-    functions = excel_functions()
-    gpu = REGISTRY["GPU_PEAK_TFLOPS"].excel
-    loss = REGISTRY["CHINCHILLA_LOSS"].excel
-    power = REGISTRY["GPU_POWER_W"].excel
-    spec = REGISTRY["MODEL_SPEC"].excel
-    activation = REGISTRY["ACTIVATION_GB"].excel
-    assert gpu and loss and power and spec and activation
+    gpu, loss, power = "GPU_PEAK_TFLOPS", "CHINCHILLA_LOSS", "GPU_POWER_W"
+    spec, activation = "MODEL_SPEC", "ACTIVATION_GB"
     cells = {
-        "A1": expand(
-            gpu, {"gpu": Bound('"H1000"'), "dtype": Bound('"bf16"')}, functions
-        ),
+        "A1": written(gpu, Lit("H1000"), Lit("bf16")),
         # The V100 has no bf16 figure: the table shows a dash there.
-        "A2": expand(
-            gpu, {"gpu": Bound('"V100"'), "dtype": Bound('"bf16"')}, functions
-        ),
-        "A3": expand(
-            loss,
-            {
-                "params": Bound("7E+10"),
-                "tokens": Bound("1.4E+12"),
-                "fit": Bound('"kaplan"'),
-            },
-            functions,
-        ),
+        "A2": written(gpu, Lit("V100"), Lit("bf16")),
+        "A3": written(loss, Lit(7e10), Lit(1.4e12), Lit("kaplan")),
         # Google publishes no power figure for the TPU v5e: a dash, +0 an error.
-        "A4": expand(power, {"gpu": Bound('"TPU v5e"')}, functions),
-        "A5": expand(
-            spec,
-            {"model": Bound('"Llama 5 9B"'), "field": Bound('"layers"')},
-            functions,
-        ),
-        "A6": expand(
-            spec,
-            {"model": Bound('"Llama 3.1 70B"'), "field": Bound('"depth"')},
-            functions,
-        ),
-        "A7": expand(
-            activation,
-            {
-                "layers": Bound("80"),
-                "d_model": Bound("8192"),
-                "heads": Bound("64"),
-                "seq_len": Bound("4096"),
-                "micro_batch": Bound("1"),
-                "tensor_parallel": Bound("8"),
-                "recompute": Bound('"some"'),
-            },
-            functions,
-        ),
+        "A4": written(power, Lit("TPU v5e")),
+        "A5": written(spec, Lit("Llama 5 9B"), Lit("layers")),
+        "A6": written(spec, Lit("Llama 3.1 70B"), Lit("depth")),
+        # A name given as a cell: a literal would be looked up as the file is
+        # written (folded), and an unknown literal left as the look-up.
+        "A7": written(activation, *map(Lit, (80, 8192, 64, 4096, 1, 8)), Ref("C7")),
     }
     # Names with wildcards in them: unescaped, MATCH(…, 0) would find a key.
     wildcards = {
-        "A8": (gpu, {"gpu": Bound('"H*"'), "dtype": Bound('"bf16"')}),
-        "A9": (gpu, {"gpu": Bound('"H100"'), "dtype": Bound('"?f16"')}),
-        "A10": (power, {"gpu": Bound('"*"')}),
-        "A11": (spec, {"model": Bound('"Llama*"'), "field": Bound('"layers"')}),
-        "A12": (spec, {"model": Bound('"Llama 3.1 8B"'), "field": Bound('"kv*"')}),
-        "A13": (
-            loss,
-            {
-                "params": Bound("7E+10"),
-                "tokens": Bound("1.4E+12"),
-                "fit": Bound('"Hoff*"'),
-            },
-        ),
+        "A8": written(gpu, Lit("H*"), Lit("bf16")),
+        "A9": written(gpu, Lit("H100"), Lit("?f16")),
+        "A10": written(power, Lit("*")),
+        "A11": written(spec, Lit("Llama*"), Lit("layers")),
+        "A12": written(spec, Lit("Llama 3.1 8B"), Lit("kv*")),
+        "A13": written(loss, Lit(7e10), Lit(1.4e12), Lit("Hoff*")),
     }
-    for coord, (expr, bindings) in wildcards.items():
-        cells[coord] = expand(expr, bindings, functions)
+    cells |= wildcards
+    wb.active["C7"] = "some"
     for coord, expr in cells.items():
         wb.active[coord] = "=" + expr
     wb.save(tmp_path / "t.xlsx")
@@ -365,22 +334,13 @@ def published_workbook(path) -> None:
     wb = openpyxl.Workbook()
     wb.active.title = "T"
     add_data_sheet(wb, lambda key: key)
-    functions = excel_functions()
     for row, (name, args, _, _) in enumerate(PUBLISHED, start=1):
-        spec = REGISTRY[name]
-        bindings = {}
-        for a, given in zip(spec.args, args + (None,) * len(spec.args)):
-            if given is not None:
-                bindings[a.name] = Bound(given)
-            elif spec.defaults.get(a.name) is not None:
-                bindings[a.name] = Bound(literal(spec.defaults[a.name]), "TRUE")
-            else:
-                bindings[a.name] = Bound("0", "TRUE")
-        assert spec.excel is not None
-        wb.active.cell(row, 1, "=" + expand(spec.excel, bindings, functions))
+        given = [None if a is None else parse(a) for a in args]
+        wb.active.cell(row, 1, "=" + written(name, *given))
     wb.save(path)
 
 
+@pytest.mark.engine
 def test_published_figures_computed_in_excel(tmp_path):
     published_workbook(tmp_path / "published.xlsx")
     values = calculate(tmp_path / "published.xlsx")
@@ -389,6 +349,7 @@ def test_published_figures_computed_in_excel(tmp_path):
         assert got is not None and round(got, digits) == want, (name, args, got)
 
 
+@pytest.mark.engine
 def test_published_figures_computed_by_libreoffice(tmp_path):
     # A second engine: LibreOffice 7.4, as the template tests use it.
     require_libreoffice()
@@ -424,6 +385,7 @@ def key_workbook(path) -> None:
     wb.save(path)
 
 
+@pytest.mark.engine
 def test_python_and_excel_ignore_the_same_characters(tmp_path):
     assert set(IGNORED) == {" ", "-", "_", "\t", "\u00a0"}
     for typed, normal, _ in TYPED:
@@ -434,6 +396,7 @@ def test_python_and_excel_ignore_the_same_characters(tmp_path):
         assert values[("T", f"A{row}")] == want, typed
 
 
+@pytest.mark.engine
 def test_python_and_libreoffice_ignore_the_same_characters(tmp_path):
     require_libreoffice()
     key_workbook(tmp_path / "keys.xlsx")
@@ -449,18 +412,22 @@ def test_fit_names_are_keys():
 
 
 def test_known_tests_fold_where_arguments_are_left_out():
-    # * is "and", + is "or" over TRUE and FALSE; anything else stays a formula.
-    assert truth("TRUE*TRUE*TRUE") is True and truth("TRUE*FALSE") is False
-    assert truth("FALSE+(FALSE+TRUE)*TRUE") is True and truth("FALSE+FALSE") is False
-    assert truth("TRUE*x") is None and truth("1") is None and truth("(TRUE") is None
-    flops = REGISTRY["FLOPS_PER_TOKEN"].excel
-    assert flops is not None
-    shape = ("layers", "attention_width", "seq_len")
-    none = {"params": Bound("A1"), **dict.fromkeys(shape, OMITTED)}
-    assert expand(flops, none, excel_functions()) == "(6*A1)"
-    every = {"params": Bound("A1"), **{n: Bound(n.upper()) for n in shape}}
-    assert expand(flops, every, excel_functions()) == (
-        "(6*A1+12*LAYERS*ATTENTION_WIDTH*SEQ_LEN)"
-    )
-    part = {**every, "seq_len": OMITTED}
-    assert expand(flops, part, excel_functions()) == "#VALUE!"
+    # TRUE and FALSE joined by * (and) and + (or) fold; anything else stays.
+    assert fold(parse("IF(TRUE*TRUE*TRUE,1,2)")) == Lit(1.0)
+    assert fold(parse("IF(FALSE+(FALSE+TRUE)*TRUE,1,2)")) == Lit(1.0)
+    assert fold(parse("IF(FALSE+FALSE,1,2)")) == Lit(2.0)
+    assert fold(parse("IF(TRUE*x,1,2)")).excel(PLAIN) == "IF(TRUE*x,1,2)"
+    flops = "FLOPS_PER_TOKEN"
+    assert written(flops, Ref("A1")) == "6*A1"
+    shape = (Ref("LAYERS"), Ref("ATTENTION_WIDTH"), Ref("SEQ_LEN"))
+    assert written(flops, Ref("A1"), *shape) == "6*A1+12*LAYERS*ATTENTION_WIDTH*SEQ_LEN"
+    assert written(flops, Ref("A1"), *shape[:2]) == "#VALUE!"
+
+
+def test_no_dead_logic_in_written_out_calls():
+    # A ZeRO stage of 0 divides by nothing: no IF(0>=3,1,1) left (issue 18).
+    state = written("MODEL_STATE_GB", Ref("P"), None, Lit(2), Ref("G"), Lit(0))
+    assert state == "(P*2+P*2+P*12)/1000000000"
+    # A literal recomputation mode picks its branch as the file is written.
+    act = written("ACTIVATION_GB", *map(Ref, "LWHSB"), Lit(1), Lit("full"))
+    assert act == "2*S*B*W*L/1000000000"

@@ -32,10 +32,10 @@ import xlfuncs
 import xlfuncs.templates as T
 import xlfuncs.udfs as udfs
 from xlfuncs.registry import REGISTRY, Formula
-from xlfuncs.registry.excel import calls_in, literal
+from xlfuncs.registry.excel import literal
 from xlfuncs.templates import lambdas as L
 from xlfuncs.templates import library as lib
-from xlfuncs.templates.xlsx import save_text, save_workbook
+from xlfuncs.workbook.xlsx import save_text, save_workbook
 
 formulas = pytest.importorskip("formulas")
 
@@ -48,7 +48,7 @@ N_CASES = 6  # random valid calls per function
 def built(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("library")
     b = lib.build_library()
-    save_workbook(b.workbook, out / lib.FILENAME, b.cached)
+    save_workbook(b.workbook, out / lib.FILENAME, b.cached, dynamic=b.dynamic)
     save_text(lib.module_text(), out / lib.MODULE_FILENAME)
     return out
 
@@ -355,6 +355,7 @@ def same(got, want) -> bool:
 # ---------------------------------------------------------------- values
 
 
+@pytest.mark.engine
 def test_every_function_equals_the_python_library(computed):
     assert {s.name for s, _, _ in computed["valid"]} == {s.name for s in LIBRARY}
     omitted = 0
@@ -367,12 +368,14 @@ def test_every_function_equals_the_python_library(computed):
     assert omitted > 30  # calls that leave optional arguments out are among them
 
 
+@pytest.mark.engine
 def test_docstring_examples(computed):
     for spec, coord in computed["examples"]:
         want = spec.api(*spec.example.args)
         assert number(value_at(computed, coord)) == pytest.approx(want, rel=1e-9)
 
 
+@pytest.mark.engine
 def test_bad_inputs_give_the_xlwings_functions_error_codes(computed):
     wrong = []
     codes = set()
@@ -388,6 +391,7 @@ def test_bad_inputs_give_the_xlwings_functions_error_codes(computed):
     assert len(computed["bad"]) > 600
 
 
+@pytest.mark.engine
 def test_ranges_spill_cell_by_cell(computed):
     for text, ref, name, args in SPILLS.values():
         got = computed["ranges"][("T", ref)]
@@ -406,6 +410,7 @@ def agrees(got, want) -> bool:
     return x is not None and x == pytest.approx(want, rel=1e-12)
 
 
+@pytest.mark.engine
 def test_calls_written_by_hand(computed):
     wrong = []
     for spec, texts, udf_args, want, coord in computed["explicit"]:
@@ -417,6 +422,7 @@ def test_calls_written_by_hand(computed):
     assert len(computed["explicit"]) == len(EXPLICIT)
 
 
+@pytest.mark.engine
 def test_ranges_holding_true_text_or_blanks(computed):
     for text, ref, udf_args, lambda_want, udf_want in RANGES.values():
         got = computed["ranges"][("T", ref)]
@@ -430,6 +436,7 @@ def test_ranges_holding_true_text_or_blanks(computed):
         ] * len(lambda_want), (text, shown)
 
 
+@pytest.mark.engine
 def test_ranges_in_the_shape_arguments_compute_cell_by_cell(computed):
     # By hand, FLOPS_PER_TOKEN(7E+9, 32, 4096, 2048) = 6*7e9 + 12*32*4096*2048.
     got = computed["ranges"][("T", "W10:W12")]
@@ -474,6 +481,7 @@ def test_no_lambda_reduces_a_range_that_should_spill():
     ]
 
 
+@pytest.mark.engine
 def test_the_functions_sheet_examples_compute_their_cached_values(built, computed):
     wb = openpyxl.load_workbook(built / lib.FILENAME, data_only=True)
     ws = wb["Functions"]
@@ -572,6 +580,17 @@ def test_newer_functions_carry_the_xlfn_prefix(built):
     assert {"_XLFN.LAMBDA", "_XLFN.ISOMITTED", "_XLFN.PERCENTILE.INC"} <= called
 
 
+def calls_in(text: str) -> set[str]:
+    """The functions a formula's text calls, upper case, with their prefixes."""
+    from openpyxl.formula import Tokenizer
+
+    text = getattr(text, "text", text)  # a dynamic-array formula: its text
+    items = Tokenizer("=" + text.lstrip("=")).items
+    return {
+        t.value[:-1].upper() for t in items if t.type == "FUNC" and t.subtype == "OPEN"
+    }
+
+
 def refused(name: str, parameter: bool = False) -> str | None:
     """Why Excel would refuse ``name`` as a defined name (or, ``parameter``, as a
     LAMBDA parameter), or None. MS-XLSB 2.5.166 (names): letters, digits, "_",
@@ -643,7 +662,7 @@ def test_worked_examples_first(built):
     assert (n2, round(v2 / 1e9, 1)) == ("CHINCHILLA_PARAMS", 65.7)
     f = openpyxl.load_workbook(built / lib.FILENAME)["Functions"]
     calls = [r[5].value for r in f.iter_rows(min_row=4) if r[0].value in REGISTRY]
-    assert calls[:2] == [
+    assert [c.text for c in calls[:2]] == [
         "=FT_EXAMPLES_PER_SEC(8,2500,82%,900)",
         "=CHINCHILLA_PARAMS(6000)",
     ]
@@ -681,7 +700,9 @@ def test_readable_print_one_face_protected(built):
     assert wb.worksheets[0].title == "About this workbook"
     assert [ws.title for ws in wb.worksheets if ws.sheet_state == "hidden"] == ["Keys"]
     for ws in wb.worksheets:
-        assert ws.protection.sheet and not ws.protection.password, ws.title
+        # The Try sheet is the user's to type in; the others keep their examples.
+        assert ws.protection.sheet == (ws.title != "Try"), ws.title
+        assert not ws.protection.password, ws.title
         for row in ws.iter_rows():
             for c in row:
                 if c.value is None and not c.has_style:
@@ -708,6 +729,53 @@ def test_readable_print_one_face_protected(built):
     assert p.version == xlfuncs.__version__ and p.creator == "xlfuncs" and p.title
 
 
+def test_a_sheet_to_try_the_functions_opens_first(built):
+    wb = openpyxl.load_workbook(built / lib.FILENAME)
+    cached = openpyxl.load_workbook(built / lib.FILENAME, data_only=True)
+    ws = wb["Try"]
+    assert wb.active.title == "Try" and not ws.protection.sheet
+    calls = {
+        ws.cell(r, 1).value: (ws.cell(r, 2).value, ws.cell(r, 3).value, r)
+        for r in range(1, ws.max_row + 1)
+        if ws.cell(r, 3).data_type == "f"
+    }
+    assert {"FT_EXAMPLES_PER_SEC", "CHINCHILLA_PARAMS"} <= set(calls)
+    # The call shown to copy is the one the cell holds (spaced as people type).
+    for name, (shown, formula, _) in calls.items():
+        assert shown.replace(" ", "") == formula.text.replace(" ", ""), name
+    r = calls["FT_EXAMPLES_PER_SEC"][2]
+    assert round(cached["Try"].cell(r, 3).value, 2) == 18.22
+    assert (
+        round(cached["Try"].cell(calls["CHINCHILLA_PARAMS"][2], 3).value / 1e9, 1)
+        == 65.7
+    )
+
+
+def test_example_cells_are_dynamic_array_formulas(built):
+    # Excel 365 shows a legacy formula that calls a LAMBDA name as =@FT_…(…); a
+    # dynamic-array formula (cm="1" with xl/metadata.xml) shows as typed.
+    import zipfile
+
+    with zipfile.ZipFile(built / lib.FILENAME) as z:
+        names = z.namelist()
+        assert "xl/metadata.xml" in names
+        assert 'fDynamic="1"' in z.read("xl/metadata.xml").decode()
+        assert "sheetMetadata+xml" in z.read("[Content_Types].xml").decode()
+        assert "metadata.xml" in z.read("xl/_rels/workbook.xml.rels").decode()
+        sheets = [n for n in names if n.startswith("xl/worksheets/sheet")]
+        cells = "".join(z.read(n).decode() for n in sheets)
+    dynamic = re.findall(r'<c r="(\w+)"[^>]*cm="1"[^>]*><f t="array" ref="\1">', cells)
+    wb = openpyxl.load_workbook(built / lib.FILENAME)
+    calls = [
+        c.coordinate
+        for title in ("Try", "Functions")
+        for row in wb[title].iter_rows()
+        for c in row
+        if c.data_type == "f"
+    ]
+    assert len(dynamic) == len(calls) > len(lib.specs())
+
+
 def test_cover_says_which_excel_and_how_to_bring_the_functions_in(built):
     wb = openpyxl.load_workbook(built / lib.FILENAME)
     text = "\n".join(str(c.value) for c in wb.worksheets[0]["A"] if c.value)
@@ -721,6 +789,7 @@ def test_cover_says_which_excel_and_how_to_bring_the_functions_in(built):
     assert "docs/" not in text  # recipients do not have the repository
 
 
+@pytest.mark.engine
 def test_valid_ooxml(built):
     pytest.importorskip("openxml_audit")
     out = subprocess.run(

@@ -1,9 +1,11 @@
 """The package's layers import one way, with no cycle, lazy imports included.
 
-data → registry → functions → {cells and udfs (xlwings), templates (openpyxl)}
-→ cli and docs. ``xlfuncs/__init__.py`` is the public face over the math.
+data → registry → functions → {cells and udfs (xlwings), workbook → templates
+(openpyxl)} → cli and docs. ``xlfuncs/__init__.py`` is the public face over the
+math; ``workbook/`` writes sheets and files and knows nothing of the rest.
 Imports are read at any depth of the code: statements, and importlib or
-__import__ calls; only udfs.py may import xlwings, only templates/ openpyxl.
+__import__ calls; only udfs.py may import xlwings, only workbook/ and templates/
+openpyxl.
 """
 
 from __future__ import annotations
@@ -25,14 +27,20 @@ LAYERS = {
     "": 3,  # xlfuncs/__init__.py: the public API over the math
     "cells": 4,
     "udfs": 4,
-    "templates": 4,
-    "cli": 5,
-    "excel_setup": 5,  # `xlfuncs excel-setup`: reads no layer below
-    "docs": 5,
-    "__main__": 6,  # python -m xlfuncs
+    "workbook": 4,
+    "templates": 5,
+    "cli": 6,
+    "excel_setup": 6,  # `xlfuncs excel-setup`: reads no layer below
+    "docs": 6,
+    "__main__": 7,  # python -m xlfuncs
 }
-# Consumers on the same layer that must not know each other.
-APART = {frozenset({"cells", "templates"}), frozenset({"udfs", "templates"})}
+# Consumers that must not know each other.
+APART = {
+    frozenset({"cells", "templates"}),
+    frozenset({"udfs", "templates"}),
+    frozenset({"cells", "workbook"}),
+    frozenset({"udfs", "workbook"}),
+}
 
 
 def module_name(path: Path) -> str:
@@ -141,6 +149,12 @@ def test_every_module_has_a_layer():
     assert {top(m) for m in GRAPH} <= set(LAYERS)
 
 
+def test_the_workbook_writer_knows_nothing_of_the_rest():
+    for module, targets in GRAPH.items():
+        if top(module) == "workbook":
+            assert {top(t) for t in targets} <= {"workbook"}, (module, targets)
+
+
 @pytest.mark.parametrize("module", sorted(GRAPH))
 def test_imports_go_down_the_layers(module):
     assert COMPUTED not in GRAPH[module], (
@@ -190,7 +204,7 @@ def test_import_xlfuncs_loads_neither_xlwings_nor_openpyxl():
 ALLOWED = {
     # excel-setup finds xlwings' config without importing xlwings, which reads it.
     "xlwings": ("xlfuncs/udfs.py",),
-    "openpyxl": ("xlfuncs/templates/",),
+    "openpyxl": ("xlfuncs/workbook/", "xlfuncs/templates/"),
 }
 
 

@@ -20,8 +20,8 @@ import pytest
 from xlfuncs.cli import main
 from xlfuncs.docs import functions_md, write_docs
 from xlfuncs.templates import CHINCHILLA, FINETUNE, PLANNER, build
-from xlfuncs.templates import xlsx as xlsx_module
-from xlfuncs.templates.xlsx import write_bytes
+from xlfuncs.workbook import xlsx as xlsx_module
+from xlfuncs.workbook.xlsx import write_bytes
 
 POSIX = pytest.mark.skipif(os.name == "nt", reason="POSIX file types and signals")
 
@@ -306,6 +306,14 @@ def test_docs_do_not_follow_a_link_out_of_the_folder(tmp_path, capsys):
     (docs / "functions.md").symlink_to(tmp_path / "missing.md")  # dangling
     assert main(["docs", "--out", str(docs)]) == 2
     assert not (tmp_path / "missing.md").exists()
+    # templates.md, rewritten where it is there, is held to the same rule, and
+    # checked before anything is written.
+    (docs / "functions.md").unlink()
+    (docs / "templates.md").symlink_to(outside)
+    assert main(["docs", "--out", str(docs)]) == 2
+    assert "templates.md is a symbolic link" in capsys.readouterr().err
+    assert outside.read_text() == "not ours\n"
+    assert not (docs / "functions.md").exists()
 
 
 def test_docs_follow_a_link_that_stays_in_the_folder(tmp_path):

@@ -1,13 +1,15 @@
 """Test helpers for built workbooks: set inputs, drop cached values, read names.
 
 These edit and read files the way a test needs; the package only writes them
-(:func:`xlfuncs.templates.xlsx.save_workbook`).
+(:func:`xlfuncs.workbook.xlsx.save_workbook`).
 """
 
 from __future__ import annotations
 
+import math
 import os
 import pathlib
+import random
 import re
 import xml.etree.ElementTree as ET
 import zipfile
@@ -15,7 +17,7 @@ from collections.abc import Mapping
 
 import openpyxl
 
-from xlfuncs.templates.xlsx import (
+from xlfuncs.workbook.xlsx import (
     _FORMULA_RE,
     _TYPE_ATTR_RE,
     _VALUE_RE,
@@ -32,6 +34,40 @@ _SINGLE_CELL_NAME_RE = re.compile(
     r"(?:'(?P<quoted>(?:[^']|'')+)'|(?P<plain>[^'!\s]+))!"
     r"\$?(?P<col>[A-Za-z]{1,3})\$?(?P<row>[1-9][0-9]*)"
 )
+
+
+def random_inputs(tpl, rng: random.Random) -> dict[str, object]:
+    """Random valid inputs for a template, each number drawn from its argument's
+    typical range (log-uniform over a wide one), whole where it must be; names
+    and codes keep their defaults, a blank-able input is sometimes blank."""
+    from xlfuncs.templates.checks import domain, typical
+
+    out: dict[str, object] = {}
+    for inp in tpl.inputs:
+        if inp.kind != "number":
+            continue
+        if inp.blank and rng.random() < 0.3:
+            out[inp.name] = None
+            continue
+        span = typical(inp)
+        d = domain(inp)
+        if span is None:
+            default = float(inp.default) if inp.default is not None else 1.0
+            span = (default / 4, default * 4)
+        lo, hi = span
+        if d is not None:  # inside the domain, whatever the typical range says
+            lo = max(lo, d.least_whole if d.whole else d.lo)
+            hi = min(hi, d.hi)
+        if d is not None and d.whole:
+            value: float = rng.randint(int(math.ceil(lo)), int(min(hi, 10**7)))
+        elif lo > 0 and hi / lo > 100:
+            value = math.exp(rng.uniform(math.log(lo), math.log(hi)))
+        else:
+            value = rng.uniform(lo, hi)
+        if d is not None and not d.contains(value):
+            value = float(inp.default)  # type: ignore[arg-type]
+        out[inp.name] = value
+    return out
 
 
 def strip_cached_values(
@@ -213,8 +249,11 @@ def summary(path: str | os.PathLike[str]) -> dict[str, object]:
             for c in row:
                 if c.value is None and not c.has_style:
                     continue
+                value = c.value
+                if hasattr(value, "text"):  # a dynamic-array formula
+                    value = ("array", value.ref, value.text)
                 cells[c.coordinate] = (
-                    c.value,
+                    value,
                     cached[ws.title][c.coordinate].value,
                     _style(c),
                 )

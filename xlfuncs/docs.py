@@ -1,13 +1,15 @@
-"""Generate ``docs/functions.md`` from the function registry.
+"""Generate ``docs/functions.md`` from the function registry, and the tables of
+names in ``docs/templates.md`` from the templates.
 
-Run ``xlfuncs docs`` after changing a function; a test fails while the committed
-file differs from what this module writes.
+Run ``xlfuncs docs`` after changing a function or a template; a test fails while
+the committed files differ from what this module writes.
 """
 
 from __future__ import annotations
 
 import inspect
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -17,6 +19,9 @@ from .data.models import FIELDS, MODELS, value
 from .data.units import DTYPES
 from .registry import Formula
 from .registry.display import format_number, markdown
+from .templates import TEMPLATES, Template, compute
+from .templates.blocks import Inputs, Results
+from .workbook.numfmt import shown
 
 TOPICS = {
     "xlfuncs.functions.finetune": "Fine-tuning throughput, time and cost",
@@ -200,31 +205,90 @@ def functions_md() -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
+NAMES = re.compile(r"(<!-- names: (?P<slug>[\w-]+) -->\n).*?(<!-- /names -->)", re.S)
+
+
+def names_table(tpl: Template) -> str:
+    """A template's inputs and results, block by block, each with its default
+    value as the English sheet shows it."""
+    values = compute(tpl)
+    currency = str(values.get("Currency", ""))
+    out = [
+        "| section | names, with their default values as the sheet shows them |",
+        "| --- | --- |",
+    ]
+    for block in tpl.blocks:
+        if not isinstance(block, (Inputs, Results)):
+            continue
+        title = block.title.en
+        if isinstance(block, Inputs) and "nput" not in title:
+            title += " (inputs)"
+        cells = []
+        for row in block.rows:
+            v = values[row.name]
+            fmt = row.fmt if isinstance(row.fmt, str) else row.fmt.en
+            if v is None:
+                shown_ = "blank"
+            elif isinstance(v, str):
+                shown_ = v
+            else:
+                shown_ = shown(float(v), fmt)
+                if "{currency}" in row.unit.en and currency:
+                    shown_ += f" {currency}"
+            cells.append(f"`{row.name}` {shown_}")
+        out.append(f"| {title} | {', '.join(cells)} |")
+    return "\n".join(out) + "\n"
+
+
+def templates_md(text: str) -> str:
+    """``text`` (docs/templates.md) with each ``<!-- names: slug -->`` table
+    written anew from its template."""
+    by_slug = {t.slug: t for t in TEMPLATES}
+    return NAMES.sub(
+        lambda m: m.group(1) + names_table(by_slug[m.group("slug")]) + m.group(3), text
+    )
+
+
 def write_docs(out_dir: Path) -> list[Path]:
-    """Write ``functions.md`` into ``out_dir``, atomically (an interrupted run
-    leaves the old file whole, never an empty one).
+    """Write ``functions.md`` into ``out_dir``, and ``templates.md`` anew where it
+    is there, each atomically (an interrupted run leaves the old file whole,
+    never an empty one).
 
-    A symbolic link in its place is followed only to a file inside ``out_dir``;
-    one that leads out of it (or nowhere) raises FileExistsError: regenerating
-    the docs must not overwrite a file elsewhere.
+    A symbolic link in a file's place is followed only to a file inside
+    ``out_dir``; one that leads out of it (or nowhere) raises FileExistsError:
+    regenerating the docs must not overwrite a file elsewhere.
     """
-    from .templates.xlsx import write_bytes
+    from .workbook.xlsx import write_bytes
 
-    path = out_dir / "functions.md"
-    target = path
-    if path.is_symlink():
-        try:
-            target = Path(os.path.realpath(path, strict=True))
-            inside = target.is_relative_to(os.path.realpath(out_dir, strict=True))
-        except OSError:
-            inside = False
-        if not inside:
-            raise FileExistsError(
-                f"{path} is a symbolic link to {os.readlink(path)}, outside "
-                f"{out_dir}; remove the link to write the file there"
-            )
-    write_bytes(functions_md().encode("utf-8"), target, force=True)
-    return [path]
+    functions = out_dir / "functions.md"
+    templates = out_dir / "templates.md"
+    targets = {functions: _inside(functions, out_dir)}
+    if templates.exists():
+        targets[templates] = _inside(templates, out_dir)
+    for path, target in targets.items():
+        text = (
+            functions_md()
+            if path == functions
+            else templates_md(target.read_text(encoding="utf-8"))
+        )
+        write_bytes(text.encode("utf-8"), target, force=True)
+    return list(targets)
+
+
+def _inside(path: Path, out_dir: Path) -> Path:
+    """``path``, or the file its symbolic link leads to inside ``out_dir``."""
+    if not path.is_symlink():
+        return path
+    try:
+        target = Path(os.path.realpath(path, strict=True))
+        if target.is_relative_to(os.path.realpath(out_dir, strict=True)):
+            return target
+    except OSError:
+        pass
+    raise FileExistsError(
+        f"{path} is a symbolic link to {os.readlink(path)}, outside {out_dir}; "
+        "remove the link to write the file there"
+    )
 
 
 if __name__ == "__main__":

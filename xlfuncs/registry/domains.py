@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .errors import InvalidValueError
+from .excel import xl
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,46 @@ class Domain:
             and (not self.whole or bool((np.floor(b) == b).all()))
             for b in blocks
         )
+
+    def conditions(
+        self, x: str, low: str | None = None, high: str | None = None
+    ) -> dict[str, str]:
+        """Excel conditions that hold for a value inside the domain, by what they
+        test: "low" (the lower end), "high" (the upper end), "whole".
+
+        ``x`` is the value's expression; ``low`` and ``high`` stand for it at each
+        end (a whole range checked by its MIN and MAX). The one source of the
+        checks in the templates and the LAMBDAs, as :meth:`mask` is in Python.
+        """
+        lo_x, hi_x = low or x, high or x
+        out = {}
+        if math.isfinite(self.lo):
+            out["low"] = f"{lo_x}{'>=' if self.lo_closed else '>'}{xl(self.lo)}"
+        if math.isfinite(self.hi):
+            out["high"] = f"{hi_x}{'<=' if self.hi_closed else '<'}{xl(self.hi)}"
+        if self.whole:
+            out["whole"] = f"{x}=INT({x})"
+        return out
+
+    @property
+    def least_whole(self) -> float:
+        """The least whole number inside a ``whole`` domain (1 for counts)."""
+        return float(math.ceil(self.lo) if self.lo_closed else math.floor(self.lo) + 1)
+
+    def validation(self) -> tuple[str, str, str, str | None]:
+        """Excel's data validation of the domain: (type, operator, formula1,
+        formula2). Excel's "between" is inclusive, so an open end of a decimal
+        range is nudged inside."""
+        if self.whole:
+            least = xl(self.least_whole)
+            if math.isfinite(self.hi):
+                return "whole", "between", least, xl(self.hi)
+            return "whole", "greaterThanOrEqual", least, None
+        if math.isfinite(self.hi):
+            lo = self.lo if self.lo_closed else self.lo + 1e-12
+            return "decimal", "between", xl(lo), xl(self.hi)
+        op = "greaterThanOrEqual" if self.lo_closed else "greaterThan"
+        return "decimal", op, xl(self.lo), None
 
     def error(self, name: str, x: float) -> InvalidValueError | None:
         """Why ``x`` is not a valid ``name``, or None if it is."""

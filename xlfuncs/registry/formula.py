@@ -332,7 +332,7 @@ def _first_example(doc: str, python_name: str, name: str) -> Example:
 
 def excel_functions() -> dict[str, ExcelFunction]:
     """Every function with an Excel expression, as
-    :func:`xlfuncs.registry.excel.expand` takes them."""
+    :func:`xlfuncs.templates.written.inline` writes them out."""
     return {
         f.name: ExcelFunction(tuple(a.name for a in f.args), f.defaults, f.excel)
         for f in REGISTRY.values()

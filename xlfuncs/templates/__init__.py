@@ -16,16 +16,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from ..workbook.xlsx import existing, workbook_bytes, write_bytes
 from .blocks import Template
+from .build import build_template, compute
 from .finetune import FINETUNE
-from .layout import LANGS, build_template
 from .library import FILENAME as LIBRARY
 from .library import LANG as LIBRARY_LANG
 from .library import MODULE_FILENAME as LIBRARY_MODULE
 from .library import build_library, definitions, module_text
 from .model_size import CHINCHILLA
 from .planner import PLANNER
-from .xlsx import existing, workbook_bytes, write_bytes
+from .texts import LANGS
 
 TEMPLATES: tuple[Template, ...] = (FINETUNE, CHINCHILLA, PLANNER)
 
@@ -64,7 +65,9 @@ def build(
     if templates is None and LIBRARY_LANG in langs:
         texts = definitions()  # the LAMBDAs, made once for the workbook and module
         built = build_library(texts)
-        files[out / LIBRARY] = workbook_bytes(built.workbook, built.cached)
+        files[out / LIBRARY] = workbook_bytes(
+            built.workbook, built.cached, built.dynamic
+        )
         files[out / LIBRARY_MODULE] = module_text(texts).encode("utf-8")
     there = existing(files)
     if there and not force:
@@ -93,4 +96,5 @@ __all__ = [
     "build",
     "build_library",
     "build_template",
+    "compute",
 ]

@@ -1,11 +1,13 @@
-"""What a template is made of: inputs, results, scenarios, grids, notes, a cover.
+"""What a template is made of: rows, blocks of rows, sheets.
 
-A template module lists its blocks top to bottom, as they appear on the sheet,
-each row with its own texts in both editions. A result says which library
-function computes it and from which rows (:class:`Call`); its Excel formula is
-that function's expression (``@formula(excel=...)``) written out with the rows'
-names, and its cached value is the function's Python result. Nothing here knows
-about cells: :mod:`xlfuncs.templates.layout` places the blocks.
+A template module lists its sheets and, on each, its blocks top to bottom, as
+they appear, every row with its own texts in both editions. An :class:`Input`
+is a typed cell checked by the library argument it feeds; a :class:`Result` is a
+formula, an :class:`~xlfuncs.templates.expr.Expr` over other rows (usually a
+library :func:`~xlfuncs.templates.expr.call`, or plain arithmetic such as
+``Ref("TrainingHours") / 24``). Nothing here knows about cells:
+:mod:`~xlfuncs.templates.render` places the blocks, :mod:`~xlfuncs.templates.model`
+computes their values, both from the same trees.
 """
 
 from __future__ import annotations
@@ -14,91 +16,53 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .expr import Expr, Ref
 from .texts import COUNT, Text
 
 
 @dataclass(frozen=True)
-class Lit:
-    """A literal argument, e.g. ``Lit("hoffmann")`` for a fit's name."""
+class Check:
+    """A condition that holds when all is well, and what to say when it does not.
 
-    value: str | float
-
-
-@dataclass(frozen=True)
-class Call:
-    """A library function applied to rows of the sheet (names) and literals."""
-
-    function: str
-    args: tuple[str | Lit, ...]
-
-
-@dataclass(frozen=True)
-class Fallback:
-    """An input that may be left blank, meaning another row's value."""
-
-    input: str
-    fallback: str
-
-
-@dataclass(frozen=True)
-class Sum:
-    """A row that adds other rows, e.g. model state + activations."""
-
-    terms: tuple[str, ...]
-
-
-Expr = Call | Fallback | Sum
-
-
-@dataclass(frozen=True)
-class Fit:
-    """Does the memory a GPU needs fit in what it has? Checked below the rows.
-
-    OK, or "Does not fit: …" with the fewest GPUs that would, where a row says.
+    ``error``: the results it guards show n/a (an input's domain); otherwise a
+    warning (results still compute). ``cond`` reads rows by name.
     """
 
-    label: Text
-    need: str  # a result: GB needed per GPU
-    have: str  # a result: the GPU's memory in GB
-    fewest: str | None = None  # a result: the fewest GPUs that fit
-
-
-@dataclass(frozen=True)
-class Rule:
-    """A check of an input beyond its domain, e.g. a GPU's figure for a dtype.
-
-    ``excel`` is the Excel condition that holds when all is well (it may read
-    other inputs by name); ``python`` the same test on the inputs' values.
-    """
-
-    excel: str
-    python: Callable[[dict[str, Any]], bool]
+    cond: Expr
     message: Text
     error: bool = True
 
 
 @dataclass(frozen=True)
 class Input:
-    """A typed cell with a workbook name, checked by its library argument's domain."""
+    """A typed cell with a workbook name, checked by its library argument's domain.
+
+    ``kind``: "number" (the argument's domain, ``whole`` for counts), "list" (a
+    name looked up as the library looks it up: ``keys`` is the workbook name of
+    the accepted spellings, ``menu`` the drop-down's list), or "text" (a short
+    code such as a currency). ``blank``: may be left empty, meaning what the help
+    says. ``rules``: further checks, e.g. a GPU's figure for a precision.
+    """
 
     name: str
-    arg: str  # the library argument it feeds: its domain, unit and typical range
+    arg: str  # the library argument it feeds: domain, unit, typical range
     default: float | str | None
     label: Text
     unit: Text
     help: Text
     fmt: str | Text = COUNT
-    whole: bool = False  # whole numbers, 1 or more (GPUs, examples)
-    choices: str | None = None  # the workbook name of the list it must be in
-    menu: str | None = None  # the list its drop-down offers, if not ``choices``
-    blank: bool = False  # may be left blank (its help says what blank means)
-    text: bool = False  # free text, e.g. a currency code
-    rules: tuple[Rule, ...] = ()
+    whole: bool = False
+    kind: str = "number"
+    keys: str | None = None
+    menu: str | None = None
+    blank: bool = False
+    rules: tuple[Check, ...] = ()
+    typical: tuple[float, float] | None = None  # instead of the argument's
 
 
 @dataclass(frozen=True)
 class Result:
-    """A formula cell with a workbook name."""
+    """A formula cell with a workbook name; shows n/a unless its inputs are valid."""
 
     name: str
     expr: Expr
@@ -106,7 +70,19 @@ class Result:
     unit: Text
     how: Text
     fmt: str | Text = COUNT
-    key: bool = False  # a headline result: bold, green
+    key: bool = False  # a headline result: bold
+    checks: tuple[Check, ...] = ()  # plausibility of the result itself
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A line that judges results, e.g. whether the memory fits: OK, a warning
+    or an error, built by a function of the template (see
+    :func:`~xlfuncs.templates.checks.fit`)."""
+
+    name: str
+    label: Text
+    expr: Expr  # gives text: "OK", "Warning: …", "Error: …", or n/a
 
 
 @dataclass(frozen=True)
@@ -120,23 +96,41 @@ class Results:
     title: Text
     rows: tuple[Result, ...]
     steps: bool = False  # intermediate calculations, shaded grey
-    fits: tuple[Fit, ...] = ()  # memory checks, each a line below the rows
+    verdicts: tuple[Verdict, ...] = ()  # lines below the rows
+
+
+@dataclass(frozen=True)
+class Case:
+    """A column of a scenario table: each varied input given by a tree over the
+    base inputs (``Ref("GPUs") * 2``) or a value typed in the column."""
+
+    label: Text
+    values: tuple[float, ...]  # one per varied input: typed, or a multiple
 
 
 @dataclass(frozen=True)
 class Scenarios:
-    """A base case and two others side by side: inputs down, results below them.
+    """The base case and others side by side: inputs down, results below them.
 
-    ``cases`` names the two other cases (their column headings); ``vary`` gives
-    each varied input with its value in each. The base case is the inputs above.
-    Each case has its own check.
+    ``vary``: the varied inputs; each case gives a value per input (``typed``) or
+    a multiple of the base (not ``typed``), shown as such.
     """
 
     title: Text
     note: Text
-    cases: tuple[Text, Text]
-    vary: tuple[tuple[str, float, float], ...]
+    vary: tuple[str, ...]
+    cases: tuple[Case, ...]
     results: tuple[str, ...]
+    typed: bool = True
+
+
+@dataclass(frozen=True)
+class Axis:
+    """An input varied along a grid's side: typed values, or multiples of the base."""
+
+    input: str
+    values: tuple[float, ...]
+    multiples: bool = False
 
 
 @dataclass(frozen=True)
@@ -146,22 +140,23 @@ class Grid:
     title: Text
     note: Text
     result: str
-    rows: tuple[str, tuple[float, ...]]
-    columns: tuple[str, tuple[float, ...]]
+    rows: Axis
+    columns: Axis
 
 
 @dataclass(frozen=True)
 class Chart:
     title: Text
-    plot: tuple[str, ...]  # results drawn against the varied input
+    plot: tuple[str, ...]  # columns drawn against the first
     log_x: bool = False
     log_y: bool = False
     y_title: Text | None = None
+    x_title: Text | None = None
 
 
 @dataclass(frozen=True)
 class Sweep:
-    """One input down the rows, results across: its own row values, a chart."""
+    """One input down the rows, results across: typed values, a chart."""
 
     title: Text
     note: Text
@@ -172,20 +167,105 @@ class Sweep:
 
 
 @dataclass(frozen=True)
+class Series:
+    """A column of a :class:`Curve`: a tree over the curve's own columns (by their
+    names) and the sheet's rows."""
+
+    name: str
+    label: Text
+    expr: Expr
+    fmt: str | Text = COUNT
+
+
+@dataclass(frozen=True)
+class Point:
+    """An extra row of a :class:`Curve`: its x given by a tree, its label."""
+
+    label: Text
+    x: Expr
+    marker: str  # the series its point is drawn on, as a diamond
+
+
+@dataclass(frozen=True)
+class Curve:
+    """A table of a quantity along typed values of ``x``, its columns computed
+    from each row's x, with extra rows (optima) and a chart: the IsoFLOP curve."""
+
+    title: Text
+    note: Text
+    x: Input  # the typed column (its check, format and drop-down)
+    xs: tuple[float, ...]
+    columns: tuple[Series, ...]
+    points: tuple[Point, ...]
+    chart: Chart
+
+
+@dataclass(frozen=True)
+class Field:
+    """A column of a :class:`Table`: typed (an ``input``-like rule) or computed."""
+
+    name: str  # the workbook name of the whole column
+    label: Text
+    unit: Text
+    fmt: str | Text = COUNT
+    input: Input | None = None  # typed: its checks, per row
+    expr: Expr | None = None  # computed: over the row's fields, by name
+    total: bool = False  # summed below the table
+    width: float = 10.0
+
+
+@dataclass(frozen=True)
+class Table:
+    """Rows of records, a field a column, totals below: a plan's runs."""
+
+    title: Text
+    note: Text
+    fields: tuple[Field, ...]
+    rows: tuple[dict[str, Any], ...]  # typed values, one dict per filled row
+    size: int  # rows in all (the rest left blank to fill)
+    label: str  # the field that names a row in messages
+
+
+@dataclass(frozen=True)
 class Notes:
     title: Text
     notes: tuple[Text, ...]
 
 
 @dataclass(frozen=True)
+class Figures:
+    """Results of other blocks shown again, e.g. on the summary page."""
+
+    title: Text
+    rows: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Custom:
-    """A block a template draws itself (the planner's IsoFLOP curve)."""
+    """A block a template draws itself with the writer (rare)."""
 
     draw: Callable[..., None]
-    inputs: tuple[Input, ...] = ()  # inputs it adds, for the model check
 
 
-Block = Inputs | Results | Scenarios | Grid | Sweep | Notes | Custom
+Block = (
+    Inputs
+    | Results
+    | Scenarios
+    | Grid
+    | Sweep
+    | Curve
+    | Table
+    | Notes
+    | Figures
+    | Custom
+)
+
+
+@dataclass(frozen=True)
+class Sheet:
+    name: Text
+    blocks: tuple[Block, ...]
+    check: bool = True  # the model check at the top
 
 
 @dataclass(frozen=True)
@@ -201,13 +281,12 @@ class Cover:
 @dataclass(frozen=True)
 class Template:
     slug: str  # file name stem
-    sheet: Text  # the model sheet's name
     title: Text
     subtitle: Text
     subject: Text
     keywords: Text
     cover: Cover
-    blocks: tuple[Block, ...]
+    sheets: tuple[Sheet, ...]
     data_sheet: bool = False  # carries the reference tables (accelerators, fits)
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
@@ -215,18 +294,22 @@ class Template:
         return f"{self.slug}.xlsx" if lang == "en" else f"{self.slug}-{lang}.xlsx"
 
     @property
+    def blocks(self) -> tuple[Block, ...]:
+        return tuple(b for s in self.sheets for b in s.blocks)
+
+    @property
     def inputs(self) -> tuple[Input, ...]:
-        out: list[Input] = []
-        for b in self.blocks:
-            if isinstance(b, Inputs):
-                out += b.rows
-            elif isinstance(b, Custom):
-                out += b.inputs
-        return tuple(out)
+        return tuple(i for b in self.blocks if isinstance(b, Inputs) for i in b.rows)
 
     @property
     def results(self) -> tuple[Result, ...]:
         return tuple(r for b in self.blocks if isinstance(b, Results) for r in b.rows)
+
+    @property
+    def verdicts(self) -> tuple[Verdict, ...]:
+        return tuple(
+            v for b in self.blocks if isinstance(b, Results) for v in b.verdicts
+        )
 
     def input(self, name: str) -> Input:
         return next(i for i in self.inputs if i.name == name)
@@ -241,18 +324,45 @@ class Template:
     def defaults(self) -> dict[str, Any]:
         return {i.name: i.default for i in self.inputs}
 
+    def with_defaults(self, values: dict[str, Any]) -> Template:
+        """The template with other input defaults (company defaults, tests)."""
+        from dataclasses import replace
+
+        unknown = set(values) - {i.name for i in self.inputs}
+        if unknown:
+            raise KeyError(", ".join(sorted(unknown)))
+
+        def block(b: Block) -> Block:
+            if not isinstance(b, Inputs):
+                return b
+            rows = tuple(
+                replace(i, default=values[i.name]) if i.name in values else i
+                for i in b.rows
+            )
+            return replace(b, rows=rows)
+
+        sheets = tuple(
+            replace(s, blocks=tuple(block(b) for b in s.blocks)) for s in self.sheets
+        )
+        return replace(self, sheets=sheets)
+
     def leaves(self, name: str) -> list[str]:
         """The inputs a row depends on, through the results it reads, in order."""
         if self.is_input(name):
             return [name]
-        expr = self.result(name).expr
-        if isinstance(expr, Call):
-            reads = [a for a in expr.args if isinstance(a, str)]
-        elif isinstance(expr, Sum):
-            reads = list(expr.terms)
-        else:
-            reads = [expr.input, expr.fallback]
+        rows = {r.name: r.expr for r in self.results}
+        rows |= {v.name: v.expr for v in self.verdicts}
         seen: list[str] = []
-        for r in reads:
-            seen += [n for n in self.leaves(r) if n not in seen]
+        for n in sorted(rows[name].names(), key=_order(rows[name])):
+            if n in rows or self.is_input(n):
+                seen += [x for x in self.leaves(n) if x not in seen]
         return seen
+
+
+def _order(expr: Expr) -> Callable[[str], int]:
+    """Names in the order the tree reads them."""
+    order: dict[str, int] = {}
+    for e in expr.walk():
+        if isinstance(e, Ref):
+            order.setdefault(e.name, len(order))
+    return lambda n: order[n]

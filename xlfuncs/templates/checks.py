@@ -1,59 +1,184 @@
-"""One rule turns an argument's domain into the Excel check, the validation and
-the message.
+"""Checks: what an input, a result or a plan must satisfy, as trees.
 
 Every input is checked by the domain of the library argument it feeds
-(:mod:`xlfuncs.registry.arguments`): the same interval the UDFs and the Python
-API accept. :func:`rules` lists, in order, each condition an input must meet
-with what its Check cell says when it does not: errors first (the results then
-show n/a), then the warning for a value outside the argument's typical range
-(the results still compute). The Excel and the Python side of each rule are
-written together, so the cached check texts are what Excel computes.
+(:meth:`~xlfuncs.registry.domains.Domain.conditions`: the interval the UDFs, the
+LAMBDAs and the Python API accept, written once), then by its own rules, then
+against the argument's typical range (a warning). Each check is a tree over the
+rows it reads, so the Check cell's formula and its cached text are one
+definition. Errors outrank warnings: an input lists its errors first, and the
+model check names an error before any warning.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, Literal
+import functools
+from collections.abc import Sequence
 
 from openpyxl.worksheet.datavalidation import DataValidation
 
 from ..registry import ARGS, Arg
-from ..registry.domains import FRACTION
-from ..registry.excel import exact, xl
+from ..registry.domains import FRACTION, WHOLE, Domain
+from ..registry.excel import key
 from . import texts as tx
-from .blocks import Input, Rule
+from .blocks import Check, Input
+from .expr import Expr, F, Ref, Say
 from .texts import Text
+from .written import parse
 
-
-@dataclass(frozen=True)
-class Check:
-    """A condition on one input: Excel text over ``{x}``, the same test in Python."""
-
-    excel: str  # holds when all is well; {x} is the input's cell or name
-    python: Callable[[Any, dict[str, Any]], bool]  # (value, all values)
-    message: Text
-    error: bool = True
-
-    def condition(self, ref: str) -> str:
-        return self.excel.replace("{x}", ref)
-
-
-# An input no library function takes (a table's multiples): a positive number.
+# An input no library function takes (a table's multiple): a positive number.
 _TEMPLATE_ONLY = Arg("template_only", "", "")
 
 
-def is_number(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+def domain(inp: Input) -> Domain | None:
+    """The interval an input's value must lie in: its argument's, or whole
+    numbers from 1 for a count the template wants whole (GPUs, examples)."""
+    if inp.whole:
+        return WHOLE
+    return ARGS.get(inp.arg, _TEMPLATE_ONLY).domain
 
 
-def _number_text(v: float, fmt: str, lang: str) -> str:
-    """A bound as the reader sees it: 30%, 100,000, 0.05 (Spanish separators)."""
+def typical(inp: Input) -> tuple[float, float] | None:
+    return inp.typical or ARGS.get(inp.arg, _TEMPLATE_ONLY).typical
+
+
+@functools.cache
+def looked_up(name: str, keys: str) -> Expr:
+    """TRUE where the typed name is one the library accepts: found, as the
+    library's look-ups find it (:func:`~xlfuncs.registry.excel.key`), among
+    ``keys``."""
+    return F.ISNUMBER(F.MATCH(parse(key(name)), Ref(keys), 0))
+
+
+def input_checks(inp: Input) -> list[Check]:
+    """The checks of one input, errors first, then the typical-range warning."""
+    x = Ref(inp.name)
+    if inp.kind == "text":
+        short = F.AND(F.ISTEXT(x), F.LEN(F.TRIM(x)).ge(1), F.LEN(x).le(12))
+        return [Check(short, tx.ENTER_TEXT)]
+    if inp.kind == "list":
+        assert inp.keys is not None, inp.name
+        found = Check(looked_up(inp.name, inp.keys), tx.PICK)
+        return _ordered([found, *inp.rules])
+    out = [Check(F.ISNUMBER(x), tx.ENTER_NUMBER)]
+    d = domain(inp)
+    if d is not None:
+        conds = {k: parse(c) for k, c in d.conditions(inp.name).items()}
+        if d is FRACTION:  # a percentage: one message for both ends
+            out.append(Check(F.AND(conds["low"], conds["high"]), tx.PERCENT))
+        elif d.whole:
+            lo = d.least_whole
+            out.append(
+                Check(F.AND(x.ge(lo), conds["whole"]), _with(tx.ENTER_WHOLE, lo=lo))
+            )
+            if "high" in conds:
+                out.append(Check(conds["high"], _with(tx.AT_MOST, hi=d.hi)))
+        else:
+            message = tx.AT_LEAST if d.lo_closed else tx.ABOVE
+            out.append(Check(conds["low"], _with(message, lo=d.lo)))
+            if "high" in conds:
+                out.append(Check(conds["high"], _with(tx.AT_MOST, hi=d.hi)))
+    span = typical(inp)
+    if span is not None:
+        lo, hi = span
+        fmt = inp.fmt if isinstance(inp.fmt, str) else inp.fmt.en
+        message = Text(
+            tx.UNUSUAL.en.format(lo=shown(lo, fmt, "en"), hi=shown(hi, fmt, "en")),
+            tx.UNUSUAL.es.format(lo=shown(lo, fmt, "es"), hi=shown(hi, fmt, "es")),
+        )
+        out.append(Check(F.AND(x.ge(lo), x.le(hi)), message, error=False))
+    out = _ordered([*out, *inp.rules])
+    if inp.blank:  # blank is allowed, and means what the help says
+        return [Check(F.OR(F.ISBLANK(x), c.cond), c.message, c.error) for c in out]
+    return out
+
+
+def _ordered(checks: Sequence[Check]) -> list[Check]:
+    """Errors before warnings, each in the order given."""
+    return [c for c in checks if c.error] + [c for c in checks if not c.error]
+
+
+def first_problem(checks: Sequence[tuple[Check, Text]]) -> Expr:
+    """The text of the first check that fails, with its prefix, or OK.
+
+    ``checks``: (check, prefix) pairs, e.g. (the GPUs check, "Pessimistic, GPUs:
+    "). A test that is an error itself (text compared with a number inside INT)
+    reads as the first message: the value is not a usable number.
+    """
+    tree: Expr = Say(tx.OK)
+    for check, prefix in reversed(checks):
+        tree = F.IF(F.NOT(check.cond), Say(prefix + check.message), tree)
+    first, prefix = checks[0]
+    return F.IFERROR(tree, Say(prefix + first.message))
+
+
+def errors(checks: Sequence[Check]) -> list[Expr]:
+    """The conditions a result needs (errors, not warnings)."""
+    return [c.cond for c in checks if c.error]
+
+
+def guarded(body: Expr, conds: Sequence[Expr]) -> Expr:
+    """n/a unless every condition holds; n/a for any error the body gives."""
+    na = Say(tx.NA)
+    if conds:
+        body = F.IF(F.AND(*conds) if len(conds) > 1 else conds[0], body, na)
+    return F.IFERROR(body, na)
+
+
+def severity(status: Expr) -> Expr:
+    """0 for OK, 2 for an error, 1 for anything else (a warning, n/a)."""
+    error = F.LEFT(status, len(tx.ERROR_WORD.en)).eq(Say(tx.ERROR_WORD))
+    return F.IF(status.eq(Say(tx.OK)), 0, F.IF(error, 2, 1))
+
+
+# ------------------------------------------------------------------ data validation
+
+
+def validation(inp: Input, lang: str, label: str, prompt: str) -> DataValidation:
+    """Excel's own data validation for the input, from the same domain: its
+    pop-up says what the input is, its alert every limit the input has."""
+    checks = input_checks(inp)
+    limits = [
+        c.message(lang) for c in checks if c.error and c.message is not tx.ENTER_NUMBER
+    ]
+    d = domain(inp)
+    if inp.kind == "text":
+        dv = DataValidation(
+            type="textLength", operator="between", formula1="1", formula2="12"
+        )
+    elif inp.kind == "list":
+        dv = DataValidation(type="list", formula1=inp.menu or inp.keys)
+    else:
+        assert d is not None, inp.name
+        kind, op, f1, f2 = d.validation()
+        dv = DataValidation(type=kind, operator=op, formula1=f1, formula2=f2)  # type: ignore[arg-type]
+    dv.allow_blank = inp.blank
+    dv.showInputMessage = dv.showErrorMessage = True
+    dv.errorStyle = "stop"
+    dv.promptTitle = label[:32]
+    dv.prompt = prompt[:255]
+    dv.errorTitle = tx.INVALID_TITLE(lang)[:32]
+    # "Error: must be 0 or more; must be at most 3": every limit, one "Error:".
+    first, *rest = limits or [checks[0].message(lang)]
+    more = [m.split(": ", 1)[-1] for m in rest]
+    dv.error = "; ".join([first, *more])[:255]
+    return dv
+
+
+# ------------------------------------------------------------------ numbers in words
+
+
+def shown(v: float, fmt: str, lang: str) -> str:
+    """A number as a cell in ``fmt`` shows it, for a message: 30%, 100,000, 0.05,
+    10 B (Spanish separators in Spanish); never E-notation."""
     if "%" in fmt:
         text = f"{v:.0%}"
+    elif abs(v) >= 1e6:
+        for size, word in ((1e12, tx.TRILLION), (1e9, tx.BILLION), (1e6, tx.MILLION)):
+            if abs(v) >= size:
+                text = f"{v / size:,.4g} {word(lang)}"
+                break
     elif v >= 1000:
-        text = f"{v:,.0f}" if v < 1e7 else f"{v:.0e}"
+        text = f"{v:,.0f}"
     else:
         text = f"{v:g}"
     if lang == "es":
@@ -62,224 +187,56 @@ def _number_text(v: float, fmt: str, lang: str) -> str:
     return text
 
 
-Test = Callable[[Any, dict[str, Any]], bool]
-
-
 def _with(message: Text, **bounds: float) -> Text:
     """``message`` with its bounds written as each edition writes numbers."""
     return Text(
-        message.en.format(**{k: _number_text(v, "0", "en") for k, v in bounds.items()}),
-        message.es.format(**{k: _number_text(v, "0", "es") for k, v in bounds.items()}),
+        message.en.format(**{k: shown(v, "0", "en") for k, v in bounds.items()}),
+        message.es.format(**{k: shown(v, "0", "es") for k, v in bounds.items()}),
     )
 
 
-def _interval(lo: float, hi: float, lo_closed: bool, hi_closed: bool) -> Test:
-    def test(v: Any, _: dict[str, Any]) -> bool:
-        above = v >= lo if lo_closed else v > lo
-        below = v <= hi if hi_closed else v < hi
-        return bool(above and below)
-
-    return test
-
-
-def _in_list(name: str) -> Test:
-    def test(v: Any, env: dict[str, Any]) -> bool:
-        names = {n.lower() for n in env["@lists"][name]}
-        return isinstance(v, str) and v.strip().lower() in names
-
-    return test
-
-
-def _from_rule(r: Rule) -> Check:
-    def test(_: Any, env: dict[str, Any]) -> bool:
-        return r.python(env)
-
-    return Check(r.excel, test, r.message, r.error)
+def fit(need: Expr, have: Expr, fewest: Expr | None = None) -> Expr:
+    """OK if the memory a GPU needs fits what it has with room to spare; a
+    warning when it fills more than 1 - SPARE of it; else by how much it does not
+    fit, and the fewest GPUs that would."""
+    before, after = tx.TIGHT.split("{pct}")
+    tight = Say(before).cat(figure(need / have * 100, 0), Text("%", "\u00a0%") + after)
+    head, rest = tx.NO_FIT.split("{need}")
+    middle, tail = rest.split("{have}")
+    no_fit = Say(head).cat(figure(need, 1), middle, figure(have, 0), tail)
+    if fewest is not None:
+        before, after = tx.FEWEST.split("{n}")
+        more = F.IF(F.ISNUMBER(fewest), Say(before).cat(figure(fewest, 0), after), "")
+        no_fit = no_fit.cat(more)
+    verdict = F.IF(
+        need.le(have * (1 - tx.SPARE)), Say(tx.OK), F.IF(need.le(have), tight, no_fit)
+    )
+    return F.IF(F.AND(F.ISNUMBER(need), F.ISNUMBER(have)), verdict, Say(tx.NA))
 
 
-def _or_blank(c: Check) -> Check:
-    def test(v: Any, env: dict[str, Any]) -> bool:
-        return v is None or c.python(v, env)
-
-    return Check(f"OR(ISBLANK({{x}}),{c.excel})", test, c.message, c.error)
-
-
-def _short_text(v: Any, _: dict[str, Any]) -> bool:
-    return isinstance(v, str) and len(v.strip()) >= 1 and len(v) <= 12
-
-
-def _number(v: Any, _: dict[str, Any]) -> bool:
-    return is_number(v)
-
-
-def _whole_from(lo: float) -> Test:
-    def test(v: Any, _: dict[str, Any]) -> bool:
-        return bool(v >= lo and float(v).is_integer())
-
-    return test
-
-
-INF = math.inf
-
-
-def _least_whole(inp: Input) -> float:
-    """The least whole number a whole-number input takes: 1 for counts, else its
-    domain's (0 for a ZeRO stage, 1 for a LoRA rank, which must be above 0)."""
-    d = ARGS.get(inp.arg, _TEMPLATE_ONLY).domain
-    if inp.whole or d is None:
-        return 1.0
-    return float(math.ceil(d.lo) if d.lo_closed else math.floor(d.lo) + 1)
-
-
-def rules(inp: Input) -> list[Check]:
-    """The checks of one input, errors first, then the typical-range warning."""
-    if inp.text:
-        text = "AND(ISTEXT({x}),LEN(TRIM({x}))>=1,LEN({x})<=12)"
-        return [Check(text, _short_text, tx.ENTER_TEXT)]
-    if inp.choices:
-        listed = f"ISNUMBER(MATCH({exact('{x}')},{inp.choices},0))"  # no wildcards
-        return [Check(listed, _in_list(inp.choices), tx.PICK)] + [
-            _from_rule(r) for r in inp.rules
-        ]
-    arg = ARGS.get(inp.arg, _TEMPLATE_ONLY)
-    d = arg.domain
-    out = [Check("ISNUMBER({x})", _number, tx.ENTER_NUMBER)]
-    if d is FRACTION:  # a percentage: one message for both ends
-        out.append(Check("AND({x}>0,{x}<=1)", _interval(0, 1, False, True), tx.PERCENT))
-    elif inp.whole or (d is not None and d.whole):
-        lo = _least_whole(inp)
-        message = _with(tx.ENTER_WHOLE, lo=lo)
-        out.append(
-            Check(f"AND({{x}}>={xl(lo)},{{x}}=INT({{x}}))", _whole_from(lo), message)
-        )
-    elif d is not None:
-        op, message = (">=", tx.AT_LEAST) if d.lo_closed else (">", tx.ABOVE)
-        above = _interval(d.lo, INF, d.lo_closed, False)
-        message = _with(message, lo=d.lo)
-        out.append(Check(f"{{x}}{op}{xl(d.lo)}", above, message))
-    if d is not None and d is not FRACTION and math.isfinite(d.hi):
-        op = "<=" if d.hi_closed else "<"
-        below = _interval(-INF, d.hi, False, d.hi_closed)
-        message = _with(tx.AT_MOST, hi=d.hi)
-        out.append(Check(f"{{x}}{op}{xl(d.hi)}", below, message))
-    out += [_from_rule(r) for r in inp.rules]
-    if arg.typical is not None:
-        lo, hi = arg.typical
-        fmt = inp.fmt if isinstance(inp.fmt, str) else inp.fmt.en
-        message = Text(
-            tx.UNUSUAL.en.format(
-                lo=_number_text(lo, fmt, "en"), hi=_number_text(hi, fmt, "en")
-            ),
-            tx.UNUSUAL.es.format(
-                lo=_number_text(lo, fmt, "es"), hi=_number_text(hi, fmt, "es")
-            ),
-        )
-        typical = _interval(lo, hi, True, True)
-        out.append(
-            Check(
-                f"AND({{x}}>={xl(lo)},{{x}}<={xl(hi)})", typical, message, error=False
-            )
-        )
-    if inp.blank:  # blank is allowed, and means what the help says
-        out = [_or_blank(c) for c in out]
-    return out
-
-
-def first_problem(inp: Input, value: Any, env: dict[str, Any]) -> Text | None:
-    """What the input's Check cell says: the first rule it breaks, or None."""
-    for c in rules(inp):
-        try:
-            ok = c.python(value, env)
-        except TypeError:  # a comparison with text: Excel's IFERROR says the first
-            return rules(inp)[0].message
-        if not ok:
-            return c.message
-    return None
-
-
-def valid(inp: Input, value: Any, env: dict[str, Any]) -> bool:
-    """True unless an error rule fails (a warning still computes)."""
-    for c in rules(inp):
-        if not c.error:
-            continue
-        try:
-            if not c.python(value, env):
-                return False
-        except TypeError:
-            return False
-    return True
-
-
-def check_formula(inp: Input, ref: str, lang: str) -> str:
-    """The Check cell: the first rule broken, or OK."""
-    chain = _q(tx.OK(lang))
-    for c in reversed(rules(inp)):
-        chain = f"IF(NOT({c.condition(ref)}),{_q(c.message(lang))},{chain})"
-    # Text where a number belongs makes INT() an error: the first message says it.
-    return f"=IFERROR({chain},{_q(rules(inp)[0].message(lang))})"
-
-
-def error_conditions(inp: Input, ref: str) -> list[str]:
-    """The Excel conditions a result needs of this input (errors, not warnings)."""
-    return [c.condition(ref) for c in rules(inp) if c.error]
+def figure(x: Expr, decimals: int) -> Expr:
+    """A number in a message as the reader's Excel writes it (FIXED uses the
+    reader's separators; TEXT with a fixed "0.0" would not)."""
+    return F.FIXED(x, decimals)
 
 
 def messages(inp: Input, lang: str) -> list[str]:
-    return [c.message(lang) for c in rules(inp)]
+    return [c.message(lang) for c in input_checks(inp)]
 
 
-def validation(inp: Input, lang: str, label: str, prompt: str) -> DataValidation:
-    """Excel's own data validation for the input, from the same domain: its
-    pop-up says what the input is, its alert every limit the input has."""
-    limits = [
-        c.message(lang)
-        for c in rules(inp)
-        if c.error and c.message is not tx.ENTER_NUMBER
-    ]
-    dv: DataValidation
-    d = ARGS.get(inp.arg, _TEMPLATE_ONLY).domain
-    if inp.text:
-        dv = DataValidation(
-            type="textLength", operator="between", formula1="1", formula2="12"
-        )
-    elif inp.choices:
-        dv = DataValidation(type="list", formula1=inp.menu or inp.choices)
-    elif inp.whole or (d is not None and d.whole):
-        lo = _least_whole(inp)
-        if d is not None and math.isfinite(d.hi):
-            dv = DataValidation(
-                type="whole", operator="between", formula1=xl(lo), formula2=xl(d.hi)
-            )
-        else:
-            dv = DataValidation(
-                type="whole", operator="greaterThanOrEqual", formula1=xl(lo)
-            )
-    else:
-        assert d is not None
-        if math.isfinite(d.hi):
-            # Excel's "between" is inclusive: an open end is nudged inside.
-            lo = d.lo if d.lo_closed else d.lo + 1e-12
-            dv = DataValidation(
-                type="decimal", operator="between", formula1=xl(lo), formula2=xl(d.hi)
-            )
-        else:
-            op: Literal["greaterThanOrEqual", "greaterThan"] = (
-                "greaterThanOrEqual" if d.lo_closed else "greaterThan"
-            )
-            dv = DataValidation(type="decimal", operator=op, formula1=xl(d.lo))
-    dv.allow_blank = inp.blank
-    dv.showInputMessage = dv.showErrorMessage = True
-    dv.errorStyle = "stop"
-    dv.promptTitle = label[:32]
-    dv.prompt = prompt[:255]
-    dv.errorTitle = tx.INVALID_TITLE(lang)[:32]
-    # "Error: must be 0 or more; must be at most 3": every limit, one "Error:".
-    first, *rest = limits or [rules(inp)[0].message(lang)]
-    more = [m.split(": ", 1)[-1] for m in rest]
-    dv.error = "; ".join([first, *more])[:255]
-    return dv
-
-
-def _q(text: str) -> str:
-    """A string literal in an Excel formula."""
-    return '"' + text.replace('"', '""') + '"'
+__all__ = [
+    "Check",
+    "domain",
+    "errors",
+    "figure",
+    "fit",
+    "first_problem",
+    "guarded",
+    "input_checks",
+    "looked_up",
+    "messages",
+    "severity",
+    "shown",
+    "typical",
+    "validation",
+]

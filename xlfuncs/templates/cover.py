@@ -3,15 +3,16 @@ sources, its version and build date. Readable without this repository."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date
 
 from openpyxl import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
 from .. import __version__
-from . import styles as st
+from ..workbook import writer as wr
+from ..workbook.writer import Column, SheetWriter
 from .blocks import Template
-from .page import LINE, lines, setup_print
 from .texts import T
 
 WIDTH = 100  # one wide column
@@ -46,45 +47,49 @@ HEADINGS = {
 }
 
 
+def write_cover(
+    wb: Workbook,
+    ws: Worksheet,
+    lang: str,
+    title: str,
+    sections: Sequence[tuple[str, Sequence[str]]],
+    intro: str = "",
+) -> None:
+    """A cover in one wide column: a title, an introduction, then each section's
+    heading and paragraphs (the template workbooks' and the LAMBDA library's)."""
+    w = SheetWriter(wb, ws, (Column("text", WIDTH),))
+    w.next()
+    w.put("text", title, wr.TITLE)
+    w.height(24)
+    if intro:
+        w.next()
+        w.put("text", intro, wr.WRAPPED)
+    for heading, paragraphs in sections:
+        w.next()
+        w.next()
+        w.put("text", heading, wr.SECTION)
+        for text in paragraphs:
+            w.next()
+            w.put("text", text, wr.WRAPPED)
+    w.finish(lang, last="text", stamp=f"xlfuncs {__version__}")
+
+
 def add_cover(
     wb: Workbook, ws: Worksheet, tpl: Template, lang: str, built: date
 ) -> None:
     """Fill ``ws`` (the first sheet) with the template's cover."""
     ws.title = HEADINGS["cover"](lang)
-    ws.column_dimensions["A"].width = WIDTH
-    row = 0
-
-    def put(text: str, font: object = st.BODY, gap: bool = False) -> None:
-        nonlocal row
-        if gap:
-            row += 1
-        row += 1
-        c = ws.cell(row, 1, text)
-        c.data_type = "s"
-        c.font, c.alignment = font, st.WRAP  # type: ignore[assignment]
-        ws.row_dimensions[row].height = lines(text, WIDTH) * LINE + 3
-
-    put(tpl.title(lang), st.TITLE)
-    ws.row_dimensions[row].height = 24
-    put(tpl.subtitle(lang))
-    put(HEADINGS["answers"](lang), st.SECTION, gap=True)
-    put(tpl.cover.answers(lang))
-    put(HEADINGS["steps"](lang), st.SECTION, gap=True)
-    for k, step in enumerate(tpl.cover.steps, start=1):
-        put(f"{k}. {step(lang)}")
-    put(HEADINGS["check"](lang), st.SECTION, gap=True)
-    put(HEADINGS["check_text"](lang))
-    put(HEADINGS["limits"](lang), st.SECTION, gap=True)
-    for limit in tpl.cover.limits:
-        put("• " + limit(lang))
-    put(HEADINGS["sources"](lang), st.SECTION, gap=True)
-    for source in tpl.cover.sources:
-        put("• " + source(lang))
-    put(HEADINGS["version"](lang), st.SECTION, gap=True)
+    h = {k: v(lang) for k, v in HEADINGS.items()}
     day = built.isoformat()
-    put(HEADINGS["built"](lang).format(version=__version__, date=day))
-    ws.print_area = f"A1:A{row}"
-    setup_print(ws, lang, portrait=True)
-    ws.sheet_view.showGridLines = False
-    ws.protection.sheet = True
-    _ = wb
+    write_cover(
+        wb, ws, lang, tpl.title(lang),
+        [
+            (h["answers"], [tpl.cover.answers(lang)]),
+            (h["steps"], [f"{k}. {s(lang)}" for k, s in enumerate(tpl.cover.steps, 1)]),
+            (h["check"], [h["check_text"]]),
+            (h["limits"], ["• " + x(lang) for x in tpl.cover.limits]),
+            (h["sources"], ["• " + x(lang) for x in tpl.cover.sources]),
+            (h["version"], [h["built"].format(version=__version__, date=day)]),
+        ],
+        intro=tpl.subtitle(lang),
+    )  # fmt: skip

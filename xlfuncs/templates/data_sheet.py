@@ -13,14 +13,13 @@ workbook names it defines are the ones :mod:`xlfuncs.registry.excel` declares.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+import functools
+from collections.abc import Callable, Iterator
 from itertools import permutations
 from typing import Any
 
 from openpyxl import Workbook
-from openpyxl.styles import Alignment, Font, PatternFill
-from openpyxl.utils import get_column_letter, quote_sheetname
-from openpyxl.workbook.defined_name import DefinedName
+from openpyxl.styles import Alignment, Font
 from openpyxl.worksheet.worksheet import Worksheet
 
 from ..data.accelerators import ACCELERATORS, find
@@ -53,7 +52,10 @@ from ..registry.excel import (
     MODEL_ROW,
     MODEL_SPECS,
 )
-from .page import LINE, lines
+from ..workbook import writer as wr
+from ..workbook.page import lines
+from ..workbook.writer import Column, SheetWriter, Style
+from .semantics import Range
 
 #: Words a vendor's names may start with; the Python look-up strips them too.
 VENDOR_WORDS = {
@@ -113,81 +115,91 @@ def dtype_keys() -> Iterator[tuple[str, int]]:
         yield normalize(spelling), 1 + DTYPES.index(canonical)
 
 
-def _name(wb: Workbook, name: str, title: str, ref: str) -> None:
-    wb.defined_names[name] = DefinedName(
-        name, attr_text=f"{quote_sheetname(title)}!{ref}"
-    )
+@functools.lru_cache(maxsize=1)
+def tables() -> dict[str, Range]:
+    """The values behind every workbook name the data sheets define, as the
+    formulas read them: the trees of the templates are evaluated over these."""
+    peaks = [
+        tuple(acc.peak_tflops.get(d, MISSING) for d in DTYPES) for acc in ACCELERATORS
+    ]
+    out = {
+        "AcceleratorNames": Range.column([a.name for a in ACCELERATORS]),
+        ACCELERATOR_PEAKS: Range(tuple(peaks)),
+        "DtypeNames": Range.row(DTYPES),
+        "TrainingDtypeNames": Range.row(TRAINING_DTYPES),
+        ACCELERATOR_MEMORY: Range.column([_or_dash(a.memory_gb) for a in ACCELERATORS]),
+        ACCELERATOR_BANDWIDTH: Range.column(
+            [_or_dash(a.bandwidth_tbs) for a in ACCELERATORS]
+        ),
+        ACCELERATOR_POWER: Range.column([_or_dash(a.power_w) for a in ACCELERATORS]),
+        FIT_NAMES: Range.column(list(FITS)),
+        "RecomputeNames": Range.row(RECOMPUTE_MODES),
+        "ModelNames": Range.column([m.name for m in MODELS]),
+        MODEL_SPECS: Range(
+            tuple(tuple(float(model_value(m, f)) for f in FIELDS) for m in MODELS)
+        ),
+    }
+    for which, attr in zip(
+        ("E", "A", "B", "Alpha", "Beta", "G", "Exponent"),
+        ("E", "A", "B", "alpha", "beta", "G", "a"),
+    ):
+        out[FIT[which]] = Range.column([float(getattr(f, attr)) for f in FITS.values()])
+    for found, keys_name, index_name in (
+        (list(accelerator_keys()), ACCELERATOR_KEYS, ACCELERATOR_ROW),
+        (list(dtype_keys()), DTYPE_KEYS, DTYPE_COLUMN),
+        (list(model_keys()), MODEL_KEYS, MODEL_ROW),
+        (list(field_keys()), MODEL_FIELD_KEYS, MODEL_FIELD_COLUMN),
+    ):
+        out[keys_name] = Range.column([k for k, _ in found])
+        out[index_name] = Range.column([float(i) for _, i in found])
+    return out
 
 
-def _range(c1: int, r1: int, c2: int, r2: int) -> str:
-    return f"${get_column_letter(c1)}${r1}:${get_column_letter(c2)}${r2}"
+def _or_dash(v: float | None) -> float | str:
+    return MISSING if v is None else float(v)
 
 
-HEADER_FONT = Font(name="Calibri", sz=10, bold=True, color="FFFFFF")
-HEADER_FILL = PatternFill("solid", fgColor="1F3864")
-BODY_FONT = Font(name="Calibri", sz=10)
+HEAD = 2  # the header row of the Data and Models sheets (the title is row 1)
+TITLE = Style(font=Font(name="Calibri", sz=12, b=True, color="1F3864"),
+              align=Alignment(vertical="center", wrap_text=True))  # fmt: skip
+HEADER = wr.HEADER.but(align=Alignment(wrap_text=True, vertical="center"))
+FIGURE = Style(align=Alignment(horizontal="right", vertical="top"))
+SOURCE = wr.WRAPPED
 
 
-def _header(ws: Worksheet, row: int, titles: list[str]) -> None:
-    for col, title in enumerate(titles, start=1):
-        c = ws.cell(row, col, title)
-        c.data_type = "s"
-        c.font, c.fill = HEADER_FONT, HEADER_FILL
-        c.alignment = Alignment(wrap_text=True, vertical="center")
-
-
-def _source_list(
-    ws: Worksheet, row: int, last_col: int, title: str, entries: list[str]
-) -> int:
-    """A bold title and one line per entry from ``row``, each merged over columns
-    A to ``last_col`` and wrapped; returns the last row."""
-    width = sum(
-        ws.column_dimensions[get_column_letter(c)].width or 8
-        for c in range(1, last_col + 1)
-    )
-    for k, text in enumerate([title, *entries]):
-        c = ws.cell(row + k, 1, text)
-        c.data_type = "s"
-        c.alignment = Alignment(wrap_text=True, vertical="top")
-        if k == 0:
-            c.font = Font(name="Calibri", sz=10, bold=True)
-        ws.merge_cells(
-            start_row=row + k, start_column=1, end_row=row + k, end_column=last_col
-        )
-        # A line across the page fits more than its columns' widths add up to
-        # (no padding per cell); bold is wider.
-        n = lines(text, width * (1.0 if k == 0 else 1.05))
-        ws.row_dimensions[row + k].height = LINE * n + 2
-    return row + len(entries)
-
-
-def _title(ws: Worksheet, last_col: int, text: str) -> None:
+def _title(w: SheetWriter, last: str, text: str) -> None:
     """The sheet's title in row 1, across the table, wrapped if it must."""
-    c = ws.cell(1, 1, text)
-    c.font = Font(name="Calibri", sz=12, bold=True, color=HEADER_FILL.fgColor.rgb)
-    c.alignment = Alignment(vertical="center", wrap_text=True)
-    ws.merge_cells(start_row=1, start_column=1, end_row=1, end_column=last_col)
-    width = sum(
-        ws.column_dimensions[get_column_letter(k)].width or 8
-        for k in range(1, last_col + 1)
-    )
+    w.next()
+    w.put(w.letter_key(0), text, TITLE, to=last, fit=False)
     # 12-pt bold takes about 1.4 times the room of the 10-pt body text.
-    ws.row_dimensions[1].height = 8 + 16 * lines(text, width / 1.4)
+    w.height(8 + 16 * lines(text, w.width(w.letter_key(0), last) / 1.4))
 
 
-def _finish(ws: Worksheet, widths: Mapping[str, float]) -> None:
-    """Every cell in the one face and size, top-aligned; widths; protection."""
-    for row in ws.iter_rows():
-        for c in row:
-            if not c.font.b:
-                c.font = BODY_FONT
-            if c.alignment.vertical is None:
-                c.alignment = Alignment(
-                    vertical="top", horizontal=c.alignment.horizontal
-                )
-    for col, w in widths.items():
-        ws.column_dimensions[col].width = w
-    ws.protection.sheet = True
+def _header(w: SheetWriter, titles: list[str], height: float) -> None:
+    w.next()
+    for key, title in zip(w.columns, titles):
+        w.put(key, title, HEADER, fit=False)
+    w.height(height)
+
+
+def _sources(w: SheetWriter, last: str, title: str, entries: list[str]) -> None:
+    """A bold title and one line per entry, each across the table and wrapped.
+    A line across the page fits more than its columns' widths add up to (no
+    padding per cell); bold is wider."""
+    first = w.letter_key(0)
+    w.next()
+    w.put(first, title, wr.BOLD, to=last, fit=False)
+    w.fit(lines(title, w.width(first, last)))
+    for text in entries:
+        w.next()
+        w.put(first, text, SOURCE, to=last, fit=False)
+        w.fit(lines(text, w.width(first, last) * 1.05))
+
+
+def _range(
+    w: SheetWriter, name: str, first: str, last: str, top: int, bottom: int
+) -> None:
+    w.define_range(name, first, last, top, bottom)
 
 
 def add_data_sheet(
@@ -198,154 +210,154 @@ def add_data_sheet(
     The Data sheet (accelerators and fits) and the Models sheet are printed; the
     Keys sheet, hidden, holds the spellings the formulas accept. Keys:
     data.sheet, data.title, data.models_title, data.accelerator, data.vendor,
-    data.sources (the title of the
-    list of sources below the tables), data.memory, data.bandwidth,
-    data.power, data.recompute, data.fits, data.fit, data.models_sheet, data.model,
-    data.model_sources, data.params_source, data.keys, data.key, data.row,
-    data.column.
+    data.sources (the title of the list of sources below the tables),
+    data.memory, data.bandwidth, data.power, data.recompute, data.fits,
+    data.fit, data.models_sheet, data.model, data.model_sources,
+    data.params_source, data.keys, data.key, data.row, data.column.
     ``billions`` is the number format of parameter counts (the edition's word).
+    The values written are those of :func:`tables`, which the templates'
+    formulas are evaluated over.
     """
-    ws = wb.create_sheet(t("data.sheet"))
-    title = ws.title
-    cached: Cached = {}
+    values = tables()
     # Accelerators: a row each, a column per precision, then memory, bandwidth
     # and power; where each row's figures come from is listed below the tables.
-    specs = (t("data.memory"), t("data.bandwidth"), t("data.power"))
-    c_specs = 3 + len(DTYPES)  # the memory column; bandwidth and power follow
-    c_last = c_specs + 2
-    widths: dict[str, float] = {"A": 15, "B": 10.5}
-    widths |= {get_column_letter(3 + j): 8 for j in range(len(DTYPES))}
-    widths |= {get_column_letter(c_specs + j): w for j, w in enumerate((8.5, 10, 8.5))}
-    for letter, w in widths.items():
-        ws.column_dimensions[letter].width = w
-    # A title row, then the header row (its precision names are the list the
-    # templates' precision drop-down reads), then a row per accelerator.
-    _title(ws, c_last, t("data.title"))
-    head = 2
-    _header(ws, head, [t("data.accelerator"), t("data.vendor"), *DTYPES, *specs])
-    sources = [f"{acc.name}: {acc.source}. {acc.specs_source}" for acc in ACCELERATORS]
-    ws.row_dimensions[head].height = 42  # "Ancho de banda (TB/s)": three lines
-    for r, acc in enumerate(ACCELERATORS, start=head + 1):
-        ws.cell(r, 1, acc.name).data_type = "s"
-        ws.cell(r, 2, acc.vendor).data_type = "s"
-        figures = [acc.peak_tflops.get(d) for d in DTYPES]
-        figures += [acc.memory_gb, acc.bandwidth_tbs, acc.power_w]
-        formats = ["#,##0.0"] * len(DTYPES) + ["#,##0.##", "0.0##", "#,##0"]
-        for j, (value, fmt) in enumerate(zip(figures, formats)):
-            c = ws.cell(r, 3 + j, value if value is not None else MISSING)
-            c.number_format = fmt
-            c.alignment = Alignment(horizontal="right")
-    last = head + len(ACCELERATORS)
-    _name(wb, "AcceleratorNames", title, _range(1, head + 1, 1, last))
-    _name(wb, ACCELERATOR_PEAKS, title, _range(3, head + 1, 2 + len(DTYPES), last))
-    _name(wb, "DtypeNames", title, _range(3, head, 2 + len(DTYPES), head))
+    specs = ("memory", "bandwidth", "power")
+    columns = [Column("accelerator", 15), Column("vendor", 10.5)]
+    columns += [Column(d, 8) for d in DTYPES]
+    columns += [Column(k, w) for k, w in zip(specs, (8.5, 10, 8.5))]
+    w = SheetWriter(wb, wb.create_sheet(t("data.sheet")), columns)
+    _title(w, "power", t("data.title"))
+    # The header's precision names are the list the precision drop-down reads.
+    _header(w, [t("data.accelerator"), t("data.vendor"), *DTYPES,
+                t("data.memory"), t("data.bandwidth"), t("data.power")], 42)  # fmt: skip
+    head = w.row
+    formats = {**dict.fromkeys(DTYPES, "#,##0.0"), "memory": "#,##0.##",
+               "bandwidth": "0.0##", "power": "#,##0"}  # fmt: skip
+    for k, acc in enumerate(ACCELERATORS):
+        w.next()
+        w.put("accelerator", acc.name, fit=False)
+        w.put("vendor", acc.vendor, fit=False)
+        figures = [*values[ACCELERATOR_PEAKS].rows[k],
+                   values[ACCELERATOR_MEMORY].rows[k][0],
+                   values[ACCELERATOR_BANDWIDTH].rows[k][0],
+                   values[ACCELERATOR_POWER].rows[k][0]]  # fmt: skip
+        for key, value in zip([*DTYPES, *specs], figures):
+            w.put(key, value, FIGURE.but(fmt=formats[key]), fit=False)
+    last = w.row
+    _range(w, "AcceleratorNames", "accelerator", "accelerator", head + 1, last)
+    _range(w, ACCELERATOR_PEAKS, DTYPES[0], DTYPES[-1], head + 1, last)
+    _range(w, "DtypeNames", DTYPES[0], DTYPES[-1], head, head)
     # The precisions a model trains in come first in DTYPES; int8 is last.
     assert DTYPES[: len(TRAINING_DTYPES)] == TRAINING_DTYPES
-    _name(
-        wb, "TrainingDtypeNames", title, _range(3, head, 2 + len(TRAINING_DTYPES), head)
-    )
-    for k, name in enumerate(
-        (ACCELERATOR_MEMORY, ACCELERATOR_BANDWIDTH, ACCELERATOR_POWER)
+    _range(w, "TrainingDtypeNames", DTYPES[0], TRAINING_DTYPES[-1], head, head)
+    for name, key in zip(
+        (ACCELERATOR_MEMORY, ACCELERATOR_BANDWIDTH, ACCELERATOR_POWER), specs
     ):
-        _name(wb, name, title, _range(c_specs + k, head + 1, c_specs + k, last))
+        _range(w, name, key, key, head + 1, last)
 
     # Fits: the constants, and G and a worked out from them by formula.
-    r = last + 2
-    ws.cell(r, 1, t("data.fits")).font = Font(name="Calibri", sz=10, bold=True)
-    r += 1
-    _header(ws, r, [t("data.fit"), "E", "A", "B", "α", "β", "G", "a"])
-    first = r + 1
+    cached: Cached = {}
+    w.next()
+    w.next()
+    w.put("accelerator", t("data.fits"), wr.BOLD, fit=False)
+    fit_keys = list(w.columns)[:8]
+    w.next()
+    for key, title in zip(fit_keys, [t("data.fit"), "E", "A", "B", "α", "β", "G", "a"]):
+        w.put(key, title, HEADER, fit=False)
+    first = w.row + 1
+    sources = [f"{acc.name}: {acc.source}. {acc.specs_source}" for acc in ACCELERATORS]
     for name, fit in FITS.items():
-        r += 1
-        ws.cell(r, 1, name).data_type = "s"
-        for j, value in enumerate((fit.E, fit.A, fit.B, fit.alpha, fit.beta), start=2):
-            ws.cell(r, j, value)
+        w.next()
+        w.put(fit_keys[0], name, fit=False)
+        for key, value in zip(
+            fit_keys[1:6], (fit.E, fit.A, fit.B, fit.alpha, fit.beta)
+        ):
+            w.put(key, value, fit=False)
+        _, a_, b, alpha, beta = (w.coord(k) for k in fit_keys[1:6])
         # G = (αA/(βB))^(1/(α+β)) and a = β/(α+β), Hoffmann et al. 2022, eq. 4.
-        g = ws.cell(r, 7, f"=POWER(E{r}*C{r}/(F{r}*D{r}),1/(E{r}+F{r}))")
-        a = ws.cell(r, 8, f"=F{r}/(E{r}+F{r})")
-        g.number_format = a.number_format = "0.0000"
-        cached[(title, f"G{r}")] = fit.G
-        cached[(title, f"H{r}")] = fit.a
-        sources.append(f"{name}: {fit.source}")
-    _name(wb, FIT_NAMES, title, _range(1, first, 1, r))
-    for j, which in enumerate(("E", "A", "B", "Alpha", "Beta", "G", "Exponent"), 2):
-        _name(wb, FIT[which], title, _range(j, first, j, r))
-    # Recomputation modes ACTIVATION_GB takes, for the templates' drop-downs.
-    r += 2
-    ws.cell(r, 1, t("data.recompute")).font = Font(name="Calibri", sz=10, bold=True)
-    r += 1
-    for j, mode in enumerate(RECOMPUTE_MODES, start=1):
-        ws.cell(r, j, mode).data_type = "s"
-    _name(wb, "RecomputeNames", title, _range(1, r, len(RECOMPUTE_MODES), r))
-    r = _source_list(ws, r + 2, c_last, t("data.sources"), sources)
-    ws.print_area = f"A1:{get_column_letter(c_last)}{r}"
-    ws.print_title_rows = "1:1"  # the title on every page
-    ws.freeze_panes = f"B{head + 1}"
-    _finish(ws, widths)
-
-    # Models: a row each, a column per MODEL_SPEC field, the sources last.
-    ms = wb.create_sheet(t("data.models_sheet"))
-    m_last = 1 + len(FIELDS)
-    # A field's name is what MODEL_SPEC takes: it breaks only after "_".
-    # Parameter counts need room for "405,0 mil M".
-    parts = [field.replace("_", "_\n") for field in FIELDS]
-    _header(ms, head, [t("data.model"), *parts])
-    ms.row_dimensions[head].height = 30
-    m_widths: dict[str, float] = {"A": 17.0}
-    m_widths |= {
-        get_column_letter(2 + j): max(
-            12.0 if "params" in field else 8.5,
-            max(len(p) for p in part.split()) + 1.5,
+        w.formula(fit_keys[6], f"POWER({alpha}*{a_}/({beta}*{b}),1/({alpha}+{beta}))",
+                  fit.G, wr.BODY.but(fmt="0.0000"))  # fmt: skip
+        w.formula(
+            fit_keys[7], f"{beta}/({alpha}+{beta})", fit.a, wr.BODY.but(fmt="0.0000")
         )
-        for j, (field, part) in enumerate(zip(FIELDS, parts))
-    }
-    for letter, w in m_widths.items():
-        ms.column_dimensions[letter].width = w
-    _title(ms, m_last, t("data.models_title"))
-    for r, model in enumerate(MODELS, start=head + 1):
-        ms.cell(r, 1, model.name).data_type = "s"
-        for j, field in enumerate(FIELDS, start=2):
-            # Parameter counts in billions: as plain counts they overflow the
-            # column (###).
+        sources.append(f"{name}: {fit.source}")
+    _range(w, FIT_NAMES, fit_keys[0], fit_keys[0], first, w.row)
+    for key, which in zip(
+        fit_keys[1:], ("E", "A", "B", "Alpha", "Beta", "G", "Exponent")
+    ):
+        _range(w, FIT[which], key, key, first, w.row)
+    cached.update(w.cached)
+    # Recomputation modes ACTIVATION_GB takes, for the templates' drop-downs.
+    w.next()
+    w.next()
+    w.put("accelerator", t("data.recompute"), wr.BOLD, fit=False)
+    w.next()
+    mode_keys = list(w.columns)[: len(RECOMPUTE_MODES)]
+    for key, mode in zip(mode_keys, RECOMPUTE_MODES):
+        w.put(key, mode, fit=False)
+    _range(w, "RecomputeNames", mode_keys[0], mode_keys[-1], w.row, w.row)
+    w.next()
+    _sources(w, "power", t("data.sources"), sources)
+    w.finish("en", last="power", title_rows="1:1", freeze=f"B{head + 1}")
+    data = w.ws
+
+    # Models: a row each, a column per MODEL_SPEC field, the sources last. A
+    # field's name is what MODEL_SPEC takes: it breaks only after "_". Parameter
+    # counts need room for "405,0 mil M".
+    parts = [field.replace("_", "_\n") for field in FIELDS]
+    widths = [max(12.0 if "params" in f else 8.5, max(len(x) for x in p.split()) + 1.5)
+              for f, p in zip(FIELDS, parts)]  # fmt: skip
+    m = SheetWriter(wb, wb.create_sheet(t("data.models_sheet")),
+                    [Column("model", 17.0)] + [Column(f, wd) for f, wd in zip(FIELDS, widths)])  # fmt: skip
+    _title(m, FIELDS[-1], t("data.models_title"))
+    _header(m, [t("data.model"), *parts], 30)
+    for k, model in enumerate(MODELS):
+        m.next()
+        m.put("model", model.name, fit=False)
+        for field, value in zip(FIELDS, values[MODEL_SPECS].rows[k]):
+            # Parameter counts in billions: as plain counts they overflow (###).
             big = field in ("params", "active_params")
-            fmt = billions if big else "#,##0"
-            ms.cell(r, j, model_value(model, field)).number_format = fmt
-    end = head + len(MODELS)
-    _name(wb, "ModelNames", ms.title, _range(1, head + 1, 1, end))
-    _name(wb, MODEL_SPECS, ms.title, _range(2, head + 1, 1 + len(FIELDS), end))
-    sources = [
-        f"{m.name}: {m.source}. {t('data.params_source')}: {m.params_source}"
-        for m in MODELS
-    ]
-    last_row = _source_list(ms, end + 2, m_last, t("data.model_sources"), sources)
-    ms.print_area = f"A1:{get_column_letter(m_last)}{last_row}"
-    ms.print_title_rows = "1:1"
-    ms.freeze_panes = f"B{head + 1}"
-    _finish(ms, m_widths)
+            m.put(
+                field, value, wr.BODY.but(fmt=billions if big else "#,##0"), fit=False
+            )
+    end = m.row
+    _range(m, "ModelNames", "model", "model", HEAD + 1, end)
+    _range(m, MODEL_SPECS, FIELDS[0], FIELDS[-1], HEAD + 1, end)
+    m.next()
+    sources = [f"{x.name}: {x.source}. {t('data.params_source')}: {x.params_source}"
+               for x in MODELS]  # fmt: skip
+    _sources(m, FIELDS[-1], t("data.model_sources"), sources)
+    m.finish("en", last=FIELDS[-1], title_rows="1:1", freeze=f"B{HEAD + 1}")
 
     # Keys, on a hidden sheet: every spelling a formula accepts, beside the row
     # or column it means.
-    keys = wb.create_sheet(t("data.keys"))
-    keys.sheet_state = "hidden"
+    kinds = ("accelerator", "dtype", "model", "field")
+    keys_w = SheetWriter(wb, wb.create_sheet(t("data.keys")),
+                    [Column(f"{n}.{x}", 8.43) for n in kinds for x in ("key", "index")])  # fmt: skip
+    keys_w.ws.sheet_state = "hidden"
     _header(
-        keys, 1, [t("data.key"), t("data.row"), t("data.key"), t("data.column")] * 2
+        keys_w, [t("data.key"), t("data.row"), t("data.key"), t("data.column")] * 2, 15
     )
-    tables = (  # (keys, their name, the name of the rows or columns beside them)
-        (list(accelerator_keys()), ACCELERATOR_KEYS, ACCELERATOR_ROW),
-        (list(dtype_keys()), DTYPE_KEYS, DTYPE_COLUMN),
-        (list(model_keys()), MODEL_KEYS, MODEL_ROW),
-        (list(field_keys()), MODEL_FIELD_KEYS, MODEL_FIELD_COLUMN),
-    )
-    for k_table, (found, keys_name, index_name) in enumerate(tables):
-        c = 1 + 2 * k_table
-        for k, (text, index) in enumerate(found):
-            keys.cell(2 + k, c, text).data_type = "s"
-            keys.cell(2 + k, c + 1, index)
-        end = 1 + len(found)
-        _name(wb, keys_name, keys.title, _range(c, 2, c, end))
-        _name(wb, index_name, keys.title, _range(c + 1, 2, c + 1, end))
-    _finish(keys, {})
-    return [ws, ms], cached
+    for kind, (keys_name, index_name) in zip(kinds, KEY_TABLES):
+        found = zip(values[keys_name].flat(), values[index_name].flat())
+        for row, (text, index) in enumerate(found, start=2):
+            keys_w.put(f"{kind}.key", text, row=row, fit=False)
+            keys_w.put(f"{kind}.index", index, row=row, fit=False)
+        bottom = 1 + len(values[keys_name].rows)
+        _range(keys_w, keys_name, f"{kind}.key", f"{kind}.key", 2, bottom)
+        _range(keys_w, index_name, f"{kind}.index", f"{kind}.index", 2, bottom)
+    keys_w.row = max(keys_w.row, 1)
+    keys_w.finish("en", last="field.index")
+    return [data, m.ws], cached
 
 
-__all__ = ["MISSING", "accelerator_keys", "add_data_sheet", "dtype_keys"]
+#: The key tables, in the order of the Keys sheet's column pairs.
+KEY_TABLES = (
+    (ACCELERATOR_KEYS, ACCELERATOR_ROW),
+    (DTYPE_KEYS, DTYPE_COLUMN),
+    (MODEL_KEYS, MODEL_ROW),
+    (MODEL_FIELD_KEYS, MODEL_FIELD_COLUMN),
+)
+
+
+__all__ = ["MISSING", "accelerator_keys", "add_data_sheet", "dtype_keys", "tables"]

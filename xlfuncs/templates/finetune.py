@@ -7,22 +7,24 @@ from __future__ import annotations
 
 from . import texts as tx
 from .blocks import (
-    Call,
+    Axis,
+    Case,
     Chart,
     Cover,
-    Fit,
     Grid,
     Input,
     Inputs,
-    Lit,
     Notes,
     Result,
     Results,
     Scenarios,
-    Sum,
+    Sheet,
     Sweep,
     Template,
+    Verdict,
 )
+from .checks import fit
+from .expr import Lit, Ref, call
 from .shared import CURRENCY, PRICE, SOURCES_FINETUNE
 from .texts import T
 
@@ -87,7 +89,7 @@ STEPS = Results(
     T("Calculations", "Cálculos"),
     (
         Result(
-            "EffectiveThroughput", Call("FT_THROUGHPUT", _FT),
+            "EffectiveThroughput", call("FT_THROUGHPUT", *_FT),
             T("Effective throughput", "Throughput efectivo"), T("tokens/s", "tokens/s"),
             T("GPUs × throughput per GPU × efficiency (G·V·η): tokens per second "
               "of the whole cluster.",
@@ -95,7 +97,7 @@ STEPS = Results(
               "todo el clúster."),
         ),
         Result(
-            "TokensPerMin", Call("FT_TOKENS_PER_MIN", _FT),
+            "TokensPerMin", call("FT_TOKENS_PER_MIN", *_FT),
             T("Tokens per minute", "Tokens por minuto"), T("tokens/min", "tokens/min"),
             T("Effective throughput × 60 s.", "Throughput efectivo × 60 s."),
         ),
@@ -107,20 +109,20 @@ RESULTS = Results(
     T("Results", "Resultados"),
     (
         Result(
-            "ExamplesPerSec", Call("FT_EXAMPLES_PER_SEC", (*_FT, "TokensPerExample")),
+            "ExamplesPerSec", call("FT_EXAMPLES_PER_SEC", *_FT, "TokensPerExample"),
             T("Examples per second", "Ejemplos por segundo"), T("examples/s", "ejemplos/s"),
             T("Effective throughput ÷ tokens per example (G·V·η / T).",
               "Throughput efectivo ÷ tokens por ejemplo (G·V·η / T)."),
             fmt=tx.TWO, key=True,
         ),
         Result(
-            "ExamplesPerMin", Call("FT_EXAMPLES_PER_MIN", (*_FT, "TokensPerExample")),
+            "ExamplesPerMin", call("FT_EXAMPLES_PER_MIN", *_FT, "TokensPerExample"),
             T("Examples per minute", "Ejemplos por minuto"), T("examples/min", "ejemplos/min"),
             T("Examples per second × 60 s.", "Ejemplos por segundo × 60 s."),
             fmt=tx.TWO,
         ),
         Result(
-            "TrainingHours", Call("FT_TRAINING_HOURS", _RUN),
+            "TrainingHours", call("FT_TRAINING_HOURS", *_RUN),
             T("Training time", "Duración del entrenamiento"), T("hours", "horas"),
             T("Dataset × epochs × tokens per example ÷ effective throughput ÷ 3,600 s "
               "per hour: wall-clock time.",
@@ -129,14 +131,14 @@ RESULTS = Results(
             fmt=tx.DURATION, key=True,
         ),
         Result(
-            "GPUHours", Call("FT_GPU_HOURS", _RUN),
+            "GPUHours", call("FT_GPU_HOURS", *_RUN),
             T("GPU-hours", "GPU-horas"), T("GPU-hours", "GPU-horas"),
             T("Training time × GPUs: what a cloud bills.",
               "Duración × GPU: lo que factura el proveedor de nube."),
             fmt=tx.TWO,
         ),
         Result(
-            "TrainingCost", Call("FT_COST", (*_RUN, "PricePerGPUHour")),
+            "TrainingCost", call("FT_COST", *_RUN, "PricePerGPUHour"),
             T("Training cost", "Coste del entrenamiento"), T("{currency}", "{currency}"),
             T("GPU-hours × price per GPU-hour.", "GPU-horas × precio por GPU-hora."),
             fmt=tx.MONEY, key=True,
@@ -154,14 +156,14 @@ MEMORY_INPUTS = Inputs(
               "its parameters and shape give the memory.",
               "Un modelo publicado (la hoja Modelos los lista con sus fuentes): sus "
               "parámetros y su forma dan la memoria."),
-            choices="ModelNames",
+            kind="list", keys="ModelKeys", menu="ModelNames",
         ),
         Input(
             "GPUModel", "gpu", "H100 SXM",
             T("GPU model", "Modelo de GPU"), T("name", "nombre"),
             T("Pick from the list (the Data sheet): its memory is the limit.",
               "Elija de la lista (hoja Datos): su memoria es el límite."),
-            choices="AcceleratorNames",
+            kind="list", keys="AcceleratorKeys", menu="AcceleratorNames",
         ),
         Input(
             "SeqLen", "seq_len", 2048,
@@ -207,7 +209,7 @@ SHAPE = Results(
     T("The model's shape", "La forma del modelo"),
     tuple(
         Result(
-            name, Call("MODEL_SPEC", ("FTModel", Lit(field))), label, unit,
+            name, call("MODEL_SPEC", "FTModel", Lit(field)), label, unit,
             T(f"MODEL_SPEC(model, \"{field}\"): from its published configuration.",
               f"MODEL_SPEC(modelo, \"{field}\"): de su configuración publicada."),
             fmt=tx.LARGE if field == "params" else tx.COUNT,
@@ -226,7 +228,7 @@ MEMORY = Results(
     T("Memory per GPU: full, LoRA and QLoRA", "Memoria por GPU: completo, LoRA y QLoRA"),
     (
         Result(
-            "GPUMemoryGB", Call("GPU_MEMORY_GB", ("GPUModel",)),
+            "GPUMemoryGB", call("GPU_MEMORY_GB", "GPUModel"),
             T("GPU memory", "Memoria de la GPU"), T("GB", "GB"),
             T("From the GPU model's datasheet (the Data sheet).",
               "De la ficha técnica del modelo de GPU (hoja Datos)."),
@@ -234,8 +236,8 @@ MEMORY = Results(
         ),
         Result(
             "LoRAParams",
-            Call("LORA_PARAMS", ("BaseLayers", "BaseWidth", "LoRARank", Lit(2), Lit(3),
-                                 "BaseFFN", Lit(2), "BaseKVWidth")),
+            call("LORA_PARAMS", "BaseLayers", "BaseWidth", "LoRARank", Lit(2), Lit(3),
+                                 "BaseFFN", Lit(2), "BaseKVWidth"),
             T("LoRA trainable parameters", "Parámetros entrenables de LoRA"), T("parameters", "parámetros"),
             T("r × (inputs + outputs) of each adapted matrix: q and o (square), k and v "
               "(grouped-query width), gate, up and down (MLP), in every layer.",
@@ -243,15 +245,15 @@ MEMORY = Results(
               "v (anchura de grupo), gate, up y down (MLP), en cada capa."),
         ),
         Result(
-            "LoRAAllParams", Sum(("BaseParams", "LoRAParams")),
+            "LoRAAllParams", Ref("BaseParams") + Ref("LoRAParams"),
             T("Parameters held with LoRA", "Parámetros con LoRA"), T("parameters", "parámetros"),
             T("The base model plus its adapters.", "El modelo base más sus adaptadores."),
             fmt=tx.LARGE,
         ),
         Result(
             "FTActivationGB",
-            Call("ACTIVATION_GB", ("BaseLayers", "BaseWidth", "BaseHeads", "SeqLen",
-                                   "MicroBatch", Lit(1), Lit("full"))),
+            call("ACTIVATION_GB", "BaseLayers", "BaseWidth", "BaseHeads", "SeqLen",
+                                   "MicroBatch", Lit(1), Lit("full")),
             T("Activations", "Activaciones"), T("GB", "GB"),
             T("With gradient checkpointing (each layer's input kept: 2·s·b·h bytes a "
               "layer, Korthikanti et al. 2022), as fine-tuning recipes run.",
@@ -262,7 +264,7 @@ MEMORY = Results(
         ),
         Result(
             "FullStateGB",
-            Call("MODEL_STATE_GB", ("BaseParams", "BaseParams", Lit(2), "GPUs", "ZeroStage")),
+            call("MODEL_STATE_GB", "BaseParams", "BaseParams", Lit(2), "GPUs", "ZeroStage"),
             T("Full fine-tuning: model state", "Ajuste completo: estado del modelo"), T("GB", "GB"),
             T("16 bytes a parameter (16-bit weights and gradients, fp32 Adam states), "
               "sharded over the GPUs by the ZeRO stage.",
@@ -271,14 +273,14 @@ MEMORY = Results(
             fmt=tx.DECIMAL,
         ),
         Result(
-            "FullMemoryGB", Sum(("FullStateGB", "FTActivationGB")),
+            "FullMemoryGB", Ref("FullStateGB") + Ref("FTActivationGB"),
             T("Full fine-tuning: per GPU", "Ajuste completo: por GPU"), T("GB", "GB"),
             _HEADROOM, fmt=tx.DECIMAL, key=True,
         ),
         Result(
             "FullMinGPUs",
-            Call("MIN_GPUS_FOR_MEMORY", ("BaseParams", "GPUMemoryGB", "FTActivationGB",
-                                         "BaseParams", Lit(2), "ZeroStage")),
+            call("MIN_GPUS_FOR_MEMORY", "BaseParams", "GPUMemoryGB", "FTActivationGB",
+                                         "BaseParams", Lit(2), "ZeroStage"),
             T("Full fine-tuning: fewest GPUs", "Ajuste completo: mínimo de GPU"), T("GPUs", "GPU"),
             T("The smallest cluster whose share of the state, plus the activations, "
               "fits each GPU at this ZeRO stage, with nothing to spare.",
@@ -287,7 +289,7 @@ MEMORY = Results(
         ),
         Result(
             "LoRAStateGB",
-            Call("MODEL_STATE_GB", ("LoRAAllParams", "LoRAParams", Lit(2))),
+            call("MODEL_STATE_GB", "LoRAAllParams", "LoRAParams", Lit(2)),
             T("LoRA: model state", "LoRA: estado del modelo"), T("GB", "GB"),
             T("16-bit base weights (2 bytes a parameter) plus 16 bytes per adapter "
               "parameter; each GPU holds a whole copy.",
@@ -297,13 +299,13 @@ MEMORY = Results(
         ),
         Result(
             "LoRAMemoryGB",
-            Sum(("LoRAStateGB", "FTActivationGB")),
+            Ref("LoRAStateGB") + Ref("FTActivationGB"),
             T("LoRA: per GPU", "LoRA: por GPU"), T("GB", "GB"),
             _HEADROOM, fmt=tx.DECIMAL, key=True,
         ),
         Result(
             "QLoRAStateGB",
-            Call("MODEL_STATE_GB", ("LoRAAllParams", "LoRAParams", Lit(0.5))),
+            call("MODEL_STATE_GB", "LoRAAllParams", "LoRAParams", Lit(0.5)),
             T("QLoRA: model state", "QLoRA: estado del modelo"), T("GB", "GB"),
             T("4-bit base weights (0.5 bytes a parameter, Dettmers et al. 2023) plus the "
               "adapters' gradients and Adam states.",
@@ -313,15 +315,16 @@ MEMORY = Results(
         ),
         Result(
             "QLoRAMemoryGB",
-            Sum(("QLoRAStateGB", "FTActivationGB")),
+            Ref("QLoRAStateGB") + Ref("FTActivationGB"),
             T("QLoRA: per GPU", "QLoRA: por GPU"), T("GB", "GB"),
             _HEADROOM, fmt=tx.DECIMAL, key=True,
         ),
     ),
-    fits=(
-        Fit(T("Full fine-tuning", "Ajuste completo"), "FullMemoryGB", "GPUMemoryGB", "FullMinGPUs"),
-        Fit(T("LoRA", "LoRA"), "LoRAMemoryGB", "GPUMemoryGB"),
-        Fit(T("QLoRA", "QLoRA"), "QLoRAMemoryGB", "GPUMemoryGB"),
+    verdicts=(
+        Verdict("FullFit", T("Full fine-tuning", "Ajuste completo"),
+                fit(Ref("FullMemoryGB"), Ref("GPUMemoryGB"), Ref("FullMinGPUs"))),
+        Verdict("LoRAFit", T("LoRA", "LoRA"), fit(Ref("LoRAMemoryGB"), Ref("GPUMemoryGB"))),
+        Verdict("QLoRAFit", T("QLoRA", "QLoRA"), fit(Ref("QLoRAMemoryGB"), Ref("GPUMemoryGB"))),
     ),
 )  # fmt: skip
 
@@ -335,12 +338,10 @@ SCENARIOS = Scenarios(
       "caro (menos GPU, menor throughput y eficiencia, un precio más alto), el "
       "optimista más rápido y barato; escriba sus propios casos en las celdas "
       "amarillas. Cada caso tiene su propio control."),
-    (T("Pessimistic", "Pesimista"), T("Optimistic", "Optimista")),
+    ("GPUs", "TokensPerSecPerGPU", "Efficiency", "PricePerGPUHour"),
     (
-        ("GPUs", 4, 16),
-        ("TokensPerSecPerGPU", 2000, 3000),
-        ("Efficiency", 0.7, 0.9),
-        ("PricePerGPUHour", 3.5, 2.0),
+        Case(T("Pessimistic", "Pesimista"), (4, 2000, 0.7, 3.5)),
+        Case(T("Optimistic", "Optimista"), (16, 3000, 0.9, 2.0)),
     ),
     ("ExamplesPerSec", "TrainingHours", "GPUHours", "TrainingCost"),
 )  # fmt: skip
@@ -355,7 +356,7 @@ HOURS_GRID = Grid(
       "values in the yellow cells.",
       "Horas de la ejecución de arriba para cada tamaño de clúster y eficiencia; "
       "escriba otros valores en las celdas amarillas."),
-    "TrainingHours", ("GPUs", _GPUS), ("Efficiency", _ETA),
+    "TrainingHours", Axis("GPUs", _GPUS), Axis("Efficiency", _ETA),
 )  # fmt: skip
 
 COST_GRID = Grid(
@@ -365,7 +366,7 @@ COST_GRID = Grid(
       "Coste de la ejecución de arriba para cada precio por GPU-hora y eficiencia. "
       "El número de GPU cambia la duración, no el coste: el doble de GPU termina en "
       "la mitad de tiempo."),
-    "TrainingCost", ("PricePerGPUHour", _PRICES), ("Efficiency", _ETA),
+    "TrainingCost", Axis("PricePerGPUHour", _PRICES), Axis("Efficiency", _ETA),
 )  # fmt: skip
 
 LENGTHS = Sweep(
@@ -420,7 +421,6 @@ NOTES = Notes(
 
 FINETUNE = Template(
     slug="finetune-throughput",
-    sheet=T("Fine-tuning", "Fine-tuning"),
     title=T("Fine-tuning throughput planner", "Planificador de throughput para fine-tuning"),
     subtitle=T(
         "How many examples a GPU cluster processes per second, how long a "
@@ -476,9 +476,11 @@ FINETUNE = Template(
         ),
         sources=SOURCES_FINETUNE,
     ),
-    blocks=(
-        INPUTS, STEPS, RESULTS, MEMORY_INPUTS, SHAPE, MEMORY,
-        SCENARIOS, HOURS_GRID, COST_GRID, LENGTHS, NOTES,
+    sheets=(
+        Sheet(T("Fine-tuning", "Fine-tuning"), (
+            INPUTS, STEPS, RESULTS, MEMORY_INPUTS, SHAPE, MEMORY,
+            SCENARIOS, HOURS_GRID, COST_GRID, LENGTHS, NOTES,
+        )),
     ),
     data_sheet=True,
 )  # fmt: skip

@@ -37,9 +37,10 @@ another.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Mapping
+
+from openpyxl.formula import Tokenizer
 
 from ..data.units import RECOMPUTE_MODES
 from ..registry import Arg, Formula
@@ -50,16 +51,14 @@ from ..registry.excel import (
     FIT_NAMES,
     MODEL_FIELD_KEYS,
     MODEL_KEYS,
-    Bound,
     Functions,
-    expand,
     key,
     literal,
-    names_in,
-    tokens,
-    xl,
 )
 from ..registry.formula import excel_functions
+from .expr import AS_WRITTEN, Expr, Fn
+from .written import bind, parse
+from .written import nesting as tree_nesting
 
 #: The keys a typed name is looked up in (through key(), as the function's own
 #: expression does), per kind of name.
@@ -108,19 +107,12 @@ def _product(conditions: list[str]) -> str:
 
 def _inside(arg: Arg, low: str, high: str) -> list[str]:
     """Conditions for a value inside the argument's domain (``low``/``high``: the
-    value, or a range's MIN and MAX)."""
-    d = arg.domain
-    if d is None:
+    value, or a range's MIN and MAX): the domain's own Excel conditions."""
+    if arg.domain is None:
         return []
-    out = []
-    if math.isfinite(d.lo):
-        out.append(f"{low}{'>=' if d.lo_closed else '>'}{xl(d.lo)}")
-    if math.isfinite(d.hi):
-        out.append(f"{high}{'<=' if d.hi_closed else '<'}{xl(d.hi)}")
-    if d.whole:
-        assert low == high, "a sample of whole numbers is not supported"
-        out.append(f"{low}=INT({low})")
-    return out
+    conds = arg.domain.conditions(low, low, high)
+    assert low == high or "whole" not in conds, "a sample of whole numbers"
+    return list(conds.values())
 
 
 def checks(arg: Arg, x: str) -> tuple[str, str]:
@@ -149,40 +141,39 @@ def checks(arg: Arg, x: str) -> tuple[str, str]:
     return ok, f"IF(ISERROR({x}),{x},IF({number},{outside},#VALUE!))"
 
 
-def lambda_text(
-    spec: Formula,
-    functions: Functions | None = None,
-) -> str:
+def lambda_text(spec: Formula, functions: Functions | None = None) -> str:
     """The function as Excel stores a named LAMBDA (no leading ``=``)."""
     assert spec.excel is not None, f"{spec.name} has no Excel expression"
     functions = excel_functions() if functions is None else functions
     declared: list[str] = []
-    bindings: dict[str, Bound] = {}
+    bindings: dict[str, Expr] = {}
+    left_out: dict[str, Expr] = {}
     for a in spec.args:
         p = parameter(a.name)
         if a.name not in spec.defaults:
             declared.append(p)
-            bindings[a.name] = Bound(p)
+            bindings[a.name] = parse(p)
             continue
         assert a.kind != "sample", "an optional sample is not supported"
         declared.append(f"_xlop.{a.name}")
         default = spec.defaults[a.name]
         if default is None:
-            bindings[a.name] = Bound(p, omitted(p))
+            bindings[a.name], left_out[a.name] = parse(p), parse(omitted(p))
         else:
-            bindings[a.name] = Bound(with_default(p, literal(default)))
-    body = expand(spec.excel, bindings, functions)
+            bindings[a.name] = parse(with_default(p, literal(default)))
+    body = bind(parse(spec.excel, functions), bindings, left_out, functions)
     for a in reversed(spec.args):
         p = parameter(a.name)
         ok, error = checks(a, p)
         if a.name in spec.defaults:  # left out or blank: its default, valid
             ok = f"IF({omitted(p)},TRUE,{ok})"
-        body = f"IF({ok},{body},{error})"
-    text = f"_xlfn.LAMBDA({','.join(declared)},{body})"
-    if len(text) > MAX_CHARS or nesting(text) > MAX_NESTING:
+        body = Fn("IF", (parse(ok), body, parse(error)))
+    text = f"_xlfn.LAMBDA({','.join(declared)},{body.excel(AS_WRITTEN)})"
+    depth = tree_nesting(body) + 1
+    if len(text) > MAX_CHARS or depth > MAX_NESTING:
         raise ValueError(
             f"{spec.name}: its LAMBDA has {len(text):,} characters and "
-            f"{nesting(text)} levels of nested functions; Excel refuses a formula "
+            f"{depth} levels of nested functions; Excel refuses a formula "
             f"over {MAX_CHARS:,} characters or {MAX_NESTING} levels"
         )
     return text
@@ -190,19 +181,12 @@ def lambda_text(
 
 def nesting(text: str) -> int:
     """Levels of nested function calls (Excel allows 64)."""
-    depth = deepest = 0
-    for kind, tok in tokens(text):
-        if kind == "op" and tok == "(":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif kind == "op" and tok == ")":
-            depth -= 1
-    return deepest
+    return tree_nesting(parse(text))
 
 
 def tables_read(text: str) -> set[str]:
     """The workbook names of reference tables a LAMBDA reads."""
-    return {n for n in names_in(text) if not n.startswith("_xl")} - {"TRUE", "FALSE"}
+    return {n for n in parse(text).names() if not n.lower().startswith("_xl")}
 
 
 # ------------------------------------------------------------ as a user types it
@@ -214,10 +198,14 @@ def typed(text: str) -> str:
     """A stored LAMBDA as a user types it: no ``_xlfn.``/``_xlpm.`` prefixes, an
     optional parameter in brackets (``[tokens_per_param]``), commas spaced."""
     out = []
-    for kind, tok in tokens(text):
-        if kind == "name" and tok.lower().startswith("_xlop."):
-            tok = f"[{tok[6:]}]"
-        elif kind == "name":
+    for t in Tokenizer("=" + text).items:
+        tok = t.value
+        if t.type == "OPERAND" and t.subtype == "RANGE":
+            if tok.lower().startswith("_xlop."):
+                tok = f"[{tok[6:]}]"
+            else:
+                tok = _PREFIX.sub("", tok)
+        elif t.type == "FUNC" and t.subtype == "OPEN":
             tok = _PREFIX.sub("", tok)
         out.append(tok)
     return "".join(out)

@@ -21,10 +21,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from openpyxl import Workbook
-from openpyxl.styles import Alignment, Font, PatternFill
+from openpyxl.styles import PatternFill
 from openpyxl.workbook.defined_name import DefinedName
-from openpyxl.worksheet.pagebreak import Break
-from openpyxl.worksheet.properties import PageSetupProperties
 from openpyxl.worksheet.worksheet import Worksheet
 
 from .. import __version__
@@ -32,11 +30,14 @@ from ..registry import REGISTRY, Formula
 from ..registry.domains import FRACTION, PERCENTILE
 from ..registry.excel import xl
 from ..registry.formula import excel_functions
-from . import styles as st
+from ..workbook import styles as st
+from ..workbook import writer as wr
+from ..workbook.writer import Column, SheetWriter
 from . import texts as tx
+from .build import Built, add_data_sheets, set_properties
+from .cover import write_cover
 from .lambdas import afe_module, lambda_text, tables_read
-from .layout import Built, add_data_sheets, build_date, set_properties
-from .page import LINE, lines, setup_print
+from .layout import STAMP, build_date
 from .shared import (
     BESIROGLU,
     DATASHEETS,
@@ -191,8 +192,8 @@ COVER: list[tuple[str, list[str]]] = [
             "compute-optimal model size, clusters and utilisation, GPU memory, "
             "serving, energy, accelerators and published models; all but the two "
             "listed under Not in this library) as native Excel functions: no "
-            "Python, no add-in, no macros. In any cell of this "
-            "workbook, =FT_EXAMPLES_PER_SEC(8, 2500, 82%, 900) gives 18.22 "
+            "Python, no add-in, no macros. On the Try sheet, or any sheet you "
+            "add, =FT_EXAMPLES_PER_SEC(8, 2500, 82%, 900) gives 18.22 "
             "examples/s and =CHINCHILLA_PARAMS(6000) gives 65.7 billion parameters.",
             "The Functions sheet lists each function with its arguments, what it "
             "returns, its unit and a live example beside the value the xlfuncs "
@@ -229,9 +230,13 @@ COVER: list[tuple[str, list[str]]] = [
             "Models and Keys sheets (as in 2).",
             "4. With Excel Labs (Microsoft's free add-in; Formulas › Advanced "
             "Formula Environment): the text file xlfuncs-functions.lambda.txt, "
-            "shipped beside this workbook, is a module. Paste it into the Workbook "
-            "module on the Modules tab, or import it from a GitHub gist that holds "
-            "it, and save: the names are the same. The look-up functions need the "
+            "shipped beside this workbook, is a module. On the Modules tab, open "
+            "the Workbook module and paste the file's text at its end, then save: "
+            "the names stay as they are (FT_EXAMPLES_PER_SEC). Imported from a "
+            "GitHub gist, use the Modules tab too and leave the module name empty, "
+            "so the functions join the open module; from the Names tab, Excel Labs "
+            "asks for a module name and puts it before every function "
+            "(=Xlfuncs.FT_EXAMPLES_PER_SEC(…)). The look-up functions need the "
             "data sheets there too.",
         ],
     ),
@@ -289,162 +294,60 @@ BUILT = (
 COVER_WIDTH = 100
 
 
-def _cover(ws: Worksheet, lookups: Sequence[str]) -> None:
+def _cover(wb: Workbook, ws: Worksheet, lookups: Sequence[str]) -> None:
     ws.title = "About this workbook"
-    ws.column_dimensions["A"].width = COVER_WIDTH
-    row = 0
-
-    def put(text: str, font: Font = st.BODY, gap: bool = False) -> None:
-        nonlocal row
-        row += 1 + gap
-        c = ws.cell(row, 1, text)
-        c.data_type = "s"
-        c.font, c.alignment = font, st.WRAP
-        ws.row_dimensions[row].height = lines(text, COVER_WIDTH) * LINE + 3
-
-    put(TITLE, st.TITLE)
-    ws.row_dimensions[row].height = 24
+    sections = []
     for heading, paragraphs in COVER:
-        put(heading, st.SECTION, gap=True)
         if heading == "Not in this library":
             paragraphs = [f"{f.name}: {f.excel_note}." for f in left_out()] + [
                 "Use the xlwings functions (Excel for Windows with Python), the "
                 "Python library or the xlfuncs command line for them."
             ]
+        texts = []
         for text in paragraphs:
             bullet = "" if text[:2] in {f"{k}." for k in range(1, 10)} else "• "
             if len(paragraphs) == 1 or heading == "What it is":
                 bullet = ""
-            put(bullet + text.replace("{look_ups}", listed(lookups)))
-    put("Version", st.SECTION, gap=True)
-    put(BUILT.format(version=__version__, date=build_date().isoformat()))
-    ws.print_area = f"A1:A{row}"
-    setup_print(ws, LANG, portrait=True)
-    ws.sheet_view.showGridLines = False
-    ws.protection.sheet = True
+            texts.append(bullet + text.replace("{look_ups}", listed(lookups)))
+        sections.append((heading, texts))
+    sections.append(
+        ("Version", [BUILT.format(version=__version__, date=build_date().isoformat())])
+    )
+    write_cover(wb, ws, LANG, TITLE, sections)
 
 
 # ------------------------------------------------------------------ Functions
 
 
-class _Card:
-    """Writes the Functions sheet row by row."""
+CARD = tuple(Column(k, w) for k, w in zip(
+    ("function", "arguments", "returns", "unit", "example", "result", "expected"),
+    COLUMNS.values(),
+))  # fmt: skip
 
-    def __init__(self, ws: Worksheet) -> None:
-        self.ws = ws
-        self.row = 0
-        self.cached: dict[tuple[str, str], Any] = {}
-        self.heights: dict[int, float] = {}
-        self.blocks: list[tuple[int, int]] = []
 
-    def next(self) -> int:
-        self.row += 1
-        return self.row
+def _function(w: SheetWriter, spec: Formula) -> tuple[str, float]:
+    """A function's row: syntax, what it returns, a live example, the value."""
+    w.next()
+    w.put("function", spec.name, wr.BOLD.but(box=True))
+    w.put("arguments", arguments_text(spec), wr.WRAPPED.but(box=True))
+    w.put("returns", spec.description, wr.WRAPPED.but(box=True))
+    w.put("unit", unit_text(spec), wr.WRAPPED.but(align=st.CENTER, box=True))
+    w.put("example", example_call(spec), wr.WRAPPED.but(font=FORMULA_FONT, box=True))
+    value = float(spec.api(*spec.example.args))
+    fmt = number_format(spec, value)
+    style = wr.RESULT.but(fmt=fmt)
+    w.formula("result", example_call(spec, ",")[1:], value, style)
+    w.put("expected", value, wr.BODY.but(fmt=fmt, align=st.RIGHT, box=True))
+    return w.coord("result"), value
 
-    def put(
-        self,
-        col: str,
-        value: Any,
-        *,
-        font: Font = st.BODY,
-        fill: PatternFill | None = None,
-        align: Alignment = st.WRAP,
-        fmt: str | None = None,
-        formula: bool = False,
-    ) -> None:
-        c = self.ws[f"{col}{self.row}"]
-        c.value = value
-        if isinstance(value, str) and not formula:
-            c.data_type = "s"  # text never becomes a formula, whatever it starts with
-        c.font, c.alignment = font, align
-        if fill is not None:
-            c.fill = fill
-        if fmt is not None:
-            c.number_format = fmt
-        if isinstance(value, str) and not formula:
-            width = COLUMNS[col] * (0.85 if font.b else 1.0)
-            need = lines(value, width) * LINE + 3
-            self.heights[self.row] = max(self.heights.get(self.row, LINE + 3), need)
 
-    def text(self, value: str, font: Font = st.BODY) -> None:
-        self.put("A", value, font=font)
-        self.ws.merge_cells(f"A{self.row}:G{self.row}")
-        total = sum(COLUMNS.values())
-        self.heights[self.row] = lines(value, total) * LINE + 3
-
-    def header(self) -> None:
-        self.next()
-        for col, title in zip(COLUMNS, HEADINGS):
-            align = st.CENTER if col in "DFG" else st.WRAP
-            self.put(col, title, font=st.HEADER, fill=st.HEADER_FILL, align=align)
-
-    def section(self, title: str) -> int:
-        start = self.next()
-        self.next()
-        self.put("A", title, font=st.SECTION, align=st.TOP)
-        self.heights[self.row] = 20
-        return start
-
-    def function(self, spec: Formula) -> None:
-        self.next()
-        r = self.row
-        self.put("A", spec.name, font=st.BOLD)
-        self.put("B", arguments_text(spec))
-        self.put("C", spec.description)
-        self.put("D", unit_text(spec), align=st.CENTER)
-        self.put("E", example_call(spec), font=FORMULA_FONT)
-        value = float(spec.api(*spec.example.args))
-        fmt = number_format(spec, value)
-        self.put(
-            "F", example_call(spec, ","), fmt=fmt, align=st.RIGHT,
-            fill=st.RESULT_FILL, formula=True,
-        )  # fmt: skip
-        self.cached[(self.ws.title, f"F{r}")] = value
-        self.put("G", value, fmt=fmt, align=st.RIGHT)
-        for col in COLUMNS:
-            self.ws[f"{col}{r}"].border = st.BOX
-
-    def left_out(self, spec: Formula) -> None:
-        self.next()
-        r = self.row
-        self.put("A", spec.name, font=st.BOLD, fill=MUTED_FILL)
-        self.put("B", arguments_text(spec), fill=MUTED_FILL)
-        note = f"Not in this library: {spec.excel_note}."
-        self.put("C", f"{spec.description} {note}", fill=MUTED_FILL)
-        self.ws.merge_cells(f"C{r}:G{r}")
-        merged = lines(f"{spec.description} {note}", sum(COLUMNS[c] for c in "CDEFG"))
-        own = lines(arguments_text(spec), COLUMNS["B"])
-        self.heights[r] = max(merged, own) * LINE + 3
-
-    def finish(self) -> None:
-        ws = self.ws
-        for col, w in COLUMNS.items():
-            ws.column_dimensions[col].width = w
-        for row, h in self.heights.items():
-            ws.row_dimensions[row].height = h
-        ws.print_area = f"A1:G{self.row}"
-        ws.print_title_rows = "3:3"
-        ws.freeze_panes = "B4"
-        setup_print(ws, LANG, portrait=False)
-        ws.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=False)
-
-        # Page breaks row by row, as the printer would make them, but a section
-        # starts a page when its heading and first two rows would not fit.
-        def height(r: int) -> float:
-            return self.heights.get(r, LINE + 3)
-
-        starts = {first: min(last, first + 3) for first, last in self.blocks}
-        used = sum(height(r) for r in range(1, self.blocks[0][0]))
-        for r in range(self.blocks[0][0], self.row + 1):
-            need = sum(height(k) for k in range(r, starts.get(r, r) + 1))
-            if used + need > LANDSCAPE_PAGE:
-                ws.row_breaks.append(Break(id=r - 1))
-                used = height(3)  # the heading row repeats
-            used += height(r)
-        ws.protection.sheet = True
-        ws.protection.formatColumns = False  # let people widen columns
-        ws.protection.formatRows = False
-        ws.sheet_view.showGridLines = False
+def _left_out(w: SheetWriter, spec: Formula) -> None:
+    w.next()
+    muted = wr.WRAPPED.but(fill=MUTED_FILL, box=True)
+    w.put("function", spec.name, muted.but(font=st.BOLD))
+    w.put("arguments", arguments_text(spec), muted)
+    note = f"Not in this library: {spec.excel_note}."
+    w.put("returns", f"{spec.description} {note}", muted, to="expected")
 
 
 NOTE = (
@@ -452,40 +355,89 @@ NOTE = (
     "(Excel 2021 and older show #NAME?, LibreOffice Err:509). Expected is what the "
     "xlfuncs Python library computes for the same call: the two agree. Optional "
     "arguments are in [brackets]; left out or blank, they take their default. "
-    "Percentages are fractions (82% is 0.82)."
+    "Percentages are fractions (82% is 0.82). To try the functions, use the Try "
+    "sheet: this one is protected so that its examples stay as they are."
 )
 
 
-def _functions_sheet(ws: Worksheet, library: Sequence[Formula]) -> dict[Any, Any]:
-    card = _Card(ws)
-    card.next()
-    card.put("A", "Functions: a reference card", font=st.TITLE, align=st.TOP)
-    card.heights[1] = 24
-    card.next()
-    card.text(NOTE, font=st.NOTE)
-    card.header()
+def _functions_sheet(
+    wb: Workbook, ws: Worksheet, library: Sequence[Formula]
+) -> SheetWriter:
+    """The reference card; its writer holds the example cells' values."""
+    w = SheetWriter(wb, ws, CARD)
+    w.next()
+    w.put("function", "Functions: a reference card", wr.TITLE)
+    w.height(24)
+    w.next()
+    w.put("function", NOTE, wr.NOTE, to="expected")
+    w.next()
+    for key, title in zip(w.columns, HEADINGS):
+        centred = key in ("unit", "result", "expected")
+        w.put(key, title, wr.HEADER_CENTRED if centred else wr.HEADER)
     by_name = {f.name: f for f in library}
-    start = card.section("The two calculators' worked examples")
-    for name in WORKED:
-        card.function(by_name[name])
-    card.blocks.append((start, card.row))
+    groups = [("The two calculators' worked examples", [by_name[n] for n in WORKED])]
     for module, title in TOPICS.items():
         members = [f for f in library if f.module == module]
-        if not members:
-            continue
-        start = card.section(title)
-        for f in members:
-            card.function(f)
-        card.blocks.append((start, card.row))
+        if members:
+            groups.append((title, members))
     assert {f.module for f in library} <= set(TOPICS), "a topic has no title"
+    for title, members in groups:
+        with w.block():
+            w.next()
+            w.next()
+            w.put("function", title, wr.SECTION)
+            w.height(20)
+            for f in members:
+                _function(w, f)
     missing = left_out()
     if missing:
-        start = card.section("Not in this library")
-        for f in missing:
-            card.left_out(f)
-        card.blocks.append((start, card.row))
-    card.finish()
-    return card.cached
+        with w.block():
+            w.next()
+            w.next()
+            w.put("function", "Not in this library", wr.SECTION)
+            for f in missing:
+                _left_out(w, f)
+    w.finish(LANG, last="expected", portrait=False, page=LANDSCAPE_PAGE,
+             title_rows="3:3", freeze="B4", stamp=STAMP)  # fmt: skip
+    return w
+
+
+#: The Try sheet's worked calls: the two calculators', then one of each kind.
+TRY = ("FT_EXAMPLES_PER_SEC", "CHINCHILLA_PARAMS", "GPU_PEAK_TFLOPS", "MODEL_SPEC",
+       "MODEL_STATE_GB", "TRAINING_CO2_TONNES")  # fmt: skip
+TRY_NOTE = (
+    "This sheet is yours: nothing is protected. Each row below calls a function; "
+    "click its Result cell to see the formula, copy it anywhere and change the "
+    "numbers. Or type a new one in any empty cell, e.g. =FT_COST(100000, 3, 8, "
+    "2500, 82%, 900, 2.5). Formulas › Insert Function lists the functions under "
+    "User Defined."
+)
+
+
+def _try_sheet(wb: Workbook, library: Sequence[Formula]) -> SheetWriter:
+    """An unprotected sheet with worked calls to copy."""
+    ws = wb.create_sheet("Try")
+    w = SheetWriter(wb, ws, (Column("function", 28), Column("call", 46),
+                             Column("result", 16), Column("space", 30)))  # fmt: skip
+    w.next()
+    w.put("function", "Try the functions here", wr.TITLE)
+    w.height(24)
+    w.next()
+    w.put("function", TRY_NOTE, wr.NOTE, to="space")
+    w.next()
+    for key, title in zip(w.columns, ("Function", "The call, to copy", "Result", "")):
+        w.put(key, title, wr.HEADER)
+    by_name = {f.name: f for f in library}
+    for name in TRY:
+        spec = by_name[name]
+        w.next()
+        w.put("function", name, wr.BOLD)
+        w.put("call", example_call(spec), wr.WRAPPED.but(font=FORMULA_FONT))
+        value = float(spec.api(*spec.example.args))
+        w.formula("result", example_call(spec, ",")[1:], value,
+                  wr.RESULT.but(fmt=number_format(spec, value)))  # fmt: skip
+    w.finish(LANG, last="space", portrait=False, stamp=STAMP, protect=False)
+    return w
 
 
 # ------------------------------------------------------------------ the workbook
@@ -505,11 +457,12 @@ def build_library(texts: Mapping[str, str] | None = None) -> Built:
         wb.defined_names[name] = DefinedName(
             name, attr_text=text, comment=spec.description
         )
-    ws = wb.create_sheet("Functions")
-    cached = _functions_sheet(ws, library)
+    sheets = [_try_sheet(wb, library)]
+    sheets.append(_functions_sheet(wb, wb.create_sheet("Functions"), library))
+    cached = {k: v for w in sheets for k, v in w.cached.items()}
     cached.update(add_data_sheets(wb, LANG))
-    _cover(cover, look_ups(texts))
-    wb.active = 0
+    _cover(wb, cover, look_ups(texts))
+    wb.active = 1  # open on the Try sheet
     set_properties(
         wb,
         LANG,
@@ -519,7 +472,10 @@ def build_library(texts: Mapping[str, str] | None = None) -> Built:
         description="The xlfuncs functions as named LAMBDAs (all but the two "
         "inference-optimal ones): Excel for Microsoft 365 and Excel 2024, no Python.",
     )
-    return Built(wb, cached)
+    # Every call of a library function is a dynamic-array formula: Excel 365
+    # shows a legacy one (no metadata) with an implicit-intersection @.
+    dynamic = {w.title: {c for _, c in w.cached} for w in sheets}
+    return Built(wb, cached, dynamic)
 
 
 def module_text(texts: Mapping[str, str] | None = None) -> str:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from . import texts as tx
 from .blocks import (
-    Call,
     Chart,
     Cover,
     Input,
@@ -16,9 +15,11 @@ from .blocks import (
     Notes,
     Result,
     Results,
+    Sheet,
     Sweep,
     Template,
 )
+from .expr import call
 from .shared import CURRENCY, PRICE, SOURCES_SIZE
 from .texts import T
 
@@ -51,7 +52,7 @@ SIZE = Results(
     T("Compute-optimal model", "Modelo de cómputo óptimo"),
     (
         Result(
-            "OptimalParams", Call("CHINCHILLA_PARAMS", _CH),
+            "OptimalParams", call("CHINCHILLA_PARAMS", *_CH),
             T("Parameters (N)", "Parámetros (N)"), T("parameters", "parámetros"),
             T("√(C × 8.64e19 ÷ (6 × r)): the budget through C = 6·N·D with D = r·N. "
               "In billions (B).",
@@ -60,13 +61,13 @@ SIZE = Results(
             fmt=tx.LARGE, key=True,
         ),
         Result(
-            "OptimalTokens", Call("CHINCHILLA_TOKENS", _CH),
+            "OptimalTokens", call("CHINCHILLA_TOKENS", *_CH),
             T("Training tokens (D)", "Tokens de entrenamiento (D)"), T("tokens", "tokens"),
             T("r × N. In trillions (T, 10^12).", "r × N. En billones (bill., 10^12)."),
             fmt=tx.LARGE, key=True,
         ),
         Result(
-            "TrainingFLOPs", Call("PFDAYS_TO_FLOPS", ("ComputeBudgetPFDays",)),
+            "TrainingFLOPs", call("PFDAYS_TO_FLOPS", "ComputeBudgetPFDays"),
             T("Training compute", "Cómputo de entrenamiento"), T("FLOPs", "FLOPs"),
             T("C × 8.64e19 FLOPs per PF/s-day; equals 6 × N × D.",
               "C × 8,64e19 FLOPs por PF/s-día; igual a 6 × N × D."),
@@ -115,19 +116,19 @@ RUN = Results(
     (
         Result(
             "ClusterDays",
-            Call("CLUSTER_DAYS", ("ComputeBudgetPFDays", "GPUs", "PeakTFLOPSPerGPU", "MFU")),
+            call("CLUSTER_DAYS", "ComputeBudgetPFDays", "GPUs", "PeakTFLOPSPerGPU", "MFU"),
             T("Training time", "Duración del entrenamiento"), T("days", "días"),
             T("C × 1,000 ÷ (GPUs × peak × MFU): 1 PF/s-day is 1,000 TFLOP/s-days.",
               "C × 1.000 ÷ (GPU × pico × MFU): 1 PF/s-día son 1.000 TFLOP/s-días."),
             fmt=tx.DURATION, key=True,
         ),
         Result(
-            "ClusterGPUHours", Call("CLUSTER_GPU_HOURS", ("GPUs", "ClusterDays")),
+            "ClusterGPUHours", call("CLUSTER_GPU_HOURS", "GPUs", "ClusterDays"),
             T("GPU-hours", "GPU-horas"), T("GPU-hours", "GPU-horas"),
             T("GPUs × days × 24.", "GPU × días × 24."),
         ),
         Result(
-            "ClusterCost", Call("CLUSTER_COST", ("GPUs", "ClusterDays", "PricePerGPUHour")),
+            "ClusterCost", call("CLUSTER_COST", "GPUs", "ClusterDays", "PricePerGPUHour"),
             T("Training cost", "Coste del entrenamiento"), T("{currency}", "{currency}"),
             T("GPU-hours × price per GPU-hour.", "GPU-horas × precio por GPU-hora."),
             fmt=tx.MONEY, key=True,
@@ -182,7 +183,6 @@ NOTES = Notes(
 
 CHINCHILLA = Template(
     slug="chinchilla-model-size",
-    sheet=T("Model size", "Tamaño del modelo"),
     title=T("Compute-optimal model size (Chinchilla)", "Tamaño de modelo de cómputo óptimo (Chinchilla)"),
     subtitle=T(
         "For a training compute budget in petaFLOP/s-days, the parameter count N "
@@ -236,5 +236,7 @@ CHINCHILLA = Template(
         ),
         sources=SOURCES_SIZE,
     ),
-    blocks=(BUDGET, SIZE, CLUSTER, RUN, BUDGETS, NOTES),
+    sheets=(
+        Sheet(T("Model size", "Tamaño del modelo"), (BUDGET, SIZE, CLUSTER, RUN, BUDGETS, NOTES)),
+    ),
 )  # fmt: skip

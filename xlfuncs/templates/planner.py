@@ -10,55 +10,33 @@ constants the formulas read.
 
 from __future__ import annotations
 
-from typing import Any
-
-from openpyxl.utils import quote_sheetname
-
-from ..data.accelerators import BY_NAME, Accelerator
-from ..registry import REGISTRY
-from ..registry.excel import Bound, exact, expand
-from ..registry.formula import excel_functions
-from . import charts
-from . import styles as st
+from ..registry.excel import key
 from . import texts as tx
 from .blocks import (
-    Call,
+    Axis,
+    Case,
+    Chart,
+    Check,
     Cover,
-    Custom,
-    Fallback,
-    Fit,
+    Curve,
     Grid,
     Input,
     Inputs,
-    Lit,
     Notes,
+    Point,
     Result,
     Results,
-    Rule,
     Scenarios,
-    Sum,
+    Series,
+    Sheet,
     Template,
+    Verdict,
 )
-from .layout import NA, Sheet, quoted
+from .checks import fit, guarded
+from .expr import F, Lit, Ref, call
 from .shared import CURRENCY, PRICE, SOURCES_PLANNER
 from .texts import T
-
-
-def _accelerator(env: dict[str, Any]) -> Accelerator | None:
-    """The accelerator the GPUModel cell names (MATCH ignores case)."""
-    name = str(env["GPUModel"]).strip().lower()
-    return next((a for n, a in BY_NAME.items() if n.lower() == name), None)
-
-
-def _has_figure(env: dict[str, Any]) -> bool:
-    acc = _accelerator(env)
-    return acc is not None and str(env["Dtype"]).strip().lower() in acc.peak_tflops
-
-
-def _has_power(env: dict[str, Any]) -> bool:
-    acc = _accelerator(env)
-    return acc is not None and acc.power_w is not None
-
+from .written import parse
 
 CLUSTER = Inputs(
     T("Cluster", "Clúster"),
@@ -70,12 +48,10 @@ CLUSTER = Inputs(
               "below is used.",
               "Elija de la lista (hoja Datos): se usa su pico denso en la precisión de "
               "abajo."),
-            choices="AcceleratorNames",
+            kind="list", keys="AcceleratorKeys", menu="AcceleratorNames",
             rules=(
-                Rule(
-                    f"ISNUMBER(INDEX(AcceleratorPower,MATCH({exact('GPUModel')},"
-                    "AcceleratorNames,0)))",
-                    _has_power,
+                Check(
+                    F.ISNUMBER(call("GPU_POWER_W", "GPUModel")),
                     T("Warning: its vendor publishes no power figure, so energy shows n/a",
                       "Aviso: su fabricante no publica su potencia: la energía muestra n/d"),
                     error=False,
@@ -88,19 +64,16 @@ CLUSTER = Inputs(
             T("bf16 for most training; fp8 where the chip and the recipe support it.",
               "bf16 en la mayoría de entrenamientos; fp8 si el chip y la receta lo "
               "admiten."),
-            choices="DtypeNames", menu="TrainingDtypeNames",
+            kind="list", keys="DtypeKeys", menu="TrainingDtypeNames",
             rules=(
-                Rule(
-                    'Dtype<>"int8"',
-                    lambda env: str(env["Dtype"]).strip().lower() != "int8",
+                Check(
+                    parse(key("Dtype")).ne("int8"),
                     T("Error: int8 is an inference rate (TOP/s), not a training precision",
                       "Error: int8 es una tasa de inferencia (TOP/s), no una precisión "
                       "de entrenamiento"),
                 ),
-                Rule(
-                    f"ISNUMBER(INDEX(AcceleratorPeaks,MATCH({exact('GPUModel')},"
-                    f"AcceleratorNames,0),MATCH({exact('Dtype')},DtypeNames,0)))",
-                    _has_figure,
+                Check(
+                    F.ISNUMBER(call("GPU_PEAK_TFLOPS", "GPUModel", "Dtype")),
                     T("Error: this GPU has no figure for this precision (see the Data sheet)",
                       "Error: esta GPU no tiene cifra para esta precisión (ver hoja Datos)"),
                 ),
@@ -145,7 +118,7 @@ BUDGET = Results(
     T("Compute budget and cost", "Presupuesto de cómputo y coste"),
     (
         Result(
-            "PeakTFLOPS", Call("GPU_PEAK_TFLOPS", ("GPUModel", "Dtype")),
+            "PeakTFLOPS", call("GPU_PEAK_TFLOPS", "GPUModel", "Dtype"),
             T("Peak per GPU", "Pico por GPU"), T("TFLOP/s", "TFLOP/s"),
             T("Dense peak of the GPU model in the chosen precision, from the Data "
               "sheet (datasheet figures, never the 'with sparsity' ones).",
@@ -154,14 +127,14 @@ BUDGET = Results(
             fmt=tx.DECIMAL,
         ),
         Result(
-            "ComputeBudgetPFDays", Call("CLUSTER_PFDAYS", ("GPUs", "PeakTFLOPS", "MFU", "Days")),
+            "ComputeBudgetPFDays", call("CLUSTER_PFDAYS", "GPUs", "PeakTFLOPS", "MFU", "Days"),
             T("Compute budget (C)", "Presupuesto de cómputo (C)"), T("PF/s-days", "PF/s-días"),
             T("GPUs × peak × MFU × days ÷ 1,000 (1 PF/s-day is 1,000 TFLOP/s-days).",
               "GPU × pico × MFU × días ÷ 1.000 (1 PF/s-día son 1.000 TFLOP/s-días)."),
             key=True,
         ),
         Result(
-            "TrainingFLOPs", Call("PFDAYS_TO_FLOPS", ("ComputeBudgetPFDays",)),
+            "TrainingFLOPs", call("PFDAYS_TO_FLOPS", "ComputeBudgetPFDays"),
             T("Training compute", "Cómputo de entrenamiento"), T("FLOPs", "FLOPs"),
             T("Budget × 8.64e19 FLOPs per PF/s-day; equals 6·N·D for every model below.",
               "Presupuesto × 8,64e19 FLOPs por PF/s-día; igual a 6·N·D para cada "
@@ -169,12 +142,12 @@ BUDGET = Results(
             fmt=tx.SCIENTIFIC,
         ),
         Result(
-            "PretrainGPUHours", Call("CLUSTER_GPU_HOURS", ("GPUs", "Days")),
+            "PretrainGPUHours", call("CLUSTER_GPU_HOURS", "GPUs", "Days"),
             T("GPU-hours", "GPU-horas"), T("GPU-hours", "GPU-horas"),
             T("GPUs × days × 24.", "GPU × días × 24."),
         ),
         Result(
-            "PretrainCost", Call("CLUSTER_COST", ("GPUs", "Days", "PricePerGPUHour")),
+            "PretrainCost", call("CLUSTER_COST", "GPUs", "Days", "PricePerGPUHour"),
             T("Training cost", "Coste del entrenamiento"), T("{currency}", "{currency}"),
             T("GPU-hours × price per GPU-hour.", "GPU-horas × precio por GPU-hora."),
             fmt=tx.MONEY, key=True,
@@ -186,14 +159,14 @@ BUDGET = Results(
 def _fit_rows(fit: str, label: str) -> tuple[Result, Result]:
     return (
         Result(
-            f"{label}Params", Call("CHINCHILLA_FIT_PARAMS", ("ComputeBudgetPFDays", Lit(fit))),
+            f"{label}Params", call("CHINCHILLA_FIT_PARAMS", "ComputeBudgetPFDays", Lit(fit)),
             T(f"Parameters, {label} fit", f"Parámetros, ajuste de {label}"), T("parameters", "parámetros"),
             T(f"G·(C·8.64e19/6)^a with the {label} fit's G and a (Data sheet).",
               f"G·(C·8,64e19/6)^a con G y a del ajuste de {label} (hoja Datos)."),
             fmt=tx.LARGE,
         ),
         Result(
-            f"{label}Tokens", Call("CHINCHILLA_FIT_TOKENS", ("ComputeBudgetPFDays", Lit(fit))),
+            f"{label}Tokens", call("CHINCHILLA_FIT_TOKENS", "ComputeBudgetPFDays", Lit(fit)),
             T(f"Tokens, {label} fit", f"Tokens, ajuste de {label}"), T("tokens", "tokens"),
             T("C·8.64e19 ÷ (6 × N).", "C·8,64e19 ÷ (6 × N)."),
             fmt=tx.LARGE,
@@ -205,14 +178,14 @@ MODEL = Results(
     T("Compute-optimal model", "Modelo de cómputo óptimo"),
     (
         Result(
-            "RuleParams", Call("CHINCHILLA_PARAMS", ("ComputeBudgetPFDays", "TokensPerParam")),
+            "RuleParams", call("CHINCHILLA_PARAMS", "ComputeBudgetPFDays", "TokensPerParam"),
             T("Parameters, 20-tokens rule", "Parámetros, regla de 20 tokens"), T("parameters", "parámetros"),
             T("√(C × 8.64e19 ÷ (6 × r)), from C = 6·N·D with D = r·N.",
               "√(C × 8,64e19 ÷ (6 × r)), de C = 6·N·D con D = r·N."),
             fmt=tx.LARGE, key=True,
         ),
         Result(
-            "RuleTokens", Call("CHINCHILLA_TOKENS", ("ComputeBudgetPFDays", "TokensPerParam")),
+            "RuleTokens", call("CHINCHILLA_TOKENS", "ComputeBudgetPFDays", "TokensPerParam"),
             T("Tokens, 20-tokens rule", "Tokens, regla de 20 tokens"), T("tokens", "tokens"),
             T("r × N.", "r × N."),
             fmt=tx.LARGE, key=True,
@@ -226,21 +199,21 @@ LOSS = Results(
     T("Predicted loss", "Pérdida prevista"),
     (
         Result(
-            "RuleLoss", Call("CHINCHILLA_LOSS", ("RuleParams", "RuleTokens", Lit("hoffmann"))),
+            "RuleLoss", call("CHINCHILLA_LOSS", "RuleParams", "RuleTokens", Lit("hoffmann")),
             T("20-tokens model (Hoffmann fit)", "Modelo de 20 tokens (Hoffmann)"), T("nats/token", "nats/token"),
             T("E + A/N^α + B/D^β with Hoffmann's constants.",
               "E + A/N^α + B/D^β con las constantes de Hoffmann."),
             fmt=tx.LOSS,
         ),
         Result(
-            "HoffmannLoss", Call("CHINCHILLA_LOSS", ("HoffmannParams", "HoffmannTokens", Lit("hoffmann"))),
+            "HoffmannLoss", call("CHINCHILLA_LOSS", "HoffmannParams", "HoffmannTokens", Lit("hoffmann")),
             T("Hoffmann optimum", "Óptimo de Hoffmann"), T("nats/token", "nats/token"),
             T("The lowest loss this budget reaches by Hoffmann's fit.",
               "La menor pérdida que alcanza el presupuesto según Hoffmann."),
             fmt=tx.LOSS,
         ),
         Result(
-            "EpochLoss", Call("CHINCHILLA_LOSS", ("EpochParams", "EpochTokens", Lit("epoch"))),
+            "EpochLoss", call("CHINCHILLA_LOSS", "EpochParams", "EpochTokens", Lit("epoch")),
             T("Epoch optimum", "Óptimo de Epoch"), T("nats/token", "nats/token"),
             T("The lowest loss by Epoch's fit (its own scale: compare within a fit).",
               "La menor pérdida según Epoch (su propia escala: compare dentro de un "
@@ -260,7 +233,7 @@ MEMORY_INPUTS = Inputs(
               "layers, width and heads give the activations.",
               "Un modelo publicado de tamaño parecido (hoja Modelos): sus capas, "
               "anchura y cabezas dan las activaciones."),
-            choices="ModelNames",
+            kind="list", keys="ModelKeys", menu="ModelNames",
         ),
         Input(
             "SeqLen", "seq_len", 4096,
@@ -297,7 +270,7 @@ MEMORY_INPUTS = Inputs(
               "none (sin recálculo), selective (solo la atención) o full (solo la "
               "entrada de cada "
               "capa): full ahorra más memoria a cambio de un tercio más de cómputo."),
-            choices="RecomputeNames",
+            kind="list", keys="RecomputeNames", menu="RecomputeNames",
         ),
     ),
 )  # fmt: skip
@@ -306,31 +279,31 @@ MEMORY = Results(
     T("Memory per GPU: results", "Memoria por GPU: resultados"),
     (
         Result(
-            "GPUMemoryGB", Call("GPU_MEMORY_GB", ("GPUModel",)),
+            "GPUMemoryGB", call("GPU_MEMORY_GB", "GPUModel"),
             T("GPU memory", "Memoria de la GPU"), T("GB", "GB"),
             T("From the GPU model's datasheet (the Data sheet).",
               "De la ficha técnica del modelo de GPU (hoja Datos)."),
             fmt=tx.DECIMAL,
         ),
         Result(
-            "ShapeLayers", Call("MODEL_SPEC", ("ShapeModel", Lit("layers"))),
+            "ShapeLayers", call("MODEL_SPEC", "ShapeModel", Lit("layers")),
             T("Layers (L)", "Capas (L)"), T("layers", "capas"),
             T("Of the model named above (the Models sheet).",
               "Del modelo indicado arriba (hoja Modelos)."),
         ),
         Result(
-            "ShapeWidth", Call("MODEL_SPEC", ("ShapeModel", Lit("d_model"))),
+            "ShapeWidth", call("MODEL_SPEC", "ShapeModel", Lit("d_model")),
             T("Width (h)", "Anchura (h)"), T("dimensions", "dimensiones"),
             T("Hidden size d_model of that model.", "Tamaño oculto d_model de ese modelo."),
         ),
         Result(
-            "ShapeHeads", Call("MODEL_SPEC", ("ShapeModel", Lit("heads"))),
+            "ShapeHeads", call("MODEL_SPEC", "ShapeModel", Lit("heads")),
             T("Attention heads (a)", "Cabezas de atención (a)"), T("heads", "cabezas"),
             T("Attention heads of that model.", "Cabezas de atención de ese modelo."),
         ),
         Result(
             "PretrainStateGB",
-            Call("MODEL_STATE_GB", ("RuleParams", "RuleParams", Lit(2), "GPUs", "ZeroStage")),
+            call("MODEL_STATE_GB", "RuleParams", "RuleParams", Lit(2), "GPUs", "ZeroStage"),
             T("Model state", "Estado del modelo"), T("GB", "GB"),
             T("Weights, gradients and Adam states of the 20-tokens model, 16 bytes a "
               "parameter, sharded over the GPUs by the ZeRO stage (Rajbhandari et al. "
@@ -342,8 +315,8 @@ MEMORY = Results(
         ),
         Result(
             "PretrainActivationGB",
-            Call("ACTIVATION_GB", ("ShapeLayers", "ShapeWidth", "ShapeHeads", "SeqLen",
-                                   "MicroBatch", "TensorParallel", "Recompute")),
+            call("ACTIVATION_GB", "ShapeLayers", "ShapeWidth", "ShapeHeads", "SeqLen",
+                                   "MicroBatch", "TensorParallel", "Recompute"),
             T("Activations", "Activaciones"), T("GB", "GB"),
             T("Kept for the backward pass: s·b·h·(34 + 5·a·s/h) bytes a layer, less "
               "with recomputation (Korthikanti et al. 2022).",
@@ -352,7 +325,7 @@ MEMORY = Results(
             fmt=tx.DECIMAL,
         ),
         Result(
-            "PretrainMemoryGB", Sum(("PretrainStateGB", "PretrainActivationGB")),
+            "PretrainMemoryGB", Ref("PretrainStateGB") + Ref("PretrainActivationGB"),
             T("Memory per GPU", "Memoria por GPU"), T("GB", "GB"),
             T("Model state + activations. Keep 10-20 % of the GPU free for the "
               "framework, buffers and fragmentation.",
@@ -362,8 +335,8 @@ MEMORY = Results(
         ),
         Result(
             "PretrainMinGPUs",
-            Call("MIN_GPUS_FOR_MEMORY", ("RuleParams", "GPUMemoryGB", "PretrainActivationGB",
-                                         "RuleParams", Lit(2), "ZeroStage")),
+            call("MIN_GPUS_FOR_MEMORY", "RuleParams", "GPUMemoryGB", "PretrainActivationGB",
+                                         "RuleParams", Lit(2), "ZeroStage"),
             T("Fewest GPUs that fit", "Mínimo de GPU que caben"), T("GPUs", "GPU"),
             T("The smallest cluster whose share of the state, plus the activations, "
               "fits each GPU's memory at this ZeRO stage, with nothing to spare.",
@@ -371,8 +344,8 @@ MEMORY = Results(
               "en la memoria de cada GPU con esta etapa de ZeRO, sin margen."),
         ),
     ),
-    fits=(Fit(T("Memory check", "Control de memoria"), "PretrainMemoryGB", "GPUMemoryGB",
-              "PretrainMinGPUs"),),
+    verdicts=(Verdict("PretrainFit", T("Memory check", "Control de memoria"),
+                      fit(Ref("PretrainMemoryGB"), Ref("GPUMemoryGB"), Ref("PretrainMinGPUs"))),),
 )  # fmt: skip
 
 ENERGY_INPUTS = Inputs(
@@ -403,7 +376,7 @@ ENERGY = Results(
     T("Energy and emissions: results", "Energía y emisiones: resultados"),
     (
         Result(
-            "GPUPowerW", Call("GPU_POWER_W", ("GPUModel",)),
+            "GPUPowerW", call("GPU_POWER_W", "GPUModel"),
             T("Power per GPU", "Potencia por GPU"), T("W", "W"),
             T("The GPU's board power (TDP) from its datasheet: an upper bound of its "
               "draw.",
@@ -411,7 +384,7 @@ ENERGY = Results(
         ),
         Result(
             "PretrainEnergyMWh",
-            Call("TRAINING_ENERGY_MWH", ("PretrainGPUHours", "GPUPowerW", "PUE")),
+            call("TRAINING_ENERGY_MWH", "PretrainGPUHours", "GPUPowerW", "PUE"),
             T("Energy", "Energía"), T("MWh", "MWh"),
             T("GPU-hours × power × PUE ÷ 10^6 (Luccioni et al. 2022's method for "
               "BLOOM).",
@@ -421,7 +394,7 @@ ENERGY = Results(
         ),
         Result(
             "PretrainCO2Tonnes",
-            Call("TRAINING_CO2_TONNES", ("PretrainEnergyMWh", "GridIntensity")),
+            call("TRAINING_CO2_TONNES", "PretrainEnergyMWh", "GridIntensity"),
             T("Emissions", "Emisiones"), T("t CO2e", "t CO2e"),
             T("Energy × grid carbon intensity.", "Energía × intensidad de carbono de la red."),
             fmt=tx.DECIMAL, key=True,
@@ -482,14 +455,14 @@ FT = Results(
     T("Fine-tuning results", "Resultados del fine-tuning"),
     (
         Result(
-            "FTParams", Fallback("FTModelParams", "RuleParams"),
+            "FTParams", F.IF(F.ISBLANK(Ref("FTModelParams")), Ref("RuleParams"), Ref("FTModelParams")),
             T("Fine-tuned model", "Modelo ajustado"), T("parameters", "parámetros"),
             T("The model above, or the compute-optimal one when it is left blank.",
               "El modelo de arriba, o el de cómputo óptimo si se deja en blanco."),
             fmt=tx.LARGE,
         ),
         Result(
-            "FTTokensPerSecPerGPU", Call("TOKENS_PER_SEC_PER_GPU", ("FTParams", "PeakTFLOPS", "MFU")),
+            "FTTokensPerSecPerGPU", call("TOKENS_PER_SEC_PER_GPU", "FTParams", "PeakTFLOPS", "MFU"),
             T("Expected tokens/s per GPU", "Tokens/s esperados por GPU"), T("tokens/s", "tokens/s"),
             T("MFU × peak × 1e12 ÷ (6 × N): full fine-tuning at the cluster's MFU, "
               "when no benchmark exists.",
@@ -497,14 +470,14 @@ FT = Results(
               "clúster, si no hay benchmark."),
         ),
         Result(
-            "FTExamplesPerSec", Call("FT_EXAMPLES_PER_SEC", (*_FT, "TokensPerExample")),
+            "FTExamplesPerSec", call("FT_EXAMPLES_PER_SEC", *_FT, "TokensPerExample"),
             T("Examples per second", "Ejemplos por segundo"), T("examples/s", "ejemplos/s"),
             T("GPUs × tokens/s per GPU × efficiency ÷ tokens per example.",
               "GPU × tokens/s por GPU × eficiencia ÷ tokens por ejemplo."),
             fmt=tx.TWO,
         ),
         Result(
-            "FTTrainingHours", Call("FT_TRAINING_HOURS", _RUN),
+            "FTTrainingHours", call("FT_TRAINING_HOURS", *_RUN),
             T("Fine-tune time", "Duración del fine-tuning"), T("hours", "horas"),
             T("Dataset × epochs × tokens per example ÷ (GPUs × tokens/s per GPU × "
               "efficiency) ÷ 3,600.",
@@ -513,7 +486,7 @@ FT = Results(
             fmt=tx.DURATION, key=True,
         ),
         Result(
-            "FTCost", Call("FT_COST", (*_RUN, "PricePerGPUHour")),
+            "FTCost", call("FT_COST", *_RUN, "PricePerGPUHour"),
             T("Fine-tune cost", "Coste del fine-tuning"), T("{currency}", "{currency}"),
             T("Fine-tune hours × GPUs × price per GPU-hour.",
               "Horas de fine-tuning × GPU × precio por GPU-hora."),
@@ -531,8 +504,11 @@ SCENARIOS = Scenarios(
       "MFU, menos días, un precio por GPU-hora más alto) y una mayor (precio por "
       "volumen); escriba sus propios casos en las celdas amarillas. Cada caso tiene "
       "su propio control."),
-    (T("Smaller run", "Ejecución menor"), T("Larger run", "Ejecución mayor")),
-    (("GPUs", 512, 2048), ("MFU", 0.3, 0.5), ("Days", 20, 60), ("PricePerGPUHour", 3.5, 2.0)),
+    ("GPUs", "MFU", "Days", "PricePerGPUHour"),
+    (
+        Case(T("Smaller run", "Ejecución menor"), (512, 0.3, 20, 3.5)),
+        Case(T("Larger run", "Ejecución mayor"), (2048, 0.5, 60, 2.0)),
+    ),
     ("ComputeBudgetPFDays", "RuleParams", "RuleTokens", "PretrainGPUHours", "PretrainCost"),
 )  # fmt: skip
 
@@ -546,7 +522,7 @@ SIZE_GRID = Grid(
       "above, for each cluster size and MFU.",
       "Parámetros de cómputo óptimo (regla de 20 tokens) que permite el clúster en "
       "los días de arriba, para cada tamaño y MFU."),
-    "RuleParams", ("GPUs", _GPUS), ("MFU", _MFU),
+    "RuleParams", Axis("GPUs", _GPUS), Axis("MFU", _MFU),
 )  # fmt: skip
 
 COST_GRID = Grid(
@@ -556,7 +532,7 @@ COST_GRID = Grid(
       "Coste de la ejecución para cada tamaño de clúster y número de días, al "
       "precio de arriba. La MFU cambia lo que permite la ejecución (tabla de "
       "arriba), no lo que cuesta."),
-    "PretrainCost", ("GPUs", _GPUS), ("Days", _DAYS),
+    "PretrainCost", Axis("GPUs", _GPUS), Axis("Days", _DAYS),
 )  # fmt: skip
 
 # The IsoFLOP curve: model sizes around the 20-tokens N, each spending the budget.
@@ -567,156 +543,49 @@ MULTIPLE = Input(
     T("A multiple of the 20-tokens model size.", "Un múltiplo del tamaño de 20 tokens."),
     fmt='0.00"×"',
 )  # fmt: skip
-ISO = {
-    "title": T("IsoFLOP curve: loss against model size at this budget",
-               "Curva IsoFLOP: pérdida según el tamaño con este presupuesto"),
-    "note": T("Each row spends the whole budget: N = multiple × the 20-tokens N, "
-              "D = C·8.64e19 ÷ (6N). The loss columns say how far each size is above "
-              "each fit's lowest loss; the last two rows are the fits' optima.",
-              "Cada fila gasta todo el presupuesto: N = múltiplo × la N de 20 tokens, "
-              "D = C·8,64e19 ÷ (6N). Las columnas de pérdida dicen cuánto queda cada "
-              "tamaño por encima de la menor pérdida de cada ajuste; las dos últimas "
-              "filas son los óptimos."),
-    "params": T("Parameters (N)", "Parámetros (N)"),
-    "tokens": T("Tokens (D)", "Tokens (D)"),
-    "above.hoffmann": T("Loss above Hoffmann optimum", "Pérdida sobre el óptimo de Hoffmann"),
-    "above.epoch": T("Loss above Epoch optimum", "Pérdida sobre el óptimo de Epoch"),
-    "optimum.hoffmann": T("Hoffmann optimum", "Óptimo de Hoffmann"),
-    "optimum.epoch": T("Epoch optimum", "Óptimo de Epoch"),
-    "chart": T("IsoFLOP curves at the cluster's budget", "Curvas IsoFLOP con el presupuesto del clúster"),
-    "y": T("Loss above the fit's optimum (nats/token)", "Pérdida sobre el óptimo (nats/token)"),
-}  # fmt: skip
+ISO_N = Series(
+    "N",
+    T("Parameters (N)", "Parámetros (N)"),
+    guarded(Ref("x") * Ref("RuleParams"), [F.ISNUMBER(Ref("x")), Ref("x").gt(0)]),
+    tx.LARGE,
+)
+ISO_D = Series(
+    "D",
+    T("Tokens (D)", "Tokens (D)"),
+    guarded(
+        call("ISOFLOP_TOKENS", "ComputeBudgetPFDays", "N"),
+        [F.ISNUMBER(Ref("N")), F.ISNUMBER(Ref("ComputeBudgetPFDays"))],
+    ),
+    tx.LARGE,
+)
 
 
-def draw_isoflop(sheet: Sheet) -> None:
-    """The IsoFLOP table and chart (sheet: the layout's sheet writer)."""
-    t, env, lang = sheet.t, sheet.env, sheet.lang
-    functions = excel_functions()
-    na = tx.NA(lang)
-    q = quoted
-    sheet.section(ISO["title"])
-    sheet.next_row()
-    sheet.text("A:F", t(ISO["note"]), font=st.NOTE)
-    sheet.headings([
-        ("A", MULTIPLE.label), ("B", ISO["params"]), ("C", ISO["tokens"]),
-        ("D", ISO["above.hoffmann"]), ("E", ISO["above.epoch"]),
-    ])  # fmt: skip
-    head = sheet.row
-    iso_tokens = REGISTRY["ISOFLOP_TOKENS"].excel or ""
-    loss = REGISTRY["CHINCHILLA_LOSS"].excel or ""
-    budget, rule = env["ComputeBudgetPFDays"], env["RuleParams"]
-    optimum = {"hoffmann": env["HoffmannLoss"], "epoch": env["EpochLoss"]}
-    items: list[tuple[str, Input, str]] = []
-    values: list[tuple[str, Input, Any]] = []
-    xs: list[Any] = []
-    ys: dict[str, list[Any]] = {"hoffmann": [], "epoch": []}
-
-    def row_formulas(r: int, n_expr: str, n_value: Any) -> None:
-        d_expr = expand(
-            iso_tokens,
-            {
-                "budget_pf_days": Bound("ComputeBudgetPFDays"),
-                "params": Bound(f"$B${r}"),
-            },
-            functions,
-        )
-        ok = [f"ISNUMBER($B${r})", "ISNUMBER(ComputeBudgetPFDays)"]
-        sheet.formula(
-            f"B{r}", n_expr, n_value, fmt=tx.LARGE(lang), box=True, align=st.RIGHT
-        )
-        d_value = tx_value(
-            lambda: REGISTRY["ISOFLOP_TOKENS"].api(budget, n_value), n_value, budget
-        )
-        sheet.formula(
-            f"C{r}", f"=IFERROR(IF(AND({','.join(ok)}),{d_expr},{q(na)}),{q(na)})", d_value,
-            fmt=tx.LARGE(lang), box=True, align=st.RIGHT,
-        )  # fmt: skip
-        for col, fit, best in (
-            ("D", "hoffmann", "HoffmannLoss"),
-            ("E", "epoch", "EpochLoss"),
-        ):
-            body = expand(
-                loss,
-                {
-                    "params": Bound(f"$B${r}"),
-                    "tokens": Bound(f"$C${r}"),
-                    "fit": Bound(q(fit)),
-                },
-                functions,
-            )
-            v = tx_value(
-                lambda f=fit: (
-                    REGISTRY["CHINCHILLA_LOSS"].api(n_value, d_value, f) - optimum[f]
-                ),
-                n_value,
-                d_value,
-                optimum[fit],
-            )
-            sheet.formula(
-                f"{col}{r}", f"=IFERROR({body}-{best},{q(na)})", v,
-                fmt="0.0000", box=True, align=st.RIGHT,
-            )  # fmt: skip
-            ys[fit].append(v if isinstance(v, float) else None)
-
-    for m in MULTIPLES:
-        r = sheet.next_row()
-        sheet.input_cell(f"A{r}", MULTIPLE, m, t(MULTIPLE.label))
-        where = f"{t(MULTIPLE.label)} A{r}"
-        items.append((where, MULTIPLE, f"$A${r}"))
-        values.append((where, MULTIPLE, m))
-        n_value = m * rule if isinstance(rule, float) else None
-        n_expr = f"=IFERROR(IF(AND(ISNUMBER($A${r}),$A${r}>0),$A${r}*RuleParams,{q(na)}),{q(na)})"
-        row_formulas(r, n_expr, n_value if n_value is not None else na)
-        xs.append(n_value)
-    last_curve = sheet.row
-    points = {}
-    for fit, label in (("hoffmann", "optimum.hoffmann"), ("epoch", "optimum.epoch")):
-        r = sheet.next_row()
-        sheet.cell(f"A{r}", t(ISO[label]), font=st.BOLD)
-        name = "HoffmannParams" if fit == "hoffmann" else "EpochParams"
-        row_formulas(r, f"=IFERROR({name}+0,{q(na)})", env[name])
-        points[fit] = r
-    sheet.check_line(ISO["title"], items, values)
-
-    # The chart: both curves, and each fit's optimum on its own curve.
-    s = quote_sheetname(sheet.title)
-    chart = charts.scatter(
-        t(ISO["chart"]), t(ISO["params"]), t(ISO["y"]),
-        x_fmt='#,##0,,," B"' if lang == "en" else '#,##0,,," mil M"', y_fmt="0.000",
-        height_cm=18 * 13 * 0.0353,
-    )  # fmt: skip
-    first = head + 1
-    for k, (fit, col) in enumerate((("hoffmann", "D"), ("epoch", "E"))):
-        colour = charts.COLOURS[k]
-        chart.series.append(charts.series(
-            f"{s}!${col}${head}", t(ISO[f"above.{fit}"]),
-            f"{s}!$B${first}:$B${last_curve}", xs, f"{s}!${col}${first}:${col}${last_curve}", ys[fit][: len(MULTIPLES)],
-            colour, marker="none",
-        ))  # fmt: skip
-        r = points[fit]
-        chart.series.append(charts.series(
-            None, t(ISO[f"optimum.{fit}"]),
-            f"{s}!$B${r}", [env["HoffmannParams" if fit == "hoffmann" else "EpochParams"]],
-            f"{s}!${col}${r}", [0.0], colour, marker="diamond", line=False,
-        ))  # fmt: skip
-    sheet.next_row()
-    sheet.ws.add_chart(chart, f"A{sheet.row}")
-    for _ in range(18):
-        sheet.heights[sheet.row] = 15
-        sheet.next_row()
+def _above(fit_: str, best: str, label: T) -> Series:
+    """The loss of each size above the fit's lowest at this budget."""
+    loss = call("CHINCHILLA_LOSS", "N", "D", Lit(fit_)) - Ref(best)
+    return Series(f"above.{fit_}", label, guarded(loss, []), "0.0000")
 
 
-def tx_value(fn: Any, *needs: Any) -> Any:
-    """A cached value: the library's number, or n/a when an input is missing."""
-    if any(not isinstance(v, float) for v in needs):
-        return NA
-    try:
-        return float(fn())
-    except Exception:  # noqa: BLE001 - the sheet shows n/a for the same inputs
-        return NA
-
-
-ISOFLOP = Custom(draw_isoflop, inputs=())
+ISOFLOP = Curve(
+    T("IsoFLOP curve: loss against model size at this budget",
+      "Curva IsoFLOP: pérdida según el tamaño con este presupuesto"),
+    T("Each row spends the whole budget: N = multiple × the 20-tokens N, "
+      "D = C·8.64e19 ÷ (6N). The loss columns say how far each size is above "
+      "each fit's lowest loss; the last two rows are the fits' optima.",
+      "Cada fila gasta todo el presupuesto: N = múltiplo × la N de 20 tokens, "
+      "D = C·8,64e19 ÷ (6N). Las columnas de pérdida dicen cuánto queda cada "
+      "tamaño por encima de la menor pérdida de cada ajuste; las dos últimas "
+      "filas son los óptimos."),
+    MULTIPLE, MULTIPLES,
+    (ISO_N, ISO_D,
+     _above("hoffmann", "HoffmannLoss", T("Loss above Hoffmann optimum", "Pérdida sobre el óptimo de Hoffmann")),
+     _above("epoch", "EpochLoss", T("Loss above Epoch optimum", "Pérdida sobre el óptimo de Epoch"))),
+    (Point(T("Hoffmann optimum", "Óptimo de Hoffmann"), Ref("HoffmannParams"), "above.hoffmann"),
+     Point(T("Epoch optimum", "Óptimo de Epoch"), Ref("EpochParams"), "above.epoch")),
+    Chart(T("IsoFLOP curves at the cluster's budget", "Curvas IsoFLOP con el presupuesto del clúster"),
+          ("above.hoffmann", "above.epoch"),
+          y_title=T("Loss above the fit's optimum (nats/token)", "Pérdida sobre el óptimo (nats/token)")),
+)  # fmt: skip
 
 NOTES = Notes(
     T("Notes and caveats", "Notas y advertencias"),
@@ -756,7 +625,6 @@ NOTES = Notes(
 
 PLANNER = Template(
     slug="llm-training-planner",
-    sheet=T("Planner", "Planificador"),
     title=T("LLM training planner", "Planificador de entrenamiento de LLM"),
     subtitle=T(
         "From a GPU cluster to a model: the compute budget it delivers, the "
@@ -828,9 +696,11 @@ PLANNER = Template(
         ),
         sources=SOURCES_PLANNER,
     ),
-    blocks=(
-        CLUSTER, BUDGET, MODEL, LOSS, MEMORY_INPUTS, MEMORY, ENERGY_INPUTS, ENERGY,
-        FT_INPUTS, FT, SCENARIOS, SIZE_GRID, COST_GRID, ISOFLOP, NOTES,
+    sheets=(
+        Sheet(T("Planner", "Planificador"), (
+            CLUSTER, BUDGET, MODEL, LOSS, MEMORY_INPUTS, MEMORY, ENERGY_INPUTS, ENERGY,
+            FT_INPUTS, FT, SCENARIOS, SIZE_GRID, COST_GRID, ISOFLOP, NOTES,
+        )),
     ),
     data_sheet=True,
 )  # fmt: skip

@@ -19,7 +19,7 @@ CURRENCY = Input(
     T("Currency", "Moneda"), T("code", "código"),
     T("The currency of the price and of every cost: a code such as USD, EUR or GBP.",
       "La moneda del precio y de todos los costes: un código como USD, EUR o GBP."),
-    text=True,
+    kind="text",
 )  # fmt: skip
 
 FINETUNE_CALCULATOR = T(

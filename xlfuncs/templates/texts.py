@@ -24,10 +24,24 @@ class Text:
     def format(self, **values: object) -> Text:
         return Text(self.en.format(**values), self.es.format(**values))
 
+    def __add__(self, other: Text | str) -> Text:
+        if isinstance(other, str):
+            return Text(self.en + other, self.es + other)
+        return Text(self.en + other.en, self.es + other.es)
+
+    def split(self, placeholder: str) -> tuple[Text, Text]:
+        """The text before and after ``placeholder``, in both editions."""
+        en, es = self.en.split(placeholder, 1), self.es.split(placeholder, 1)
+        return Text(en[0], es[0]), Text(en[1], es[1])
+
 
 T = Text  # a row's texts read best short: T("GPUs", "GPU")
 
 OK = T("OK", "OK")  # a clean check; both editions, and only a clean one, begin so
+# An error's message begins so (a warning's with WARNING_WORD): the model check
+# ranks them by it.
+ERROR_WORD = T("Error:", "Error:")
+WARNING_WORD = T("Warning:", "Aviso:")
 NA = T("n/a: see Check", "n/d: ver Control")  # a result whose inputs are not valid
 
 # Column headings of a model sheet.
@@ -54,6 +68,21 @@ LEGEND = T(
     "contraseña, para cambiar el modelo).",
 )
 BASE = T("Base", "Base")
+SEVERITY = T("Severity", "Gravedad")
+CHECKS_SHEET = T("Checks", "Controles")
+CHECKS_HELP = T(
+    "Every check of the workbook and what it says now. Severity: 0 OK, 1 a "
+    "warning (results still compute), 2 an error (the results it affects show "
+    "n/a). The model check shows the first row of the highest severity.",
+    "Todos los controles del libro y lo que dicen ahora. Gravedad: 0 OK, 1 un "
+    "aviso (los resultados se calculan), 2 un error (los resultados afectados "
+    "muestran n/d). El control del modelo muestra la primera fila de mayor "
+    "gravedad.",
+)
+# Large numbers in messages, as the cells show them (LARGE below).
+MILLION = T("M", "M")
+BILLION = T("B", "mil M")
+TRILLION = T("T", "bill.")
 
 # Input checks: what is wrong, in a few words.
 ENTER_NUMBER = T("Error: enter a number", "Error: introduzca un número")

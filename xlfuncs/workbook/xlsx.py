@@ -80,6 +80,7 @@ def save_workbook(
     cached: Mapping[tuple[str, str], Cached],
     *,
     force: bool = False,
+    dynamic: Mapping[str, Iterable[str]] | None = None,
 ) -> pathlib.Path:
     """Save `wb` to `path` with cached values, deterministically and atomically.
 
@@ -97,6 +98,9 @@ def save_workbook(
         as booleans.  Formula cells not listed keep no value.
     force
         Overwrite an existing `path`.
+    dynamic
+        ``{sheet title: cells}`` whose formulas are dynamic arrays (see
+        :func:`workbook_bytes`).
 
     Returns
     -------
@@ -113,13 +117,21 @@ def save_workbook(
     """
     path = pathlib.Path(path)
     _check_overwrite(path, force)
-    return write_bytes(workbook_bytes(wb, cached), path, force=force)
+    return write_bytes(workbook_bytes(wb, cached, dynamic), path, force=force)
 
 
 def workbook_bytes(
-    wb: openpyxl.Workbook, cached: Mapping[tuple[str, str], Cached]
+    wb: openpyxl.Workbook,
+    cached: Mapping[tuple[str, str], Cached],
+    dynamic: Mapping[str, Iterable[str]] | None = None,
 ) -> bytes:
-    """The bytes :func:`save_workbook` writes for `wb` and `cached` (same errors)."""
+    """The bytes :func:`save_workbook` writes for `wb` and `cached` (same errors).
+
+    ``dynamic``: {sheet title: cells} whose formulas are dynamic arrays, as
+    Excel 365 writes them (``cm="1"`` and ``xl/metadata.xml``); a plain formula
+    is a legacy one, shown with an implicit-intersection ``@`` where it calls a
+    function that could return an array (a LAMBDA name).
+    """
     wanted = _normalise_cached(wb, cached)
 
     parts = _workbook_parts(wb)
@@ -133,6 +145,11 @@ def workbook_bytes(
             raise ValueError(f"{title!r} is not a worksheet; cannot cache values")
         name = sheet_parts[title]
         parts[name] = _set_cached_values(parts[name], cells, title)
+    if dynamic and any(dynamic.values()):
+        for title, coords in dynamic.items():
+            name = sheet_parts[title]
+            parts[name] = _make_dynamic(parts[name], set(coords), title)
+        _add_metadata(parts)
 
     return _zip_bytes(parts)
 
@@ -350,6 +367,75 @@ def _set_cached_values(
     out = _edit_cells(xml, edits)
     ET.fromstring(out)  # the edit must leave well-formed XML; raises if not
     return out.encode("utf-8")
+
+
+# The cell metadata of a dynamic-array formula (ECMA-376 Part 1 §18.9, with
+# Microsoft's extension [MS-XLSX] 2.6.35 XLDAPR), as Excel 365 writes it.
+_METADATA = (
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+    f'<metadata xmlns="{_NS_MAIN}" '
+    'xmlns:xda="http://schemas.microsoft.com/office/spreadsheetml/2017/dynamicarray">'
+    '<metadataTypes count="1"><metadataType name="XLDAPR" minSupportedVersion="120000" '
+    'copy="1" pasteAll="1" pasteValues="1" merge="1" splitFirst="1" rowColShift="1" '
+    'clearFormats="1" clearComments="1" assign="1" coerce="1" cellMeta="1"/>'
+    '</metadataTypes><futureMetadata name="XLDAPR" count="1"><bk><extLst>'
+    '<ext uri="{bdbb8cdc-fa1e-496e-a857-3c3f30c029c3}">'
+    '<xda:dynamicArrayProperties fDynamic="1" fCollapsed="0"/></ext></extLst></bk>'
+    '</futureMetadata><cellMetadata count="1"><bk><rc t="1" v="0"/></bk>'
+    "</cellMetadata></metadata>"
+)
+_METADATA_TYPE = (
+    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheetMetadata+xml"
+)
+_METADATA_REL = _NS_DOC_REL + "/sheetMetadata"
+
+
+def _make_dynamic(xml_bytes: bytes, coords: set[str], title: str) -> bytes:
+    """Mark the formula cells ``coords`` as dynamic arrays (one cell each)."""
+    xml = xml_bytes.decode("utf-8")
+    edits: dict[tuple[int, int], str] = {}
+    for cell, coord in _iter_cells(xml):
+        if coord not in coords:
+            continue
+        body = cell.group("body") or ""
+        formula = _FORMULA_RE.search(body)
+        if formula is None:
+            raise ValueError(f"{title}!{coord} is not a formula cell")
+        f = formula.group(0)
+        tag = f[: f.index(">") + 1]
+        if tag.endswith("/>"):
+            raise ValueError(f"{title}!{coord} has an empty formula")
+        opened = tag[:-1] + f' t="array" ref="{coord}">'
+        body = body[: formula.start()] + opened + f[len(tag) :] + body[formula.end() :]
+        attrs = (cell.group("attrs") or "") + ' cm="1"'
+        edits[cell.span()] = f"<{cell.group('tag')}{attrs}>{body}</{cell.group('tag')}>"
+    missing = coords - {c for _, c in _iter_cells(xml)}
+    if missing:
+        raise ValueError(f"no cell {', '.join(sorted(missing))} on sheet {title!r}")
+    out = _edit_cells(xml, edits)
+    ET.fromstring(out)
+    return out.encode("utf-8")
+
+
+def _add_metadata(parts: dict[str, bytes]) -> None:
+    """xl/metadata.xml, its content type and the workbook's relationship to it."""
+    parts["xl/metadata.xml"] = _METADATA.encode("utf-8")
+    types = parts["[Content_Types].xml"].decode("utf-8")
+    override = f'<Override PartName="/xl/metadata.xml" ContentType="{_METADATA_TYPE}"/>'
+    parts["[Content_Types].xml"] = types.replace(
+        "</Types>", override + "</Types>"
+    ).encode()
+    rels = parts["xl/_rels/workbook.xml.rels"].decode("utf-8")
+    ids = {int(n) for n in re.findall(r'Id="rId(\d+)"', rels)}
+    rel = (
+        f'<Relationship Id="rId{max(ids, default=0) + 1}" Type="{_METADATA_REL}" '
+        'Target="metadata.xml"/>'
+    )
+    parts["xl/_rels/workbook.xml.rels"] = rels.replace(
+        "</Relationships>", rel + "</Relationships>"
+    ).encode("utf-8")
+    for xml in (parts["[Content_Types].xml"], parts["xl/_rels/workbook.xml.rels"]):
+        ET.fromstring(xml)
 
 
 def _zip_bytes(parts: Mapping[str, bytes]) -> bytes:

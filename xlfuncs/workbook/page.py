@@ -8,8 +8,6 @@ from openpyxl.worksheet.header_footer import HeaderFooterItem
 from openpyxl.worksheet.header_footer import _HeaderFooterPart as Part
 from openpyxl.worksheet.worksheet import Worksheet
 
-from .. import __version__
-
 LINE = 13.0  # points a line of 10-pt text takes
 SCALE = 76  # per cent: 10-pt text prints at 7.6 pt
 # Sheet points a printed page holds at SCALE: A4 (297 mm) and Letter (11 in)
@@ -34,9 +32,10 @@ def lines(text: str, width: float) -> int:
 
 
 def setup_print(
-    ws: Worksheet, lang: str, *, portrait: bool, scale: int = SCALE
+    ws: Worksheet, lang: str, *, portrait: bool, scale: int = SCALE, stamp: str = ""
 ) -> None:
-    """Paper, margins, scale and the footer every printed sheet has."""
+    """Paper, margins, scale and the footer every printed sheet has: the file,
+    the page, and ``stamp`` (the version that built it)."""
     ws.page_setup.orientation = "portrait" if portrait else "landscape"
     ws.page_setup.paperSize = ws.PAPERSIZE_LETTER if lang == "en" else ws.PAPERSIZE_A4
     ws.page_setup.scale = scale
@@ -47,6 +46,6 @@ def setup_print(
     ws.oddFooter = HeaderFooterItem(
         left=Part("&F", size=8, font="Calibri"),
         center=Part(page, size=8, font="Calibri"),
-        right=Part(f"xlfuncs {__version__}", size=8, font="Calibri"),
+        right=Part(stamp, size=8, font="Calibri"),
     )
     ws.print_options.horizontalCentered = True

@@ -1,0 +1,176 @@
+"""A template as a workbook: cover, its sheets, the Checks sheet, the data sheets.
+
+:func:`build_template` lays the template's sheets out block by block
+(:mod:`~xlfuncs.templates.render`), lists every check on the Checks sheet, prints
+every formula and caches the value its tree computes
+(:meth:`~xlfuncs.templates.layout.Layout.finish`), then adds the reference data
+and the cover. ``values`` sets inputs other than the template's defaults (the
+company defaults of ``xlfuncs build --set``): the cached values are computed
+from them, as a spreadsheet would from the same typed values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from openpyxl import Workbook
+
+from .. import __version__
+from ..workbook.page import SCALE
+from ..workbook.writer import SheetWriter
+from .blocks import Template
+from .cover import add_cover
+from .data_sheet import add_data_sheet, tables
+from .layout import COLUMNS, PAGE, STAMP, Layout, build_date
+from .model import Model
+from .render import head, render
+from .texts import LANGS, T
+
+# Print scales of the Data and Models sheets, landscape: the Models sheet's
+# columns and its sources fit one page wide.
+DATA_SCALES = (85, 72)
+
+
+@dataclass
+class Built:
+    """A laid-out workbook, the cached value of each formula cell, and the cells
+    whose formulas are dynamic arrays, by sheet."""
+
+    workbook: Workbook
+    cached: dict[tuple[str, str], Any]
+    dynamic: dict[str, set[str]] = field(default_factory=dict)
+
+
+def build_template(
+    tpl: Template, lang: str, values: Mapping[str, Any] | None = None
+) -> Built:
+    """The workbook of one template in one language, and its cached values."""
+    if lang not in LANGS:
+        raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(LANGS)}")
+    wb = Workbook()
+    cover = wb.worksheets[0]
+    model = Model(tpl, lang, tables() if tpl.data_sheet else {}, values)
+    lay = Layout(tpl, lang, wb, model)
+    first = True
+    for sheet in tpl.sheets:
+        w = SheetWriter(wb, wb.create_sheet(lay.t(sheet.name)), COLUMNS)
+        head(lay, w, sheet, first and sheet.check)
+        first = first and not sheet.check
+        for block in sheet.blocks:
+            render(lay, w, block)
+        w.finish(lang, last="how", scale=SCALE, page=PAGE, title_rows="1:1",
+                 freeze="A2", stamp=STAMP)  # fmt: skip
+    lay.checks_sheet()
+    cached = lay.finish()
+    if tpl.data_sheet:
+        cached.update(add_data_sheets(wb, lang))
+    add_cover(wb, cover, tpl, lang, build_date())
+    wb.active = 1  # open on the first sheet after the cover
+    set_properties(wb, lang, title=tpl.title(lang), subject=tpl.subject(lang),
+                   keywords=tpl.keywords(lang), description=tpl.subtitle(lang))  # fmt: skip
+    return Built(wb, cached)
+
+
+def compute(
+    tpl: Template, inputs: Mapping[str, Any] | None = None, lang: str = "en"
+) -> dict[str, Any]:
+    """Every input, result and verdict of ``tpl`` with ``inputs`` typed in, as
+    its workbook computes them (a result whose inputs are invalid reads n/a)."""
+    model = Model(tpl, lang, tables() if tpl.data_sheet else {}, inputs)
+    names = [*model.inputs, *model.results, *model.verdicts]
+    return {n: model.value(n) for n in names}
+
+
+def add_data_sheets(wb: Workbook, lang: str) -> dict[tuple[str, str], Any]:
+    """The reference data sheets in ``lang``, set up for print; their cached values."""
+    from ..workbook.page import setup_print
+    from .texts import LARGE
+
+    sheets, cached = add_data_sheet(wb, lambda key: DATA_TEXTS[key](lang), LARGE(lang))
+    for data, scale in zip(sheets, DATA_SCALES):
+        setup_print(data, lang, portrait=False, scale=scale, stamp=STAMP)
+    return cached
+
+
+def set_properties(
+    wb: Workbook,
+    lang: str,
+    *,
+    title: str,
+    subject: str,
+    keywords: str,
+    description: str,
+) -> None:
+    """The document's properties, dated by :func:`build_date`, and a full
+    recalculation when Excel opens it."""
+    p = wb.properties
+    p.title = title
+    p.subject = subject
+    p.creator = "xlfuncs"
+    p.keywords = keywords
+    p.description = description
+    p.language = {"en": "en-US", "es": "es-ES"}[lang]
+    p.version = __version__
+    stamp = datetime.combine(build_date(), datetime.min.time())
+    p.created = p.modified = stamp
+    wb.calculation.fullCalcOnLoad = True
+
+
+DATA_TEXTS = {
+    "data.sheet": T("Data", "Datos"),
+    "data.title": T(
+        "Accelerators: dense peak TFLOP/s per chip by precision (int8: TOP/s),"
+        " memory, bandwidth and power",
+        "Aceleradores: pico denso en TFLOP/s por chip según la precisión (int8:"
+        " TOP/s), memoria, ancho de banda y potencia",
+    ),
+    "data.models_title": T(
+        "Published models: the shape MODEL_SPEC reads (field names as it takes them)",
+        "Modelos publicados: la forma que lee MODEL_SPEC (campos con el nombre que"
+        " admite)",
+    ),
+    "data.accelerator": T("Accelerator", "Acelerador"),
+    "data.vendor": T("Vendor", "Fabricante"),
+    "data.sources": T(
+        "Sources. Peaks are dense TFLOP/s per chip (NVIDIA's figures “with"
+        " sparsity” halved); memory, bandwidth and power as the vendor publishes"
+        " them.",
+        "Fuentes, citadas en su idioma original. Los picos son TFLOP/s densos por"
+        " chip (las cifras de NVIDIA «with sparsity», a la mitad); memoria, ancho de"
+        " banda y potencia tal como los publica el fabricante.",
+    ),
+    "data.memory": T("Memory (GB)", "Memoria (GB)"),
+    "data.bandwidth": T("Bandwidth (TB/s)", "Ancho de banda (TB/s)"),
+    "data.power": T("Power (W)", "Potencia (W)"),
+    "data.models_sheet": T("Models", "Modelos"),
+    "data.model": T("Model", "Modelo"),
+    "data.model_sources": T(
+        "Sources: each model's configuration file (config.json) or paper, and where"
+        " its parameter count comes from.",
+        "Fuentes, citadas en su idioma original: el archivo de configuración"
+        " (config.json) o el artículo de cada modelo, y de dónde sale su número de"
+        " parámetros.",
+    ),
+    "data.params_source": T("Parameter count", "Número de parámetros"),
+    "data.recompute": T("Recomputation modes", "Modos de recálculo"),
+    "data.fits": T(
+        "Fitted scaling laws: L = E + A/N^α + B/D^β",
+        "Leyes de escalado ajustadas: L = E + A/N^α + B/D^β",
+    ),
+    "data.fit": T("Fit", "Ajuste"),
+    "data.keys": T("Keys", "Claves"),
+    "data.key": T("Key", "Clave"),
+    "data.row": T("Row", "Fila"),
+    "data.column": T("Column", "Columna"),
+}
+
+__all__ = [
+    "DATA_SCALES",
+    "Built",
+    "add_data_sheets",
+    "build_template",
+    "set_properties",
+]

@@ -1,0 +1,446 @@
+"""Each kind of block, drawn on a sheet: a dozen lines of placement each.
+
+A renderer reads its block and places cells through the
+:class:`~xlfuncs.templates.layout.Layout` (which names them in the model) and
+the sheet's :class:`~xlfuncs.workbook.writer.SheetWriter` (columns by name). It
+decides where things go, never what they compute: values come from the model,
+formulas from the same trees. :data:`RENDERERS` maps a block type to its renderer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from openpyxl.utils import quote_sheetname
+
+from ..workbook import charts
+from ..workbook import writer as wr
+from ..workbook.page import LINE, lines
+from ..workbook.writer import SheetWriter
+from . import checks as ck
+from . import texts as tx
+from .blocks import (
+    Axis,
+    Block,
+    Check,
+    Curve,
+    Custom,
+    Figures,
+    Grid,
+    Input,
+    Inputs,
+    Notes,
+    Results,
+    Scenarios,
+    Sheet,
+    Sweep,
+)
+from .expr import F, Ref
+from .layout import DATA, Layout, heading
+from .model import rename
+from .texts import Text
+
+CHART_ROWS = 18  # rows a chart takes below its table
+
+
+# ------------------------------------------------------------------ shared parts
+
+
+def head(lay: Layout, w: SheetWriter, sheet: Sheet, first: bool) -> None:
+    """Title, subtitle, legend and the model check."""
+    tpl = lay.tpl
+    w.next()
+    w.put("label", lay.t(tpl.title), wr.TITLE)
+    w.height(24)
+    w.next()
+    w.put("label", lay.t(tpl.subtitle), wr.WRAPPED, to="how")
+    w.next()
+    w.put("label", lay.t(tx.LEGEND), wr.NOTE, to="how")
+    if not sheet.check:
+        return
+    w.next()
+    w.put("label", lay.t(tx.MODEL_CHECK), wr.MODEL_CHECK.but(align=wr.BODY.align))
+    if first:
+        lay.formula(w, "value", lay.model_check(), wr.MODEL_CHECK, name="ModelCheck",
+                    public=True, to="how")  # fmt: skip
+    else:
+        lay.formula(w, "value", Ref("ModelCheck"), wr.MODEL_CHECK, to="how")
+    w.fit(3)
+    w.next()
+    w.put("label", lay.t(tx.MODEL_CHECK_HELP), wr.NOTE, to="how")
+
+
+def section(lay: Layout, w: SheetWriter, title: Text) -> None:
+    """A blank row, then the block's title."""
+    w.next()
+    w.next()
+    w.put("label", lay.t(title), wr.SECTION)
+    w.height(20)
+
+
+def note(lay: Layout, w: SheetWriter, text: Text) -> None:
+    w.next()
+    w.put("label", lay.t(text), wr.NOTE, to="how")
+
+
+def headings(
+    lay: Layout, w: SheetWriter, titles: Sequence[tuple[str, str, Text | str]]
+) -> None:
+    """A navy row of column headings: (first column, last column, text)."""
+    w.next()
+    for first, last, title in titles:
+        style = wr.HEADER if first == "label" else wr.HEADER_CENTRED
+        w.put(first, lay.t(title), style, to=last if last != first else None)
+    w.fill("label", "how", wr.HEADER.fill)  # type: ignore[arg-type]
+
+
+def check_line(
+    lay: Layout, w: SheetWriter, title: Text, items: list[tuple[Check, Text]]
+) -> None:
+    """One line naming the first problem among some cells, or OK."""
+    w.next()
+    w.put("label", lay.t(tx.CHECK), wr.BOLD)
+    lay.check_cell(w, "value", ck.first_problem(items), title, to="how")
+    w.fit(2)
+
+
+def fmt(lay: Layout, f: str | Text) -> str:
+    return lay.t(f)
+
+
+# ------------------------------------------------------------------ blocks
+
+
+def inputs(lay: Layout, w: SheetWriter, block: Inputs) -> None:
+    section(lay, w, block.title)
+    headings(lay, w, [("label", "label", tx.ITEM), ("value", "value", tx.VALUE),
+                      ("unit", "unit", tx.UNIT), ("check", "note", tx.CHECK),
+                      ("how", "how", tx.HOW)])  # fmt: skip
+    for inp in block.rows:
+        w.next()
+        w.put("label", lay.t(inp.label), wr.WRAPPED)
+        lay.typed(
+            w, "value", inp, lay.model.nodes[inp.name].value, name=inp.name, public=True
+        )
+        lay.unit(w, "unit", inp.unit)
+        lay.input_check(w, "check", inp, to="note")
+        w.put("how", lay.t(inp.help), wr.WRAPPED)
+        longest = max(
+            lines(m, w.width("check", "note")) for m in ck.messages(inp, lay.lang)
+        )
+        w.fit(longest)
+
+
+def results(lay: Layout, w: SheetWriter, block: Results) -> None:
+    section(lay, w, block.title)
+    headings(lay, w, [("label", "label", tx.ITEM), ("value", "value", tx.VALUE),
+                      ("unit", "unit", tx.UNIT), ("check", "how", tx.HOW)])  # fmt: skip
+    for res in block.rows:
+        w.next()
+        key = res.key and not block.steps
+        w.put("label", lay.t(res.label), wr.BOLD if key else wr.WRAPPED)
+        style = wr.STEP if block.steps else (wr.KEY_RESULT if key else wr.RESULT)
+        lay.formula(
+            w,
+            "value",
+            None,
+            style.but(fmt=fmt(lay, res.fmt)),
+            name=res.name,
+            public=True,
+        )
+        lay.unit(w, "unit", res.unit)
+        w.put("check", lay.t(res.how), wr.WRAPPED, to="how")
+    for v in block.verdicts:
+        w.next()
+        w.put("label", lay.t(v.label), wr.BOLD)
+        lay.formula(w, "value", None, wr.CHECK, name=v.name, to="how")
+        lay.problems.append((v.label, v.name))
+        w.fit(lines(lay.t(tx.NO_FIT) + lay.t(tx.FEWEST) + "99999.9 9999 99999",
+                    w.width("value", "how")))  # fmt: skip
+
+
+def scenarios(lay: Layout, w: SheetWriter, block: Scenarios) -> None:
+    section(lay, w, block.title)
+    note(lay, w, block.note)
+    base, *cols = DATA
+    case_cols, unit_col = cols[: len(block.cases)], cols[len(block.cases)]
+    headings(lay, w, [("label", "label", tx.ITEM), (base, base, tx.BASE)]
+             + [(c, c, case.label) for c, case in zip(case_cols, block.cases)]
+             + [(unit_col, unit_col, tx.UNIT)])  # fmt: skip
+    renames: list[dict[str, str]] = [{} for _ in block.cases]
+    items: list[tuple[Check, Text]] = []
+    for k, name in enumerate(block.vary):
+        inp = lay.tpl.input(name)
+        w.next()
+        w.put("label", lay.t(inp.label), wr.WRAPPED)
+        lay.formula(w, base, Ref(name), wr.STEP.but(fmt=fmt(lay, inp.fmt)))
+        for c, case, ren in zip(case_cols, block.cases, renames):
+            if block.typed:
+                cell = lay.typed(w, c, inp, case.values[k])
+            else:
+                cell = lay.formula(w, c, multiple(inp, case.values[k]),
+                                   wr.STEP.but(fmt=fmt(lay, inp.fmt)))  # fmt: skip
+            ren[name] = cell
+            where = case.label + ", " + inp.label + ": "
+            items += lay.model.case_checks(inp, cell, where)
+        lay.unit(w, unit_col, inp.unit)
+    check_line(
+        lay, w, block.title, _cases_first(items, len(block.cases), len(block.vary))
+    )
+    placed: list[dict[str, str]] = [{} for _ in block.cases]
+    for name in block.results:
+        res = lay.tpl.result(name)
+        w.next()
+        w.put("label", lay.t(res.label), wr.BOLD if res.key else wr.WRAPPED)
+        style = (wr.KEY_RESULT if res.key else wr.RESULT).but(fmt=fmt(lay, res.fmt))
+        lay.formula(w, base, Ref(name), style)
+        for c, ren, done in zip(case_cols, renames, placed):
+            tree = lay.model.case(name, ren, done)
+            done[name] = lay.formula(w, c, tree, style)
+        lay.unit(w, unit_col, res.unit)
+
+
+def _cases_first(
+    items: list[tuple[Check, Text]], n_cases: int, n_vary: int
+) -> list[tuple[Check, Text]]:
+    """Checks listed case by case (a column at a time), as people read them."""
+    per_input = len(items) // (n_cases * n_vary)
+    out = []
+    for c in range(n_cases):
+        for k in range(n_vary):
+            start = (k * n_cases + c) * per_input
+            out += items[start : start + per_input]
+    return out
+
+
+def multiple(inp: Input, m: float) -> Any:
+    """The base value times ``m``; whole counts rounded, never below 1."""
+    tree = Ref(inp.name) * m
+    if inp.whole or (ck.domain(inp) is not None and ck.domain(inp).whole):  # type: ignore[union-attr]
+        return F.MAX(1, F.ROUND(tree, 0))
+    return tree
+
+
+def _axis(lay: Layout, w: SheetWriter, key: str, axis: Axis, k: int) -> str:
+    inp = lay.tpl.input(axis.input)
+    if axis.multiples:
+        return lay.formula(
+            w, key, multiple(inp, axis.values[k]), wr.STEP.but(fmt=fmt(lay, inp.fmt))
+        )
+    return lay.typed(w, key, inp, axis.values[k])
+
+
+def grid(lay: Layout, w: SheetWriter, block: Grid) -> None:
+    section(lay, w, block.title)
+    note(lay, w, block.note)
+    res = lay.tpl.result(block.result)
+    rin, cin = lay.tpl.input(block.rows.input), lay.tpl.input(block.columns.input)
+    w.next()
+    corner = f"{lay.t(rin.label)}\u00a0↓  {lay.t(cin.label)}\u00a0→"
+    w.put("label", corner, wr.HEADER)
+    cols = DATA[: len(block.columns.values)]
+    items: list[tuple[Check, Text]] = []
+    col_cells = []
+    for k, c in enumerate(cols):
+        cell = _axis(lay, w, c, block.columns, k)
+        col_cells.append(cell)
+        items += lay.model.case_checks(cin, cell, cin.label + f" {w.coord(c)}: ")
+    style = wr.RESULT.but(fmt=fmt(lay, res.fmt))
+    for k in range(len(block.rows.values)):
+        w.next()
+        rcell = _axis(lay, w, "label", block.rows, k)
+        items += lay.model.case_checks(rin, rcell, rin.label + f" {w.coord('label')}: ")
+        for c, ccell in zip(cols, col_cells):
+            tree = lay.model.case(block.result, {rin.name: rcell, cin.name: ccell})
+            lay.formula(w, c, tree, style)
+    check_line(lay, w, block.title, items)
+
+
+def sweep(lay: Layout, w: SheetWriter, block: Sweep) -> None:
+    section(lay, w, block.title)
+    note(lay, w, block.note)
+    inp = lay.tpl.input(block.vary)
+    cols = DATA[: len(block.results)]
+    w.next()
+    head_row = w.row
+    lay.label(w, "label", inp.label, inp.unit, wr.HEADER)
+    for c, name in zip(cols, block.results):
+        res = lay.tpl.result(name)
+        lay.label(w, c, res.label, res.unit, wr.HEADER_CENTRED)
+    w.fill("label", "how", wr.HEADER.fill)  # type: ignore[arg-type]
+    items: list[tuple[Check, Text]] = []
+    table: dict[str, list[str]] = {n: [] for n in block.results}
+    for v in block.values:
+        w.next()
+        cell = lay.typed(w, "label", inp, v)
+        items += lay.model.case_checks(inp, cell, inp.label + f" {w.coord('label')}: ")
+        for c, name in zip(cols, block.results):
+            res = lay.tpl.result(name)
+            tree = lay.model.case(name, {inp.name: cell})
+            table[name].append(
+                lay.formula(w, c, tree, wr.RESULT.but(fmt=fmt(lay, res.fmt)))
+            )
+    first, last = head_row + 1, w.row
+    check_line(lay, w, block.title, items)
+    if block.chart is not None:
+        ch = block.chart
+        y_fmt = fmt(lay, lay.tpl.result(ch.plot[0]).fmt)
+        chart = charts.scatter(
+            lay.t(ch.title), heading(lay.t(inp.label), lay.t(inp.unit)),
+            lay.t(ch.y_title) if ch.y_title else ", ".join(lay.t(lay.tpl.result(n).label) for n in ch.plot),
+            x_fmt=_axis_fmt(fmt(lay, inp.fmt)), y_fmt=_axis_fmt(y_fmt), log_x=ch.log_x, log_y=ch.log_y,
+            x_range=charts.log_bounds([float(v) for v in block.values]) if ch.log_x else None,
+            height_cm=CHART_ROWS * LINE * 0.0353,
+        )  # fmt: skip
+        s = quote_sheetname(w.title)
+        ys_all: list[float] = []
+        for k, name in enumerate(ch.plot):
+            col = w.letter(cols[block.results.index(name)])
+            ys = [_number(lay.model.value(n)) for n in table[name]]
+            ys_all += [y for y in ys if y is not None]
+            title = _title(lay, name)
+            chart.series.append(charts.series(
+                f"{s}!${col}${head_row}", title,
+                f"{s}!$A${first}:$A${last}", [float(v) for v in block.values],
+                f"{s}!${col}${first}:${col}${last}", ys, charts.COLOURS[k % len(charts.COLOURS)],
+            ))  # fmt: skip
+        if ch.log_y and ys_all:
+            chart.y_axis.scaling.min, chart.y_axis.scaling.max = charts.log_bounds(
+                ys_all
+            )
+        place_chart(w, chart)
+
+
+def _title(lay: Layout, name: str) -> str:
+    res = lay.tpl.result(name)
+    u = lay.t(res.unit)
+    if "{currency}" in u:
+        currency = lay.model.value("Currency")
+        u = u.replace("{currency}", "" if currency is None else str(currency))
+    return heading(lay.t(res.label), u)
+
+
+def _number(v: Any) -> float | None:
+    return float(v) if isinstance(v, float) else None
+
+
+def place_chart(w: SheetWriter, chart: Any) -> None:
+    w.next()
+    w.ws.add_chart(chart, w.coord("label"))
+    for _ in range(CHART_ROWS):
+        w.height(LINE + 2)
+        w.next()
+
+
+def _axis_fmt(f: str) -> str:
+    """A cell format fit for an axis: M, B and T as such, no decimals for them;
+    whole counts with separators; other figures as few digits as they need."""
+    for lang in ("en", "es"):
+        if f == tx.LARGE(lang):
+            return tx.LARGE_AXIS(lang)
+    return f if f == tx.COUNT else "General"
+
+
+def curve(lay: Layout, w: SheetWriter, block: Curve) -> None:
+    section(lay, w, block.title)
+    note(lay, w, block.note)
+    cols = ["label", *DATA[: len(block.columns)]]
+    headings(lay, w, [("label", "label", block.x.label)]
+             + [(c, c, s.label) for c, s in zip(cols[1:], block.columns)])  # fmt: skip
+    head_row = w.row
+    cells: dict[str, list[str]] = {s.name: [] for s in block.columns}
+    items: list[tuple[Check, Text]] = []
+
+    def row(here: dict[str, str], first: int = 0) -> None:
+        for c, s in list(zip(cols[1:], block.columns))[first:]:
+            here[s.name] = lay.formula(w, c, rename(s.expr, here),
+                                       wr.RESULT.but(fmt=fmt(lay, s.fmt)))  # fmt: skip
+            cells[s.name].append(here[s.name])
+
+    for x in block.xs:
+        w.next()
+        cell = lay.typed(w, "label", block.x, x)
+        items += lay.model.case_checks(
+            block.x, cell, block.x.label + f" {w.coord('label')}: "
+        )
+        row({"x": cell})
+    last_curve = w.row
+    point_rows = []
+    for p in block.points:  # the first column given, the rest computed from it
+        w.next()
+        w.put("label", lay.t(p.label), wr.BOLD)
+        first_col = block.columns[0]
+        cell = lay.formula(w, cols[1], p.x, wr.RESULT.but(fmt=fmt(lay, first_col.fmt)))
+        cells[first_col.name].append(cell)
+        row({first_col.name: cell}, first=1)
+        point_rows.append(w.row)
+    check_line(lay, w, block.title, items)
+    ch = block.chart
+    s = quote_sheetname(w.title)
+    chart = charts.scatter(
+        lay.t(ch.title), lay.t(ch.x_title or block.columns[0].label), lay.t(ch.y_title or ""),
+        x_fmt=tx.LARGE_AXIS(lay.lang), y_fmt="0.000", height_cm=CHART_ROWS * 13 * 0.0353,
+    )  # fmt: skip
+    first = head_row + 1
+    x_name = block.columns[0].name
+    xs = [_number(lay.model.value(n)) for n in cells[x_name]]
+    n_curve = len(block.xs)
+    for k, (plot, p, r) in enumerate(zip(ch.plot, block.points, point_rows)):
+        col = w.letter(cols[1 + [c.name for c in block.columns].index(plot)])
+        ys = [_number(lay.model.value(n)) for n in cells[plot]]
+        colour = charts.COLOURS[k]
+        label = next(c.label for c in block.columns if c.name == plot)
+        chart.series.append(charts.series(
+            f"{s}!${col}${head_row}", lay.t(label),
+            f"{s}!$B${first}:$B${last_curve}", xs[:n_curve], f"{s}!${col}${first}:${col}${last_curve}",
+            ys[:n_curve], colour, marker="none",
+        ))  # fmt: skip
+        chart.series.append(charts.series(
+            None, lay.t(p.label), f"{s}!$B${r}", [xs[n_curve + k]], f"{s}!${col}${r}",
+            [ys[n_curve + k]], colour, marker="diamond", line=False,
+        ))  # fmt: skip
+    place_chart(w, chart)
+
+
+def notes(lay: Layout, w: SheetWriter, block: Notes) -> None:
+    section(lay, w, block.title)
+    for n in block.notes:
+        w.next()
+        w.put("label", "• " + lay.t(n), wr.WRAPPED, to="how")
+
+
+def figures(lay: Layout, w: SheetWriter, block: Figures) -> None:
+    section(lay, w, block.title)
+    for name in block.rows:
+        res = lay.tpl.result(name)
+        w.next()
+        w.put("label", lay.t(res.label), wr.BOLD if res.key else wr.WRAPPED)
+        style = (wr.KEY_RESULT if res.key else wr.RESULT).but(fmt=fmt(lay, res.fmt))
+        lay.formula(w, "value", Ref(name), style)
+        lay.unit(w, "unit", res.unit)
+
+
+def custom(lay: Layout, w: SheetWriter, block: Custom) -> None:
+    block.draw(lay, w)
+
+
+RENDERERS: dict[type, Any] = {
+    Inputs: inputs,
+    Results: results,
+    Scenarios: scenarios,
+    Grid: grid,
+    Sweep: sweep,
+    Curve: curve,
+    Notes: notes,
+    Figures: figures,
+    Custom: custom,
+}
+
+
+def render(lay: Layout, w: SheetWriter, block: Block) -> None:
+    with w.block():
+        RENDERERS[type(block)](lay, w, block)
+
+
+__all__ = ["RENDERERS", "head", "render"]
