@@ -132,6 +132,26 @@ def test_interrupted_build_leaves_old_file(tmp_path, monkeypatch):
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
 
 
+def test_company_defaults_fill_every_template_that_has_the_input(tmp_path):
+    values = {"Currency": "EUR", "PricePerGPUHour": 1.9, "GPUModel": "A100 80GB"}
+    T.build(tmp_path, ["en"], values=values)
+    for tpl in TEMPLATES:
+        got = read_names(tmp_path / tpl.filename("en"))
+        for name, value in values.items():
+            if tpl.is_input(name):
+                assert got[name] == value, (tpl.slug, name)
+    # The cached values follow: 2.5 → 1.9 per GPU-hour scales the cost by hand.
+    ft = read_names(tmp_path / FINETUNE.filename("en"))
+    assert ft["TrainingCost"] == pytest.approx(8 * 3e5 * 900 / 16_400 / 3600 * 1.9)
+    assert ft["GPUMemoryGB"] == pytest.approx(80.0)  # the A100 80GB's datasheet
+
+
+def test_a_name_no_template_has_is_refused_and_nothing_written(tmp_path):
+    with pytest.raises(KeyError, match="GPUz"):
+        T.build(tmp_path, ["en"], values={"GPUz": 8})
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_unknown_language(tmp_path):
     with pytest.raises(ValueError, match="language"):
         T.build(tmp_path, ["fr"])

@@ -13,8 +13,9 @@ LAMBDA library (the functions as named LAMBDAs, from
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from ..workbook.xlsx import existing, workbook_bytes, write_bytes
 from .blocks import Template
@@ -37,8 +38,13 @@ def build(
     *,
     force: bool = False,
     templates: Sequence[Template] | None = None,
+    values: Mapping[str, Any] | None = None,
 ) -> list[Path]:
     """Write every template in every language, and the LAMBDA library.
+
+    ``values`` sets the default of the input of each name in every template that
+    has it (company defaults: a GPU, a contract price, a currency); a name that
+    no template has raises KeyError before anything is built.
 
     The library (``xlfuncs-functions.xlsx`` and its ``.lambda.txt`` module) has
     one edition, English: it is written when ``langs`` includes "en" and no
@@ -55,10 +61,19 @@ def build(
     for lang in langs:
         if lang not in LANGS:
             raise ValueError(f"unknown language {lang!r}; choose {' or '.join(LANGS)}")
+    chosen = templates or TEMPLATES
+    values = dict(values or {})
+    unknown = sorted(set(values) - {i.name for t in chosen for i in t.inputs})
+    if unknown:
+        raise KeyError(
+            f"no template has an input named {', '.join(unknown)}; "
+            "docs/templates.md lists the names"
+        )
     files: dict[Path, bytes] = {}
-    for tpl in templates or TEMPLATES:
+    for tpl in chosen:
+        own = {k: v for k, v in values.items() if tpl.is_input(k)}
         for lang in langs:
-            built = build_template(tpl, lang)
+            built = build_template(tpl, lang, own)
             files[out / tpl.filename(lang)] = workbook_bytes(
                 built.workbook, built.cached
             )
