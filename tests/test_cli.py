@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 import xlfuncs
-from xlfuncs.cli import add_udf_module, command_lines, main
+from xlfuncs.cli import main
+from xlfuncs.excel_setup import add_udf_module, command_lines
 from xlfuncs.registry import REGISTRY
 
 
@@ -192,7 +193,9 @@ def test_gpus_shows_memory_bandwidth_and_power(capsys):
     # Google publishes no power figure for the TPU v5e; its 16 GiB of HBM.
     v5e = next(line for line in lines if line.startswith("TPU v5e "))
     assert v5e.split()[-3:] == [repr(16 * 2**30 / 1e9), "0.819", "–"]
-    assert any("specs" not in line and "2,039 GB/s" in line for line in lines)
+    assert main(["gpus", "--sources"]) == 0  # the A100 SXM's datasheet column
+    sources = capsys.readouterr().out.splitlines()
+    assert any("specs" not in line and "2,039 GB/s" in line for line in sources)
 
 
 def test_models_lists_every_model_and_its_sources(capsys):
@@ -213,10 +216,12 @@ def test_models_lists_every_model_and_its_sources(capsys):
     ]  # fmt: skip
     mixtral = next(r for r in rows if r.startswith("Mixtral 8x7B "))
     assert mixtral.split()[2:4] == ["46.7", "12.9"]  # total and active, billions
-    for m in MODELS:  # one source line each, below the table
-        assert f"  {m.name}: {m.source}"[:60] in out
+    assert main(["models", "--sources"]) == 0
+    sources = capsys.readouterr().out
+    for m in MODELS:  # one source each, behind --sources
+        assert f"  {m.name}: {m.source}"[:60] in sources
     # Lines fit 100 columns, but a web address is never broken.
-    for line in lines:
+    for line in lines + sources.splitlines():
         assert len(line) <= 100 or "://" in max(line.split(), key=len), line
 
 
@@ -310,7 +315,8 @@ def test_build_command(tmp_path, capsys):
 # ------------------------------------------------------------------ excel-setup
 
 
-def test_excel_setup_keeps_existing_settings(tmp_path, capsys):
+def test_excel_setup_keeps_existing_settings(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr("xlfuncs.excel_setup.on_windows", lambda: True)
     conf = tmp_path / ".xlwings" / "xlwings.conf"
     conf.parent.mkdir()
     conf.write_text(
@@ -334,7 +340,7 @@ def test_excel_setup_keeps_existing_settings(tmp_path, capsys):
 def test_excel_setup_warns_of_another_interpreter(tmp_path, monkeypatch, capsys):
     # `xlwings addin install` run from another Python writes its own path first.
     # excel-setup sets Interpreter on Windows only.
-    monkeypatch.setattr("xlfuncs.cli.excel_interpreter", lambda: sys.executable)
+    monkeypatch.setattr("xlfuncs.excel_setup.on_windows", lambda: True)
     conf = tmp_path / "xlwings.conf"
     conf.write_text('"INTERPRETER_WIN","C:\\\\Python312\\\\python.exe"\n')
     assert main(["excel-setup", "--config", str(conf)]) == 0
@@ -505,10 +511,14 @@ def test_usage_errors_are_one_line(words, message, capsys):
 
 def test_an_unwritable_config_is_named_as_given(tmp_path, monkeypatch, capsys):
     # A folder the user may not write to fails at the temporary file.
-    def refuse(dir, prefix, suffix):  # noqa: A002 - tempfile.mkstemp's names
-        raise PermissionError(13, "Permission denied", f"{dir}/{prefix}k2j9.tmp")
+    real_open = os.open
 
-    monkeypatch.setattr("xlfuncs.cli.tempfile.mkstemp", refuse)
+    def refuse(path, flags, *args):
+        if flags & os.O_CREAT:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, flags, *args)
+
+    monkeypatch.setattr("xlfuncs.excel_setup.os.open", refuse)
     conf = tmp_path / "x.conf"
     assert main(["excel-setup", "--config", str(conf)]) == 2
     err = capsys.readouterr().err.strip()

@@ -81,7 +81,7 @@ def test_docstring_cross_references_resolve():
 
 ROOT = DOCS.parent
 DOC_FILES = [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]
-_FENCE = re.compile(r"^```.*?^```", re.M | re.S)
+_FENCE = re.compile(r"^ *```.*?^ *```", re.M | re.S)  # in a list item too
 _SPAN = re.compile(r"`([^`]+)`")
 _CALL = re.compile(r"(?<![\w.])([A-Z][A-Z0-9_]*)\(")
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?%?")
@@ -125,8 +125,13 @@ def doc_calls():
                         break
                 assert end is not None, f"{path.name}: unbalanced {code_!r}"
                 inner = code_[m.end() : end]
+                # A call as an Excel with a decimal comma takes it: (8; 0,82).
+                local = len(_split(inner, ";")) > 1
+                words = _split(inner, ";" if local else ",")
+                if local:
+                    words = [w.replace(",", ".") for w in words]
                 args = []  # [a, b] marks optional arguments: read them in order
-                for a in _split(inner, ","):
+                for a in words:
                     if a.startswith("[") and a.endswith("]"):
                         args += _split(a[1:-1], ",")
                     else:

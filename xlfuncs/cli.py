@@ -10,16 +10,16 @@ from __future__ import annotations
 import argparse
 import contextlib
 import difflib
-import locale
 import os
 import re
+import signal
 import sys
-import tempfile
 import textwrap
+import threading
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TextIO, cast
 
 from . import FUNCTIONS, __version__
 from .data.accelerators import ACCELERATORS
@@ -67,17 +67,31 @@ def lookup(name: str) -> Formula:
 
 
 _THOUSANDS = re.compile(r"[+-]?\d{1,3}(,\d{3})+(\.\d*)?")
+#: Suffixes planners write: 70B parameters, 1.5T tokens, 1M examples, 2.5k tokens.
+SUFFIXES = {"k": 3, "K": 3, "M": 6, "B": 9, "b": 9, "T": 12, "t": 12}
+_SUFFIXED = re.compile(r"([+-]?(?:\d[\d,_]*(?:\.\d*)?|\.\d+))\s*([A-Za-z])")
 
 
 def parse_number(text: str) -> float:
-    """A number as people type it: ``2,500``, ``82%`` (0.82), ``-1e3``, ``1_000``."""
+    """A number as people type it: ``2,500``, ``82%`` (0.82), ``-1e3``, ``1_000``,
+    and with a suffix: ``2.5k``, ``1M``, ``70B``, ``1.5T`` (thousand, million,
+    billion, trillion)."""
     t = text.strip()
-    scale = 1.0
-    if t.endswith("%"):
-        t, scale = t[:-1].strip(), 0.01
+    percent = t.endswith("%")
+    if percent:  # ÷ 100, as Excel reads 82% (0.82; × 0.01 gives 0.8200000000000001)
+        t = t[:-1].strip()
+    suffixed = None if percent else _SUFFIXED.fullmatch(t)
+    exponent = ""
+    if suffixed:
+        t, letter = suffixed.groups()
+        if letter not in SUFFIXES:
+            hint = "; a million is M" if letter == "m" else ""
+            raise ValueError(f"the suffixes are k, M, B and T{hint}")
+        exponent = f"e{SUFFIXES[letter]}"
     if _THOUSANDS.fullmatch(t):
         t = t.replace(",", "")
-    return float(t) * scale
+    # 1.5e12 read at once: 0.1T is 1e11 exactly, where 0.1 * 1e12 is not.
+    return float(t + exponent) / 100 if percent else float(t + exponent)
 
 
 def parse_value(spec: Formula, i: int, text: str) -> Any:
@@ -104,9 +118,10 @@ def parse_value(spec: Formula, i: int, text: str) -> Any:
         if arg.kind == "sample":
             return [parse_number(p) for p in re.split(r"[,;\s]+", text) if p]
         return parse_number(text)
-    except ValueError:
+    except ValueError as err:
         what = "numbers" if arg.kind == "sample" else "a number"
-        raise CliError(f"{arg.name} must be {what}, not {text!r}") from None
+        why = f" ({err})" if str(err).startswith("the suffixes") else ""
+        raise CliError(f"{arg.name} must be {what}, not {text!r}{why}") from None
 
 
 def calc(spec: Formula, words: Sequence[str]) -> Any:
@@ -208,7 +223,38 @@ def cmd_calc(ns: argparse.Namespace) -> None:
         return
     if "--" in words:  # "the options end here": not an argument
         words.remove("--")
-    print(format_number(calc_warning_slips(spec, words)))
+    print(result_text(spec, calc_warning_slips(spec, words), _terminal()))
+
+
+def _terminal() -> bool:
+    """Whether a person reads the output: units then; the bare number for scripts."""
+    isatty = getattr(sys.stdout, "isatty", None)
+    try:
+        return bool(isatty and isatty())
+    except (ValueError, OSError):  # a closed stream
+        return False
+
+
+def result_text(spec: Formula, result: Any, terminal: bool) -> str:
+    """``18.22222222222222``, or for a person ``18.22222222222222 examples/s``, a
+    large count with its short form: ``65726706900.619934 parameters (65.7 B)``."""
+    text = format_number(result)
+    if not terminal:
+        return text
+    short = short_number(result) if isinstance(result, float) else None
+    return f"{text} {spec.unit}" + (f" ({short})" if short else "")
+
+
+def short_number(x: float) -> str | None:
+    """``65.7 B`` for 6.57e10, in the suffixes the CLI reads; None below a million
+    or from a quadrillion up, where the full number reads as well."""
+    for letter, exponent in (("T", 12), ("B", 9), ("M", 6)):
+        if 10.0**exponent <= abs(x) < 1e15:
+            shown = f"{x / 10.0**exponent:.3g}"
+            if "e" in shown:  # 999.95 rounds up to 1e+03
+                shown = f"{float(shown):.0f}"
+            return f"{shown} {letter}"
+    return None
 
 
 def cmd_examples(_: argparse.Namespace) -> None:
@@ -243,8 +289,19 @@ def _figure(x: float | None) -> str:
     return "–" if x is None else format_number(float(x))
 
 
-def cmd_gpus(_: argparse.Namespace) -> None:
-    """The accelerator table: dense peaks per precision, memory, bandwidth, power."""
+def cmd_gpus(ns: argparse.Namespace) -> None:
+    """The accelerator table, a line each; ``--sources``: where each figure is from."""
+    if ns.sources:
+        note = (
+            "Names ignore case, spaces and hyphens; H100 means the H100 SXM, A100 "
+            "the SXM4 80 GB. Tensor-core figures are dense: NVIDIA's datasheets "
+            "print them with sparsity, twice as high. Sources, one per accelerator "
+            "(peaks; memory, bandwidth and power):"
+        )
+        print(_wrap(note, ""))
+        for a in ACCELERATORS:
+            print(_wrap(f"{a.name}: {a.source}; {a.specs_source}", "  ", "    "))
+        return
     head = ["accelerator", "vendor", *DTYPES, "GB", "TB/s", "W"]
     rows = [
         [
@@ -257,34 +314,34 @@ def cmd_gpus(_: argparse.Namespace) -> None:
         ]
         for a in ACCELERATORS
     ]
+    for line in _table(head, rows, left=2):
+        print(line)
     print(
         _wrap(
-            "Dense peak TFLOP/s per chip (int8: TOP/s), memory (GB), memory "
-            "bandwidth (TB/s) and board power (W, maximum TDP); – no such mode "
-            "or no published figure.",
+            "Dense peak TFLOP/s per chip (int8: TOP/s), memory GB, bandwidth TB/s, "
+            "board power W; – no such mode or figure. Sources: xlfuncs gpus "
+            "--sources",
             "",
         )
     )
-    for line in _table(head, rows, left=2):
-        print(line)
-    print()
-    note = (
-        "Names ignore case, spaces and hyphens; H100 means the H100 SXM, A100 the "
-        "SXM4 80 GB. Tensor-core figures are dense: NVIDIA's datasheets print them "
-        "with sparsity, twice as high. Sources, one per accelerator (peaks; memory, "
-        "bandwidth and power):"
-    )
-    print(_wrap(note, ""))
-    for a in ACCELERATORS:
-        print(_wrap(f"{a.name}: {a.source}; {a.specs_source}", "  ", "    "))
 
 
 def _billions(x: float | None) -> str:
     return "–" if x is None else f"{x / 1e9:,.2f}".rstrip("0").rstrip(".")
 
 
-def cmd_models(_: argparse.Namespace) -> None:
-    """The model table: shapes, with their sources below."""
+def cmd_models(ns: argparse.Namespace) -> None:
+    """The model table, one line each; ``--sources``: where each shape is from."""
+    if ns.sources:
+        note = (
+            "Names ignore case, spaces, hyphens and underscores; Hugging Face ids "
+            "work with or without the organisation (meta-llama/Llama-3.1-8B). "
+            "Sources, one per model (shape; parameter count):"
+        )
+        print(_wrap(note, ""))
+        for m in MODELS:
+            print(_wrap(f"{m.name}: {m.source}; {m.params_source}", "  ", "    "))
+        return
     head = ["model", "params B", "active B", "layers", "d_model", "heads", "kv"]
     head += ["head", "ffn_dim", "vocab", "context"]
     rows = [
@@ -297,213 +354,28 @@ def cmd_models(_: argparse.Namespace) -> None:
         ]
         for m in MODELS
     ]
+    for line in _table(head, rows):
+        print(line)
     print(
         _wrap(
-            "Published models for MODEL_SPEC: parameters in billions (active: per "
-            "token, mixtures of experts), kv = key/value heads, head = head_dim, "
-            "ffn_dim per gated-MLP matrix and per expert, context in tokens.",
+            "Parameters in billions (active: per token, mixtures of experts); kv: "
+            "key/value heads; head: head_dim; ffn_dim per matrix and expert. "
+            "Sources: xlfuncs models --sources",
             "",
         )
     )
-    for line in _table(head, rows):
-        print(line)
-    print()
-    note = (
-        "Names ignore case, spaces, hyphens and underscores; Hugging Face ids work "
-        "with or without the organisation (meta-llama/Llama-3.1-8B). MODEL_SPEC "
-        "gives the exact counts. Sources, one per model (shape; parameter count):"
-    )
-    print(_wrap(note, ""))
-    for m in MODELS:
-        print(_wrap(f"{m.name}: {m.source}; {m.params_source}", "  ", "    "))
 
 
 # --------------------------------------------------------------- excel-setup
 
 
-def user_config_path() -> Path:
-    """Where xlwings reads its user settings (``xlwings.USER_CONFIG_FILE``)."""
-    import xlwings
-
-    return Path(xlwings.USER_CONFIG_FILE)
-
-
-_BOM = "\ufeff"
-
-
-def _read_config(config: Path) -> tuple[str, str]:
-    """The config's text and the encoding to write it back in.
-
-    xlwings reads the file in the locale's encoding (cp1252 on most Windows
-    machines) and its VBA reads it as ANSI; a UTF-8 file with a byte-order mark,
-    as Notepad saves it, is kept UTF-8.
-    """
-    data = config.read_bytes()
-    if data.startswith(_BOM.encode("utf-8")):
-        return data.decode("utf-8-sig"), "utf-8-sig"
-    for enc in (locale.getpreferredencoding(False), "utf-8", "latin-1"):
-        try:
-            return data.decode(enc), enc
-        except (UnicodeDecodeError, LookupError):
-            continue
-    raise AssertionError("latin-1 decodes any bytes")  # pragma: no cover
-
-
-def _key(line: str) -> str:
-    return line.partition(",")[0].strip().strip(_BOM).strip().strip('"').lower()
-
-
-def _value(line: str) -> str:
-    return line.partition(",")[2].strip().strip('"')
-
-
-def add_udf_module(
-    config: Path, module: str = "xlfuncs.udfs", interpreter: str | None = None
-) -> list[str]:
-    """Add ``module`` to "UDF Modules" in an xlwings.conf, keeping the rest.
-
-    With ``interpreter``, also set "INTERPRETER_WIN" unless one is set already, so
-    that Excel starts the Python that has xlfuncs. Module names lose the spaces
-    around ``;`` (xlwings would try to import " xlfuncs.udfs"). The file keeps its
-    encoding, line endings, byte-order mark, permissions and, if it is a symbolic
-    link, stays one: the link's target is rewritten, atomically. Returns what
-    changed, one sentence each (empty: nothing to do).
-    """
-    target = Path(os.path.realpath(config))
-    text, encoding = (
-        _read_config(target)
-        if target.exists()
-        else ("", locale.getpreferredencoding(False))
-    )
-    newline = "\r\n" if "\r\n" in text else ("\n" if text else os.linesep)
-    lines = text.splitlines()
-    changes: list[str] = []
-    out: list[str] = []
-    found = False
-    if interpreter and "interpreter_win" not in {_key(ln) for ln in lines}:
-        out.append(f'"INTERPRETER_WIN","{interpreter}"')
-        changes.append(f"set INTERPRETER_WIN to {interpreter}")
-    for line in lines:
-        if _key(line) == "udf modules" and not found:
-            found = True
-            lead = line[: len(line) - len(line.lstrip(_BOM))]
-            value = _value(line)
-            modules = [m.strip() for m in value.split(";") if m.strip()]
-            if [m for m in value.split(";") if m] != modules:
-                changes.append("removed the spaces around ';' in UDF Modules")
-            if module not in modules:
-                modules.append(module)
-                changes.append(f"added {module} to UDF Modules")
-            line = f'{lead}"UDF Modules","{";".join(modules)}"'
-        out.append(line)
-    if not found:
-        out.append(f'"UDF Modules","{module}"')
-        changes.append(f"added {module} to UDF Modules")
-    if changes:
-        _write_atomic(target, newline.join(out) + newline, encoding)
-    return changes
-
-
-def _write_atomic(path: Path, text: str, encoding: str) -> None:
-    try:
-        data = text.encode(encoding)
-    except UnicodeEncodeError as err:
-        bad = err.object[err.start : err.end]
-        msg = f"{path} is {encoding}-encoded and cannot hold {bad!r}"
-        raise CliError(msg) from None
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        mode = path.stat().st_mode & 0o7777 if path.exists() else None
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".xlwings-", suffix=".tmp")
-    except OSError as err:  # name the file the user gave, not our temporary one
-        raise OSError(err.errno, err.strerror, str(path)) from None
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        if mode is not None:
-            os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def interpreter_note(config: Path, interpreter: str) -> str | None:
-    """A warning if the config already names a Python other than ``interpreter``.
-
-    excel-setup never replaces a user's INTERPRETER_WIN, but Excel will start that
-    Python, which may not have xlfuncs ("No module named 'xlfuncs'").
-    """
-    target = Path(os.path.realpath(config))
-    if not target.exists():
-        return None
-    for line in _read_config(target)[0].splitlines():
-        if _key(line) == "interpreter_win":
-            current = _value(line)
-            same = os.path.normcase(os.path.normpath(current)) == os.path.normcase(
-                os.path.normpath(interpreter)
-            )
-            if current and not same:
-                return (
-                    f"Note: Interpreter is already set to {current}, not to this "
-                    f"Python ({interpreter}); it was left as it is. Excel will "
-                    "start that Python, so it must have xlfuncs installed; "
-                    "otherwise change Interpreter on the xlwings ribbon tab."
-                )
-    return None
-
-
-EXCEL_STEPS = """\
-Remaining steps, in desktop Excel for Windows (steps 5 to 8 of the set-up).
-  Once, if not done yet (step 3), install the xlwings add-in:
-{addin}
-  5. In Excel: File > Options > Trust Center > Trust Center Settings >
-     Macro Settings: tick "Trust access to the VBA project object model"
-     (Import Functions writes VBA into the workbook and needs it).
-  6. Restart Excel and open or save a macro-enabled workbook (.xlsm).
-  7. On the xlwings ribbon tab check that UDF Modules reads xlfuncs.udfs and
-     that Interpreter is a Python that has xlfuncs, such as this one:
-     {python}
-  8. Click Import Functions. =FT_EXAMPLES_PER_SEC(8,2500,82%,900) shows 18.22.
-  The functions are in Insert Function (fx) under the category "xlfuncs".
-Mac, Excel on the web, or no Python: the workbook xlfuncs-functions.xlsx, in the
-workbooks folder of the xlfuncs download, holds the same functions as plain Excel
-LAMBDA formulas (Excel for Microsoft 365 or 2024)."""
-
-
-def excel_interpreter() -> str | None:
-    """The Python Excel should start: this one, on Windows (None elsewhere)."""
-    return sys.executable if os.name == "nt" else None
-
-
 def cmd_excel_setup(ns: argparse.Namespace) -> None:
-    config = Path(ns.config) if ns.config else user_config_path()
-    interpreter = excel_interpreter()
-    changes = add_udf_module(config, interpreter=interpreter)
-    if changes:
-        print(f"Updated {config}:")
-        for change in changes:
-            print(f"  - {change}")
-    else:
-        print(f"Nothing to change in {config}: UDF Modules includes xlfuncs.udfs")
-    note = interpreter_note(config, interpreter) if interpreter else None
-    if note:
-        print(textwrap.fill(note, 80, break_long_words=False))  # as the steps
-    # The xlwings script beside this Python: no activated environment needed.
-    xlwings = str(Path(sys.executable).parent / "xlwings")
-    addin = command_lines(xlwings, "addin install")
-    print(EXCEL_STEPS.format(addin=addin, python=sys.executable))
+    from .excel_setup import SetupError, run
 
-
-def command_lines(program: str, args: str) -> str:
-    """``program args`` as a Windows terminal reads it, indented for the steps.
-
-    A path with a space is quoted, and PowerShell runs a quoted path only after
-    its call operator ``&``, which Command Prompt does not know: then both forms.
-    """
-    if " " not in program:
-        return f"     {program} {args}"
-    return f'     "{program}" {args}\n     (in PowerShell: & "{program}" {args})'
+    try:
+        run(ns.config, print)
+    except SetupError as err:
+        raise CliError(str(err)) from None
 
 
 # -------------------------------------------------------------- build, docs
@@ -511,7 +383,12 @@ def command_lines(program: str, args: str) -> str:
 
 def cmd_build(ns: argparse.Namespace) -> None:
     from .templates import LANGS, build
+    from .templates.layout import build_date
 
+    try:
+        build_date()  # a bad SOURCE_DATE_EPOCH: one line naming it, before any work
+    except ValueError as err:
+        raise CliError(str(err)) from None
     for path in build(ns.out, [ns.lang] if ns.lang else LANGS, force=ns.force):
         print(f"wrote {path}")
 
@@ -529,9 +406,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="LLM training and fine-tuning planning functions for Excel.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="examples:\n"
-        "  xlfuncs calc FT_EXAMPLES_PER_SEC 8 2,500 82% 900   # 18.22 examples/s\n"
-        "  xlfuncs list FT_COST                             # one function in full\n"
-        "  xlfuncs build --out DIR                          # write the workbooks\n"
+        "  xlfuncs calc FT_EXAMPLES_PER_SEC 8 2,500 82% 900  # 18.22 examples/s\n"
+        "  xlfuncs calc TRAINING_FLOPS 70B 1.4T              # 5.88e+23 FLOPs\n"
+        "  xlfuncs list FT_COST                              # one function in full\n"
+        "  xlfuncs build --out DIR                           # write the workbooks\n"
         "`xlfuncs COMMAND --help` describes a command.",
     )
     p.add_argument("--version", action="version", version=f"xlfuncs {__version__}")
@@ -546,9 +424,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="evaluate one function",
         description="Evaluate one function, e.g. `xlfuncs calc FT_EXAMPLES_PER_SEC "
         "8 2,500 82% 900`. Percentages are fractions (82% is 0.82); the decimal "
-        "mark is a point (2.5) and a comma groups thousands (2,500). A range "
-        'argument is a list in quotes, separated by spaces: "600 800 900". An '
-        "empty argument ('') skips an optional one. `xlfuncs calc NAME --help` "
+        "mark is a point (2.5) and a comma groups thousands (2,500). A number may "
+        "end in k, M, B or T for thousand, million, billion, trillion: 2.5k, 1M, "
+        "70B, 1.5T. A range argument is a list in quotes, separated by spaces: "
+        "\"600 800 900\". An empty argument ('') skips an optional one. On a "
+        "terminal the result shows its unit (18.22 examples/s); piped or "
+        "redirected, the bare number, for scripts. `xlfuncs calc NAME --help` "
         "describes the function.",
     )
     c.add_argument("name", help="function name, e.g. CHINCHILLA_PARAMS")
@@ -558,23 +439,29 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("examples", help="evaluate every documented example").set_defaults(
         run=cmd_examples
     )
-    sub.add_parser(
+    g = sub.add_parser(
         "gpus", help="the known accelerators: peaks, memory, bandwidth, power"
-    ).set_defaults(run=cmd_gpus)
-    sub.add_parser(
-        "models", help="the known models and their shapes (MODEL_SPEC)"
-    ).set_defaults(run=cmd_models)
+    )
+    g.add_argument("--sources", action="store_true", help="where each figure is from")
+    g.set_defaults(run=cmd_gpus)
+    m = sub.add_parser("models", help="the known models and their shapes (MODEL_SPEC)")
+    m.add_argument("--sources", action="store_true", help="where each shape is from")
+    m.set_defaults(run=cmd_models)
     e = sub.add_parser(
         "excel-setup",
         help="add xlfuncs.udfs to xlwings' UDF Modules setting",
         description="Prepare xlwings for the xlfuncs functions in desktop Excel "
         "for Windows: add xlfuncs.udfs to UDF Modules in the xlwings user config "
         "(%USERPROFILE%\\.xlwings\\xlwings.conf), keeping every other setting, "
-        "and set Interpreter to this Python if none is set. Prints what it "
-        "changed and the steps that remain in Excel. Run it again at any time: "
-        "it changes nothing twice.",
+        "its encoding and its line endings, and set Interpreter to this Python if "
+        "none is set. Prints what it changed and the steps that remain in Excel. "
+        "Run it again at any time: it changes nothing twice. On Linux and macOS, "
+        "where xlwings runs no Python functions in Excel, it changes nothing "
+        "unless given --config, and says what works there instead.",
     )
-    e.add_argument("--config", help="xlwings.conf to edit (default: the user's)")
+    e.add_argument(
+        "--config", help="the xlwings.conf to edit (default: the user's, on Windows)"
+    )
     e.set_defaults(run=cmd_excel_setup)
     b = sub.add_parser(
         "build",
@@ -618,25 +505,97 @@ def _say(message: str, kind: str = "error") -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     _safe_streams()
-    if not _stdout_closed():
-        return _main(argv)
-    # The command still runs (build still writes its files), into nowhere; then
-    # the missing output is an error, as for any tool whose output was lost.
-    with open(os.devnull, "w") as sink, contextlib.redirect_stdout(sink):
-        status = _main(argv)
-    if status == 0:
-        _say("standard output is closed")
-        status = 1
-    return status
+    with _signals_as_exceptions():
+        if _stdout_closed():
+            # The command still runs (build still writes its files), into nowhere;
+            # then the missing output is an error, as for any tool whose output
+            # was lost.
+            with open(os.devnull, "w") as sink, contextlib.redirect_stdout(sink):
+                status = _main(argv)
+            if status == 0:
+                _say("standard output is closed")
+                status = 1
+            return status
+        out = _Watched(sys.stdout)
+        with contextlib.redirect_stdout(cast(TextIO, out)):
+            status = _main(argv)
+            with contextlib.suppress(OSError, ValueError):
+                out.flush()  # before Python's own flush at exit, which exits 0
+    if out.error is None:
+        return status
+    _quiet_stdout()
+    if isinstance(out.error, BrokenPipeError):  # the reader has all it wants
+        return status or 1
+    _say(f"cannot write to standard output: {out.error.strerror or out.error}")
+    return 2
+
+
+class _Watched:
+    """stdout, remembering its first failed write: argparse ignores a failure
+    to print --help or --version, and unbuffered (PYTHONUNBUFFERED) there is
+    nothing left to fail at the final flush."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.error: OSError | None = None
+
+    def write(self, text: str) -> int:
+        try:
+            return self.stream.write(text)
+        except OSError as err:
+            self.error = self.error or err
+            raise
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except OSError as err:
+            self.error = self.error or err
+            raise
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
+def _output_error() -> OSError | None:
+    return sys.stdout.error if isinstance(sys.stdout, _Watched) else None
+
+
+class _Terminated(BaseException):
+    """SIGTERM or SIGHUP (`kill`, a closed terminal): unwinds as Ctrl+C does, so
+    that a write in progress removes its temporary file."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextlib.contextmanager
+def _signals_as_exceptions() -> Iterator[None]:
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may set handlers (main() called from a thread)
+        return
+    names = ("SIGTERM", "SIGHUP")
+    signums = [getattr(signal, n) for n in names if hasattr(signal, n)]
+
+    def handler(signum: int, _: object) -> None:
+        raise _Terminated(signum)
+
+    previous = {n: signal.signal(n, handler) for n in signums}
+    try:
+        yield
+    finally:
+        for n, h in previous.items():
+            signal.signal(n, h)
 
 
 def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = sys.argv[1:] if argv is None else list(argv)
-    if not args:  # `xlfuncs` alone: what it can do, not a usage error
-        parser.print_help()
-        return 0
     try:
+        if not args:  # `xlfuncs` alone: what it can do, not a usage error
+            parser.print_help()
+            return 0
         ns = parser.parse_args(args)
         ns.run(ns)
         if sys.stdout is not None:
@@ -650,16 +609,17 @@ def _main(argv: Sequence[str] | None) -> int:
     except (CliError, FileExistsError) as err:
         _say(str(err))
         return 2
-    except BrokenPipeError:  # `xlfuncs examples | head`: the reader has all it wants
-        _quiet_stdout()
-        return 1
     except OSError as err:  # an unwritable folder, a full disk: one line, no trace
+        if err is _output_error():  # stdout: main() says so
+            return 1 if isinstance(err, BrokenPipeError) else 2
         _quiet_stdout()
         where = f": {err.filename}" if err.filename else ""
         _say(f"{err.strerror or err}{where}")
         return 2
     except KeyboardInterrupt:
         return 130
+    except _Terminated as sig:
+        return 128 + sig.signum
     except Exception as err:  # noqa: BLE001 - one line, never a traceback
         _say(f"internal error, please report: {err!r}")
         return 1

@@ -8,6 +8,7 @@ the committed files differ from what this module writes.
 from __future__ import annotations
 
 import inspect
+import os
 import re
 import sys
 from pathlib import Path
@@ -249,17 +250,45 @@ def templates_md(text: str) -> str:
 
 
 def write_docs(out_dir: Path) -> list[Path]:
-    out_dir.mkdir(parents=True, exist_ok=True)
-    path = out_dir / "functions.md"
-    path.write_text(functions_md(), encoding="utf-8")
-    written = [path]
+    """Write ``functions.md`` into ``out_dir``, and ``templates.md`` anew where it
+    is there, each atomically (an interrupted run leaves the old file whole,
+    never an empty one).
+
+    A symbolic link in a file's place is followed only to a file inside
+    ``out_dir``; one that leads out of it (or nowhere) raises FileExistsError:
+    regenerating the docs must not overwrite a file elsewhere.
+    """
+    from .workbook.xlsx import write_bytes
+
+    functions = out_dir / "functions.md"
     templates = out_dir / "templates.md"
+    targets = {functions: _inside(functions, out_dir)}
     if templates.exists():
-        templates.write_text(
-            templates_md(templates.read_text(encoding="utf-8")), encoding="utf-8"
+        targets[templates] = _inside(templates, out_dir)
+    for path, target in targets.items():
+        text = (
+            functions_md()
+            if path == functions
+            else templates_md(target.read_text(encoding="utf-8"))
         )
-        written.append(templates)
-    return written
+        write_bytes(text.encode("utf-8"), target, force=True)
+    return list(targets)
+
+
+def _inside(path: Path, out_dir: Path) -> Path:
+    """``path``, or the file its symbolic link leads to inside ``out_dir``."""
+    if not path.is_symlink():
+        return path
+    try:
+        target = Path(os.path.realpath(path, strict=True))
+        if target.is_relative_to(os.path.realpath(out_dir, strict=True)):
+            return target
+    except OSError:
+        pass
+    raise FileExistsError(
+        f"{path} is a symbolic link to {os.readlink(path)}, outside {out_dir}; "
+        "remove the link to write the file there"
+    )
 
 
 if __name__ == "__main__":

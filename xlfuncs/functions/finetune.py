@@ -309,5 +309,7 @@ def tokens_per_example(lengths: Numbers, percentile: Numbers | None = None) -> F
         return float(np.mean(lengths))
     if isinstance(percentile, np.ndarray) and percentile.size == 0:
         return np.empty(percentile.shape)  # no percentiles asked, none given
-    result = np.quantile(lengths, percentile)
+    # np.quantile takes percentiles of at most two dimensions: ask for them flat
+    # and give the result the percentiles' own shape.
+    result = np.quantile(lengths, np.ravel(percentile)).reshape(np.shape(percentile))
     return float(result) if np.ndim(result) == 0 else result

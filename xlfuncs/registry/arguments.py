@@ -326,10 +326,12 @@ def is_number(x: Any) -> bool:
     """True for a real number: a float, an int, numpy's, a Fraction or a Decimal.
 
     Windows Excel hands Currency- and Accounting-formatted cells to a UDF as
-    Decimal (xlwings issue #65); Decimal is not a ``numbers.Real``.
+    Decimal (xlwings issue #65); Decimal is not a ``numbers.Real``. numpy
+    registers ``timedelta64`` as an integer, but it is a duration in a unit of
+    its own (``float()`` of one in days fails): not a number here.
     """
     return isinstance(x, (numbers.Real, Decimal)) and not isinstance(
-        x, (bool, np.bool_)
+        x, (bool, np.bool_, np.timedelta64)
     )
 
 

@@ -52,7 +52,9 @@ def build(
     while building writes nothing; then nothing is written if any target exists
     (a file, or a symbolic link even if dangling): raises FileExistsError
     (listing them) unless ``force``. Each file is written atomically, so an
-    interrupted write leaves old files intact.
+    interrupted write leaves old files intact, and without ``force`` created
+    exclusively: a file that appears while the build writes is never replaced,
+    and the build raises FileExistsError naming it and the files written before.
     """
     out = Path(out_dir)
     langs = tuple(langs)
@@ -87,7 +89,16 @@ def build(
         raise FileExistsError(
             f"{', '.join(map(str, there))} already exist; pass --force to overwrite"
         )
-    return [write_bytes(data, path, force=force) for path, data in files.items()]
+    # Each file is created exclusively unless ``force`` (write_bytes): one that
+    # appears after the check above (another build) is kept, and this build fails.
+    written: list[Path] = []
+    for path, data in files.items():
+        try:
+            written.append(write_bytes(data, path, force=force))
+        except FileExistsError as err:
+            done = "; written before it: " + ", ".join(map(str, written))
+            raise FileExistsError(f"{err}{done if written else ''}") from None
+    return written
 
 
 __all__ = [

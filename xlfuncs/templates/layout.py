@@ -49,11 +49,27 @@ STAMP = f"xlfuncs {__version__}"
 
 
 def build_date() -> date:
-    """The date a build is stamped with: SOURCE_DATE_EPOCH if set (reproducible)."""
+    """The date a build is stamped with: SOURCE_DATE_EPOCH if set (reproducible).
+
+    Raises ValueError, naming the variable, unless it is what the convention asks
+    for: whole seconds since 1970-01-01 UTC in decimal digits, as `date +%s`
+    prints them, within the years a date holds.
+    """
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    if epoch:
+    if not epoch:
+        return RELEASE_DATE
+    if not (epoch.strip().isascii() and epoch.strip().isdigit()):
+        raise ValueError(
+            "SOURCE_DATE_EPOCH must be whole seconds since 1970-01-01 UTC, as "
+            f"`date +%s` prints them, not {epoch!r}"
+        )
+    try:
         return datetime.fromtimestamp(int(epoch), tz=timezone.utc).date()
-    return RELEASE_DATE
+    except (OverflowError, OSError, ValueError):  # past year 9999, or the C library's
+        raise ValueError(
+            f"SOURCE_DATE_EPOCH={epoch.strip()} is past the last date a build can "
+            "carry (9999-12-31)"
+        ) from None
 
 
 @dataclass

@@ -17,6 +17,7 @@ for a careful regex over the ``<c>`` elements inside ``<sheetData>``.
 from __future__ import annotations
 
 import contextlib
+import errno
 import io
 import math
 import numbers
@@ -24,7 +25,9 @@ import os
 import pathlib
 import posixpath
 import re
-import tempfile
+import secrets
+import stat
+import time
 import xml.etree.ElementTree as ET
 import zipfile
 from collections.abc import Iterable, Mapping
@@ -165,10 +168,16 @@ def save_text(
 def write_bytes(
     data: bytes, path: str | os.PathLike[str], *, force: bool = False
 ) -> pathlib.Path:
-    """Write `data` to `path` atomically; FileExistsError as :func:`existing` says."""
+    """Write `data` to `path` atomically.
+
+    Without `force` the file is created exclusively: FileExistsError if `path`
+    exists, as :func:`existing` says, or appears while `data` is written (another
+    build), and that file is left as it is. With `force` an existing file is
+    replaced. An OSError names `path`, never the temporary file.
+    """
     path = pathlib.Path(path)
     _check_overwrite(path, force)
-    _atomic_write(path, data)
+    _atomic_write(path, data, replace=force)
     return path
 
 
@@ -449,28 +458,83 @@ def _zip_bytes(parts: Mapping[str, bytes]) -> bytes:
     return buf.getvalue()
 
 
-def _atomic_write(path: pathlib.Path, data: bytes) -> None:
-    """Write `data` to `path` via a temp file in the same directory + replace."""
+def _atomic_write(path: pathlib.Path, data: bytes, *, replace: bool = True) -> None:
+    """Write `data` to `path` via a temporary file in the same folder.
+
+    The temporary file, ``.NAME.PID.RANDOM.tmp``, is written and fsync'd, then
+    renamed over `path` (`replace`) or linked to it, which fails if `path` exists
+    (not `replace`): a file that appeared meanwhile is never replaced, and of two
+    builds writing the same file one fails. Any failure, Ctrl+C and SIGTERM
+    included, removes the temporary file and leaves `path` as it was. Temporary
+    files that earlier runs left (killed, or off when the power went) are removed
+    first: those whose process is gone, or older than an hour; a running build's
+    own are neither.
+    """
     parent = path.parent
-    parent.mkdir(parents=True, exist_ok=True)
-    tmp_name = None
     try:
-        with tempfile.NamedTemporaryFile(
-            dir=parent, prefix=f".{path.name}.", suffix=".tmp", delete=False
-        ) as tmp:
-            tmp_name = tmp.name
-            tmp.write(data)
-            tmp.flush()
-            os.fsync(tmp.fileno())
-        # NamedTemporaryFile creates 0600; give the usual umask-based mode.
-        os.chmod(tmp_name, 0o666 & ~_umask())
-        os.replace(tmp_name, path)
-    except BaseException:
-        # Any failure (even Ctrl-C) leaves no temp file and the old file intact.
-        if tmp_name is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp_name)
+        parent.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:  # a file where the folder should be
+        raise NotADirectoryError(
+            errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(parent)
+        ) from None
+    # Ours only: this version's .NAME.PID.HEX.tmp, and the 8 random characters
+    # tempfile gave earlier versions.
+    stale = re.compile(
+        rf"\.{re.escape(path.name)}\.(?:(\d+)\.[0-9a-f]{{8}}|[a-z0-9_]{{8}})\.tmp"
+    )
+    with contextlib.suppress(OSError):  # tidying up: never a reason to fail
+        for entry in os.scandir(parent):
+            m = stale.fullmatch(entry.name)
+            if not m or not entry.is_file(follow_symlinks=False):
+                continue
+            age = time.time() - entry.stat(follow_symlinks=False).st_mtime
+            gone = m[1] is not None and age > 10 and not _running(int(m[1]))
+            if gone or age > 3600:
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
+    tmp = parent / f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
+    created = False
+    try:
+        # 0o666 less the umask, as any new file; O_BINARY: no CRLF on Windows.
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+        fd = os.open(tmp, flags, 0o666)
+        created = True
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        if replace:
+            # --force replaces a file or a link, never a device or a FIFO (as
+            # root, rename() would put a file in /dev/null's place).
+            with contextlib.suppress(FileNotFoundError):
+                mode = os.lstat(path).st_mode
+                if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+                    raise FileExistsError(f"{path} is not a file; left as it is")
+            os.replace(tmp, path)
+            created = False
+        else:
+            try:
+                try:
+                    os.link(tmp, path)  # fails if `path` exists, even dangling
+                except OSError as err:  # no hard links (FAT, some network shares)
+                    if err.errno not in (errno.EPERM, errno.ENOTSUP, errno.ENOSYS):
+                        raise
+                    _write_new(path, data)
+            except FileExistsError:
+                raise FileExistsError(
+                    f"{path} appeared while it was being written (another build?) "
+                    "and was left as it is; pass --force to overwrite it"
+                ) from None
+    except FileExistsError:
         raise
+    except OSError as err:  # name the file being written, not the temporary one
+        raise OSError(err.errno, err.strerror, str(path)) from None
+    finally:
+        # Any failure (even Ctrl-C) leaves no temp file and the old file intact;
+        # after a link the temporary name goes too.
+        if created:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
     # Persist the rename itself; not possible on every platform (Windows).
     with contextlib.suppress(OSError):
         fd = os.open(parent, os.O_RDONLY)
@@ -480,8 +544,32 @@ def _atomic_write(path: pathlib.Path, data: bytes) -> None:
             os.close(fd)
 
 
-def _umask() -> int:
-    # The only portable way to read the umask is to set it and restore it.
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
+def _running(pid: int) -> bool:
+    """Whether process `pid` runs here; on Windows, where os.kill(pid, 0) would
+    end it, always True (the age rule alone applies there)."""
+    if os.name == "nt":
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: it runs
+        return True
+    return True
+
+
+def _write_new(path: pathlib.Path, data: bytes) -> None:
+    """Create `path`, which must not exist, and write `data` into it: the way to
+    create exclusively where a file system has no hard links. A failure removes
+    the part written."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    fd = os.open(path, flags, 0o666)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        raise

@@ -1,0 +1,327 @@
+"""`xlfuncs build` and `xlfuncs docs` write files that are whole, exclusively,
+and never in the wrong place: tested on real files, FIFOs and symbolic links in
+temporary folders."""
+
+from __future__ import annotations
+
+import errno
+import os
+import signal
+import stat
+import subprocess
+import sys
+import textwrap
+import time
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from xlfuncs.cli import main
+from xlfuncs.docs import functions_md, write_docs
+from xlfuncs.templates import CHINCHILLA, FINETUNE, PLANNER, build
+from xlfuncs.workbook import xlsx as xlsx_module
+from xlfuncs.workbook.xlsx import write_bytes
+
+POSIX = pytest.mark.skipif(os.name == "nt", reason="POSIX file types and signals")
+
+
+def leftovers(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if p.name.endswith(".tmp"))
+
+
+# ------------------------------------------------------------- exclusive writes
+
+
+def test_a_file_that_appears_during_a_build_is_kept(tmp_path, monkeypatch):
+    # Another build creates chinchilla-model-size-es.xlsx while this one writes
+    # it: after every check, between its temporary file and the final name.
+    intruder = tmp_path / CHINCHILLA.filename("es")
+    real_fsync = os.fsync
+
+    def fsync(fd):
+        real_fsync(fd)
+        if any(n.startswith(f".{intruder.name}.") for n in leftovers(tmp_path)):
+            intruder.write_bytes(b"the other build's file")
+
+    monkeypatch.setattr(xlsx_module.os, "fsync", fsync)
+    with pytest.raises(FileExistsError) as caught:
+        build(tmp_path, ["es"], templates=(FINETUNE, CHINCHILLA))
+    message = str(caught.value)
+    assert f"{intruder} appeared while it was being written" in message
+    assert f"written before it: {tmp_path / FINETUNE.filename('es')}" in message
+    assert intruder.read_bytes() == b"the other build's file"
+    assert zipfile.is_zipfile(tmp_path / FINETUNE.filename("es"))
+    assert leftovers(tmp_path) == []
+
+
+def test_a_file_that_appears_after_the_first_look_is_kept(tmp_path, monkeypatch):
+    intruder = tmp_path / CHINCHILLA.filename("es")
+
+    def looked(paths):  # the build's own check finds nothing; then it appears
+        intruder.write_bytes(b"the other build's file")
+        return []
+
+    monkeypatch.setattr("xlfuncs.templates.existing", looked)
+    with pytest.raises(FileExistsError, match="already exists"):
+        build(tmp_path, ["es"], templates=(FINETUNE, CHINCHILLA))
+    assert intruder.read_bytes() == b"the other build's file"
+
+
+def test_write_bytes_creates_exclusively_unless_forced(tmp_path):
+    target = tmp_path / "a.xlsx"
+    write_bytes(b"one", target)
+    with pytest.raises(FileExistsError):
+        write_bytes(b"two", target)
+    assert target.read_bytes() == b"one"
+    write_bytes(b"two", target, force=True)
+    assert target.read_bytes() == b"two"
+    # A dangling link is a name taken: not replaced without --force either.
+    link = tmp_path / "b.xlsx"
+    link.symlink_to(tmp_path / "nowhere")
+    with pytest.raises(FileExistsError):
+        write_bytes(b"x", link)
+    assert link.is_symlink() and not (tmp_path / "nowhere").exists()
+    assert leftovers(tmp_path) == []
+
+
+@POSIX
+def test_force_never_replaces_a_fifo(tmp_path):
+    fifo = tmp_path / "pipe.xlsx"
+    os.mkfifo(fifo)
+    with pytest.raises(FileExistsError, match="not a file"):
+        write_bytes(b"x", fifo, force=True)
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    assert leftovers(tmp_path) == []
+
+
+def test_two_builds_at_once_cannot_both_succeed(tmp_path):
+    # Both builds make their workbooks in memory, then wait for each other, so
+    # that both look for existing files before either writes one, and a slow
+    # fsync keeps both writing each file at once: only creating each file
+    # exclusively can then stop the second.
+    out = tmp_path / "out"
+    code = textwrap.dedent(
+        f"""
+        import os, sys, time
+        import xlfuncs.templates as t
+        real = t.existing
+        def existing(paths):
+            open(os.path.join({str(tmp_path)!r}, f"ready-{{os.getpid()}}"), "w").close()
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline and sum(
+                n.startswith("ready-") for n in os.listdir({str(tmp_path)!r})
+            ) < 2:
+                time.sleep(0.01)
+            return real(paths)
+        t.existing = existing
+        fsync = os.fsync
+        def slow_fsync(fd):  # both builds are writing the same file at once
+            time.sleep(0.3)
+            fsync(fd)
+        os.fsync = slow_fsync
+        from xlfuncs.cli import main
+        sys.exit(main(["build", "--out", {str(out)!r}, "--lang", "es"]))
+        """
+    )
+    # Dated apart (SOURCE_DATE_EPOCH), the two builds' files tell who wrote them.
+    days = ["2026-01-01", "2026-01-02"]
+    runs = [
+        subprocess.Popen(
+            [sys.executable, "-c", code],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "SOURCE_DATE_EPOCH": epoch},
+        )
+        for epoch in ("1767225600", "1767312000")
+    ]
+    codes = [r.wait(timeout=120) for r in runs]
+    errors = [r.stderr.read() for r in runs]
+    for r in runs:
+        r.stderr.close()
+    assert sorted(codes) == [0, 2], errors
+    assert "--force" in errors[codes.index(2)]
+    winner = days[codes.index(0)]
+    for name in (t.filename("es") for t in (FINETUNE, CHINCHILLA, PLANNER)):
+        with zipfile.ZipFile(out / name) as zf:  # whole, and all the winner's
+            assert zf.testzip() is None
+            assert "<dcterms:created" in zf.read("docProps/core.xml").decode()
+            assert winner in zf.read("docProps/core.xml").decode(), name
+    assert leftovers(out) == []
+
+
+# ------------------------------------------------------- write errors name the file
+
+
+class _FullDisk:
+    """A file whose writes fail as on a full disk."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        os.close(self.fd)
+
+    def write(self, data):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+def test_a_full_disk_names_the_file_and_leaves_the_old_one(
+    tmp_path, monkeypatch, capsys
+):
+    assert main(["build", "--out", str(tmp_path), "--lang", "es"]) == 0
+    capsys.readouterr()
+    target = tmp_path / "finetune-throughput-es.xlsx"
+    before = target.read_bytes()
+    monkeypatch.setattr(
+        xlsx_module.os, "fdopen", lambda fd, *a, **k: _FullDisk(fd), raising=True
+    )
+    assert main(["build", "--out", str(tmp_path), "--lang", "es", "--force"]) == 2
+    err = capsys.readouterr().err
+    assert err == f"xlfuncs: error: No space left on device: {target}\n"
+    assert target.read_bytes() == before
+    assert leftovers(tmp_path) == []
+
+
+def test_a_failed_fsync_names_the_file(tmp_path, monkeypatch):
+    def fail(fd):
+        raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+    monkeypatch.setattr(xlsx_module.os, "fsync", fail)
+    with pytest.raises(OSError) as caught:
+        write_bytes(b"data", tmp_path / "a.xlsx")
+    assert caught.value.filename == str(tmp_path / "a.xlsx")
+    assert caught.value.errno == errno.EIO
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_ctrl_c_while_writing_leaves_the_old_file_and_no_temporary(
+    tmp_path, monkeypatch
+):
+    target = tmp_path / "functions.md"
+    target.write_text("old docs\n")
+
+    def interrupted(fd):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(xlsx_module.os, "fsync", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        write_docs(tmp_path)
+    assert target.read_text() == "old docs\n"
+    assert leftovers(tmp_path) == []
+
+
+@POSIX
+def test_sigterm_while_writing_removes_the_temporary_file(tmp_path):
+    # `kill PID` during `xlfuncs docs`: fsync is made slow so that the signal
+    # arrives while the temporary file exists.
+    (tmp_path / "functions.md").write_text("old docs\n")
+    code = textwrap.dedent(
+        f"""
+        import os, sys, time
+        real = os.fsync
+        def slow(fd):
+            time.sleep(30)
+            real(fd)
+        os.fsync = slow
+        from xlfuncs.cli import main
+        sys.exit(main(["docs", "--out", {str(tmp_path)!r}]))
+        """
+    )
+    proc = subprocess.Popen([sys.executable, "-c", code], stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while not leftovers(tmp_path) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert leftovers(tmp_path), "the temporary file never appeared"
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=60) == 128 + signal.SIGTERM
+    assert proc.stderr.read() == b""
+    proc.stderr.close()
+    assert leftovers(tmp_path) == []
+    assert (tmp_path / "functions.md").read_text() == "old docs\n"
+
+
+# ------------------------------------------------------- stale temporary files
+
+
+def test_stale_temporary_files_of_earlier_builds_are_removed(tmp_path):
+    name = "finetune-throughput-es.xlsx"
+    hour_ago = time.time() - 2 * 3600
+    minute_ago = time.time() - 60
+
+    def make(filename: str, when: float | None = None) -> Path:
+        p = tmp_path / filename
+        p.write_bytes(b"partial")
+        if when is not None:
+            os.utime(p, (when, when))
+        return p
+
+    # PID 999999999 is above any pid_max: its process is gone.
+    gone = make(f".{name}.999999999.0123abcd.tmp", minute_ago)
+    gone_just_now = make(f".{name}.999999999.4567abcd.tmp")  # might be another host's
+    old_style = make(f".{name}.k2j9x_0a.tmp", hour_ago)  # tempfile's names, before
+    running_fresh = make(f".{name}.{os.getpid()}.89abcdef.tmp", minute_ago)
+    running_old = make(f".{name}.{os.getpid()}.deadbeef.tmp", hour_ago)
+    not_ours = make(f".{name}.backup.tmp", hour_ago)
+    other_file = make(".llm-training-planner-es.xlsx.999999999.0123abcd.tmp", hour_ago)
+    link = tmp_path / f".{name}.999999999.feedface.tmp"
+    link.symlink_to(not_ours)
+    os.utime(link, (hour_ago, hour_ago), follow_symlinks=False)
+
+    write_bytes(b"new", tmp_path / name)
+
+    for removed in (gone, old_style, running_old):
+        assert not removed.exists(), removed.name
+    for kept in (gone_just_now, running_fresh, not_ours, other_file):
+        assert kept.read_bytes() == b"partial", kept.name
+    assert link.is_symlink()
+    assert (tmp_path / name).read_bytes() == b"new"
+
+
+# ------------------------------------------------------------------ docs
+
+
+def test_docs_are_written_atomically(tmp_path, capsys):
+    assert main(["docs", "--out", str(tmp_path)]) == 0
+    assert capsys.readouterr().out == f"wrote {tmp_path / 'functions.md'}\n"
+    assert (tmp_path / "functions.md").read_text(encoding="utf-8") == functions_md()
+    assert leftovers(tmp_path) == []
+
+
+def test_docs_do_not_follow_a_link_out_of_the_folder(tmp_path, capsys):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    outside = tmp_path / "outside.md"
+    outside.write_text("not ours\n")
+    (docs / "functions.md").symlink_to(outside)
+    assert main(["docs", "--out", str(docs)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "outside" in err and "symbolic link" in err
+    assert outside.read_text() == "not ours\n"
+    (docs / "functions.md").unlink()
+    (docs / "functions.md").symlink_to(tmp_path / "missing.md")  # dangling
+    assert main(["docs", "--out", str(docs)]) == 2
+    assert not (tmp_path / "missing.md").exists()
+    # templates.md, rewritten where it is there, is held to the same rule, and
+    # checked before anything is written.
+    (docs / "functions.md").unlink()
+    (docs / "templates.md").symlink_to(outside)
+    assert main(["docs", "--out", str(docs)]) == 2
+    assert "templates.md is a symbolic link" in capsys.readouterr().err
+    assert outside.read_text() == "not ours\n"
+    assert not (docs / "functions.md").exists()
+
+
+def test_docs_follow_a_link_that_stays_in_the_folder(tmp_path):
+    (tmp_path / "generated").mkdir()
+    (tmp_path / "generated" / "functions.md").write_text("old\n")
+    (tmp_path / "functions.md").symlink_to(Path("generated") / "functions.md")
+    assert write_docs(tmp_path) == [tmp_path / "functions.md"]
+    assert (tmp_path / "functions.md").is_symlink()
+    assert (tmp_path / "generated" / "functions.md").read_text(
+        encoding="utf-8"
+    ) == functions_md()
