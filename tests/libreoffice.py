@@ -140,6 +140,11 @@ def recalculate(
     ]
     try:
         stdout, stderr, returncode = _run(cmd, timeout)
+        missing = [str(out) for out in outputs if not out.is_file()]
+        if (returncode != 0 or missing) and own_profile:
+            # A first start with a new profile now and then exits at once (seen
+            # on CI-like machines right after another soffice quit): once more.
+            stdout, stderr, returncode = _run(cmd, timeout)
     finally:
         if own_profile:
             shutil.rmtree(profile, ignore_errors=True)
