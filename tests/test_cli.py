@@ -523,3 +523,34 @@ def test_an_unwritable_config_is_named_as_given(tmp_path, monkeypatch, capsys):
     assert main(["excel-setup", "--config", str(conf)]) == 2
     err = capsys.readouterr().err.strip()
     assert err == f"xlfuncs: error: Permission denied: {conf}"
+
+
+def test_build_with_company_defaults(tmp_path, capsys):
+    import openpyxl
+
+    out = tmp_path / "wb"
+    code = main(["build", "--out", str(out), "--lang", "en", "--set", "Currency=EUR",
+                 "--set", "PricePerGPUHour=1.9", "--set", "Efficiency=80%",
+                 "--set", "GPUModel=  h100 sxm "])  # fmt: skip
+    assert code == 0, capsys.readouterr().err
+    wb = openpyxl.load_workbook(out / "finetune-throughput.xlsx", data_only=True)
+    names = {n: d.attr_text for n, d in wb.defined_names.items()}
+    value = lambda n: (lambda t, c: wb[t.strip("'")][c.replace("$", "")].value)(  # noqa: E731
+        *names[n].split("!")
+    )
+    assert value("Currency") == "EUR" and value("PricePerGPUHour") == 1.9
+    assert value("Efficiency") == 0.8 and value("GPUModel") == "  h100 sxm "
+    # The cost by hand: 100,000 × 3 × 900 tokens at 8 × 2,500 × 80 % tokens/s.
+    assert value("TrainingCost") == pytest.approx(
+        3e5 * 900 / (20_000 * 0.8) / 3600 * 8 * 1.9
+    )
+
+
+def test_build_refuses_a_name_no_template_has(tmp_path, capsys):
+    out = tmp_path / "wb"
+    assert main(["build", "--out", str(out), "--set", "GPUz=8"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "GPUz" in err[0] and "docs/templates.md" in err[0]
+    assert not out.exists() or not any(out.iterdir())
+    assert main(["build", "--out", str(out), "--set", "GPUs"]) == 2
+    assert "NAME=VALUE" in capsys.readouterr().err

@@ -389,8 +389,29 @@ def cmd_build(ns: argparse.Namespace) -> None:
         build_date()  # a bad SOURCE_DATE_EPOCH: one line naming it, before any work
     except ValueError as err:
         raise CliError(str(err)) from None
-    for path in build(ns.out, [ns.lang] if ns.lang else LANGS, force=ns.force):
+    values = dict(setting(text) for text in ns.set or ())
+    try:
+        written = build(
+            ns.out, [ns.lang] if ns.lang else LANGS, force=ns.force, values=values
+        )
+    except KeyError as err:
+        raise CliError(str(err.args[0])) from None
+    for path in written:
         print(f"wrote {path}")
+
+
+def setting(text: str) -> tuple[str, float | str | None]:
+    """``--set NAME=VALUE``: a number read as ``calc`` reads one (82%, 2,500,
+    70B), else the text as typed; nothing after "=" leaves the input blank."""
+    name, eq, value = text.partition("=")
+    if not eq or not name.strip():
+        raise CliError(f"--set takes NAME=VALUE, e.g. --set Currency=EUR; not {text!r}")
+    if value == "":
+        return name.strip(), None
+    try:
+        return name.strip(), parse_number(value)
+    except ValueError:
+        return name.strip(), value
 
 
 def cmd_docs(ns: argparse.Namespace) -> None:
@@ -470,11 +491,20 @@ def build_parser() -> argparse.ArgumentParser:
         "Python needed to use them) and the LAMBDA library "
         "(xlfuncs-functions.xlsx, the functions as native Excel 365 functions; "
         "English only, with its .lambda.txt module). Existing files are kept "
-        "unless --force.",
+        "unless --force. --set fills an input in every template that has it, "
+        "by its name in docs/templates.md: company defaults such as --set "
+        'GPUModel="A100 80GB" --set PricePerGPUHour=1.9 --set Currency=EUR.',
     )
     b.add_argument("--out", default="workbooks", help="folder (default: workbooks)")
     b.add_argument("--lang", choices=["en", "es"], help="one edition (default: both)")
     b.add_argument("--force", action="store_true", help="overwrite existing files")
+    b.add_argument(
+        "--set",
+        action="append",
+        metavar="NAME=VALUE",
+        help="the default of an input (repeat for more); numbers as calc reads "
+        "them (82%%, 2,500, 70B), text otherwise",
+    )
     b.set_defaults(run=cmd_build)
     d = sub.add_parser("docs", help="regenerate docs/functions.md")
     d.add_argument("--out", default="docs", help="output folder (default: docs)")
