@@ -172,4 +172,6 @@ PUE = Domain(
 
 def all_finite(x: np.ndarray) -> bool:
     """True if no element is NaN or infinite: ``min`` and ``max`` propagate NaN."""
+    if x.ndim == 0:  # one value: plain float arithmetic is quicker than a reduction
+        return math.isfinite(float(x))
     return x.size == 0 or bool(np.isfinite(x.min()) and np.isfinite(x.max()))
