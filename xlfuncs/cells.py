@@ -342,15 +342,25 @@ def _not_floats(cells: list[Any]) -> list[int]:
     return sorted(found)
 
 
+def _one_cell(a: Any) -> bool:
+    """``[[x]]`` with x a value, not a range."""
+    return (
+        type(a) is list
+        and len(a) == 1
+        and type(a[0]) is list
+        and len(a[0]) == 1
+        and not isinstance(a[0][0], _NESTED)
+    )
+
+
 def _cells(arg: Arg, a: Any, optional: bool = False) -> tuple[Any, Any]:
     """Values and per-cell errors of one broadcast argument."""
     if isinstance(a, np.ndarray):
         if arg.kind == "number" and a.dtype.kind in "iuf":
             return _checked(arg, a.astype(float, copy=False))
         a = a.item() if a.ndim == 0 else a.tolist()
-    if type(a) is list and len(a) == 1 and type(a[0]) is list and len(a[0]) == 1:
-        if not isinstance(a[0][0], _NESTED):
-            a = a[0][0]  # one cell, as xlwings hands it over: [[x]]
+    if _one_cell(a):
+        a = a[0][0]  # one cell, as xlwings hands it over: [[x]]
     if type(a) is not list:
         err = _cell_error(arg, a)
         if err:
