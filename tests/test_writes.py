@@ -5,6 +5,7 @@ temporary folders."""
 from __future__ import annotations
 
 import errno
+import gc
 import os
 import signal
 import stat
@@ -325,3 +326,29 @@ def test_docs_follow_a_link_that_stays_in_the_folder(tmp_path):
     assert (tmp_path / "generated" / "functions.md").read_text(
         encoding="utf-8"
     ) == functions_md()
+
+
+def test_styles_stay_right_across_many_workbooks(tmp_path):
+    # A style made for one workbook is never reused in another: CPython hands a
+    # freed workbook's id to the next one, and indexes into the first
+    # workbook's style lists would dress the second's cells wrongly (or fail).
+    from openpyxl import Workbook, load_workbook
+
+    from xlfuncs.workbook import writer as wr
+
+    for k in range(30):
+        wb = Workbook()
+        w = wr.SheetWriter(wb, wb.active, (wr.Column("a", 10), wr.Column("b", 10)))
+        # A different number of other styles first, so each workbook's lists
+        # of fonts and fills differ.
+        for style in (wr.TITLE, wr.SECTION, wr.NOTE, wr.HEADER)[: k % 5]:
+            w.next()
+            w.put("a", "x", style)
+        w.next()
+        w.put("b", 1.5, wr.KEY_RESULT)
+        out = tmp_path / f"{k}.xlsx"
+        wb.save(out)
+        del wb, w
+        gc.collect()  # a workbook holds cycles: free it now, as a long session would
+        cell = load_workbook(out).active[f"B{k % 5 + 1}"]
+        assert cell.font.b and cell.fill.fgColor.rgb == wr.KEY_RESULT.fill.fgColor.rgb

@@ -322,16 +322,17 @@ def formula_cells_without_cached_value(
 
 
 def prints_whole_at_full_size(ws: openpyxl.worksheet.worksheet.Worksheet) -> bool:
-    """The sheet prints one page wide, pages as tall as they come, and its
-    columns fit that width at full size with Calibri (so 10-pt text prints at
-    10 pt, and at 8 pt or more with a face a quarter wider)."""
+    """The sheet prints one page wide, pages as tall as they come (a summary:
+    one page tall), and its columns fit that width at full size with Calibri
+    (so 10-pt text prints at 10 pt, and at 8 pt or more with a face a quarter
+    wider; test_print.py measures the summary's shrink)."""
     from xlfuncs.workbook.page import WIDTH_PX, width_px
 
     setup, ps = ws.sheet_properties.pageSetUpPr, ws.page_setup
     if (
         setup is None
         or not setup.fitToPage
-        or (ps.fitToWidth, ps.fitToHeight) != (1, 0)
+        or (ps.fitToWidth, ps.fitToHeight) not in ((1, 0), (1, 1))
     ):
         return False
     area = str(ws.print_area).split("!")[-1].replace("$", "").split(":")

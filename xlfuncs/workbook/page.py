@@ -42,7 +42,9 @@ def lines(text: str, width: float) -> int:
     return lines
 
 
-def setup_print(ws: Worksheet, lang: str, *, portrait: bool, stamp: str = "") -> None:
+def setup_print(
+    ws: Worksheet, lang: str, *, portrait: bool, stamp: str = "", one_page: bool = False
+) -> None:
     """Paper, margins and the footer every printed sheet has (the file, the page,
     and ``stamp``, the version that built it), printed one page wide.
 
@@ -50,12 +52,13 @@ def setup_print(ws: Worksheet, lang: str, *, portrait: bool, stamp: str = "") ->
     its metric twin Carlito, a wider face sets the columns wider, and a fixed
     scale would then split every page in two. Each sheet is designed to print
     at full size with Calibri (:data:`WIDTH_PX`), so that a face a quarter wider
-    still prints 10-pt text at 8 pt.
+    still prints 10-pt text at 8 pt. ``one_page``: one page tall too (a summary
+    designed to fit, so the shrink stays small).
     """
     ws.page_setup.orientation = "portrait" if portrait else "landscape"
     ws.page_setup.paperSize = ws.PAPERSIZE_LETTER if lang == "en" else ws.PAPERSIZE_A4
     ws.page_setup.fitToWidth = 1
-    ws.page_setup.fitToHeight = 0
+    ws.page_setup.fitToHeight = 1 if one_page else 0
     ws.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
     ws.page_margins.left = ws.page_margins.right = 0.5
     ws.page_margins.top = ws.page_margins.bottom = 0.6

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import weakref
 from collections.abc import Iterator, Sequence
 from copy import copy
 from dataclasses import dataclass, replace
@@ -74,8 +75,11 @@ MODEL_CHECK = Style(font=st.BOLD, fill=st.CHECK_FILL, align=st.WRAP, box=True)
 
 #: The height of a row of one line, in points.
 ROW = LINE + 2
-#: Style arrays already made, by workbook and style (see SheetWriter._cell).
-_ARRAYS: dict[int, dict[tuple[Any, ...], Any]] = {}
+#: Style arrays already made, by workbook (gone with it) and style (see
+#: SheetWriter._cell).
+_ARRAYS: weakref.WeakKeyDictionary[Workbook, dict[tuple[Any, ...], Any]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 class SheetWriter:
@@ -165,12 +169,14 @@ class SheetWriter:
         r = self.row if row is None else row
         cell: Cell = self.ws[f"{self.letters[key]}{r}"]
         # Each new style costs openpyxl a hash of every part; a style seen
-        # before is copied whole, as openpyxl copies styles itself.
-        seen = _ARRAYS.setdefault(id(self.wb), {})
+        # before in this workbook is copied whole, as openpyxl copies styles
+        # itself. The cache keeps each style it saw, so the ids in its keys
+        # stay those styles' parts (a freed object's id may be reused).
+        seen = _ARRAYS.setdefault(self.wb, {})
         sig = (id(style.font), id(style.fill), style.fmt, id(style.align), style.box,
                style.unlocked)  # fmt: skip
         if sig in seen:
-            cell._style = copy(seen[sig])  # type: ignore[attr-defined]
+            cell._style = copy(seen[sig][0])  # type: ignore[attr-defined]
         else:
             cell.font, cell.alignment = style.font, style.align
             if style.fill is not None:
@@ -181,7 +187,7 @@ class SheetWriter:
                 cell.border = st.BOX
             if style.unlocked:
                 cell.protection = Protection(locked=False)
-            seen[sig] = copy(cell._style)  # type: ignore[attr-defined]
+            seen[sig] = (copy(cell._style), style)  # type: ignore[attr-defined]
         if to is not None and to != key:
             self.ws.merge_cells(f"{cell.coordinate}:{self.letters[to]}{r}")
         return cell
@@ -247,6 +253,7 @@ class SheetWriter:
         freeze: str | None = None,
         stamp: str = "",
         protect: bool = True,
+        one_page: bool = False,
     ) -> None:
         """Heights, print area to column ``last``, paper and footer, page breaks
         between blocks (``breaks``), frozen panes and protection (no password;
@@ -259,7 +266,7 @@ class SheetWriter:
             ws.print_title_rows = title_rows
         if freeze:
             ws.freeze_panes = freeze
-        setup_print(ws, lang, portrait=portrait, stamp=stamp)
+        setup_print(ws, lang, portrait=portrait, stamp=stamp, one_page=one_page)
         if breaks:
             self._breaks(PAGE["portrait" if portrait else "landscape"])
         ws.sheet_view.showGridLines = False
@@ -269,7 +276,9 @@ class SheetWriter:
             ws.protection.formatRows = False
 
     def _breaks(self, page: float) -> None:
-        """A block starts a new page when it would not fit on the current one."""
+        """A block starts a new page when it would not fit on the current one,
+        unless that page is still half empty: a long block then runs on
+        rather than leave a page nearly blank."""
 
         def height(a: int, b: int) -> float:
             return sum(self.heights.get(r, ROW) for r in range(a, b + 1))
@@ -279,7 +288,7 @@ class SheetWriter:
         used = height(1, self.blocks[0][0] - 1)
         for first, end in self.blocks:
             h = height(first, end)
-            if used + h > page and used > 0:
+            if used + h > page and used > page / 2:
                 self.ws.row_breaks.append(Break(id=first - 1))
                 used = h
             else:

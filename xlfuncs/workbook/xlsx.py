@@ -37,7 +37,14 @@ import openpyxl
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.workbook.properties import CalcProperties
 
-__all__ = ["existing", "save_text", "save_workbook", "workbook_bytes", "write_bytes"]
+__all__ = [
+    "existing",
+    "save_text",
+    "save_workbook",
+    "workbook_bytes",
+    "writable_folder",
+    "write_bytes",
+]
 
 #: Timestamp written to docProps/core.xml when the workbook names none.
 FIXED_TIMESTAMP = "2024-01-01T00:00:00Z"
@@ -185,6 +192,20 @@ def existing(paths: Iterable[str | os.PathLike[str]]) -> list[pathlib.Path]:
     """The `paths` a write without ``force`` refuses: files, and symbolic links
     even when dangling (a dangling link does not "exist", but would be replaced)."""
     return [p for p in map(pathlib.Path, paths) if p.exists() or p.is_symlink()]
+
+
+def writable_folder(folder: str | os.PathLike[str]) -> None:
+    """Raise the OSError a write into `folder` would meet, without writing:
+    its nearest existing ancestor must be a folder this process may write in
+    (a missing folder is made when the first file is written)."""
+    path = pathlib.Path(folder).absolute()
+    probe = path
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    if not probe.is_dir():
+        raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(probe))
+    if not os.access(probe, os.W_OK | os.X_OK):
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
 
 
 # --- helpers ---------------------------------------------------------------
