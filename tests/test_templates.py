@@ -24,7 +24,7 @@ from workbook_tools import (
 
 import xlfuncs
 import xlfuncs.templates as T
-from xlfuncs.registry import REGISTRY
+from xlfuncs.registry import ARGS, REGISTRY
 from xlfuncs.templates import CHINCHILLA, FINETUNE, PLANNER, TEMPLATES, compute
 from xlfuncs.templates.blocks import Grid, Inputs, Results, Scenarios
 from xlfuncs.templates.checks import messages
@@ -55,7 +55,11 @@ def built(tmp_path_factory) -> Path:
 
 
 def model_sheet(wb):
-    return wb.worksheets[1]  # the cover comes first
+    return wb.worksheets[2]  # the cover, then the summary, come first
+
+
+def summary_sheet(wb):
+    return wb.worksheets[1]
 
 
 def named_cell(wb, name):
@@ -107,19 +111,22 @@ def test_build_date_follows_source_date_epoch(tmp_path):
 
 
 def test_never_overwrites_without_force(tmp_path):
-    T.build(tmp_path, ["en"])
-    target = tmp_path / FINETUNE.filename("en")
+    # (One template is enough: every file is written the same way.)
+    one = [CHINCHILLA]
+    T.build(tmp_path, ["en"], templates=one)
+    target = tmp_path / CHINCHILLA.filename("en")
     target.write_bytes(b"the analyst's own edits")
     with pytest.raises(FileExistsError, match="--force"):
-        T.build(tmp_path, ["en"])
+        T.build(tmp_path, ["en"], templates=one)
     assert target.read_bytes() == b"the analyst's own edits"
-    T.build(tmp_path, ["en"], force=True)
+    T.build(tmp_path, ["en"], templates=one, force=True)
     assert target.read_bytes()[:2] == b"PK"
 
 
 def test_interrupted_build_leaves_old_file(tmp_path, monkeypatch):
-    T.build(tmp_path, ["en"])
-    target = tmp_path / FINETUNE.filename("en")
+    one = [CHINCHILLA]
+    T.build(tmp_path, ["en"], templates=one)
+    target = tmp_path / CHINCHILLA.filename("en")
     before = target.read_bytes()
 
     def boom(*a, **k):
@@ -127,7 +134,7 @@ def test_interrupted_build_leaves_old_file(tmp_path, monkeypatch):
 
     monkeypatch.setattr("xlfuncs.workbook.xlsx._zip_bytes", boom)
     with pytest.raises(KeyboardInterrupt):
-        T.build(tmp_path, ["en"], force=True)
+        T.build(tmp_path, ["en"], templates=one, force=True)
     assert target.read_bytes() == before
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
 
@@ -197,9 +204,17 @@ def test_planner_chain_in_cached_values(built):
     loss_h = 1.69 + 406.4 / n_h**0.34 + 410.7 / d_h**0.28
     assert v["HoffmannLoss"] == pytest.approx(loss_h, rel=1e-12)
     assert v["HoffmannLoss"] < v["RuleLoss"]  # the fit's own optimum is lower
-    # The fine-tune model left blank is the compute-optimal one: V = MFU × peak / 6N.
-    assert v["FTModelParams"] is None and v["FTParams"] == pytest.approx(n)
-    assert v["FTTokensPerSecPerGPU"] == pytest.approx(0.4 * 989.4e12 / (6 * n))
+    # The fine-tune: Llama 3.1 8B (8.0e9 parameters) with LoRA on 8 of the GPUs at
+    # the cluster's MFU; LoRA needs no weight gradients, 4 FLOPs a parameter and
+    # token instead of 6, so 1.5 times full fine-tuning's tokens per second.
+    per_gpu = 0.4 * 989.4e12 / (6 * 8.0e9) * 1.5
+    assert v["EstimatedTokensPerSec"] == pytest.approx(per_gpu, rel=1e-12)
+    hours = 100_000 * 3 * 900 / (8 * per_gpu * 0.9) / 3600
+    assert v["FTTrainingHours"] == pytest.approx(hours, rel=1e-12)
+    assert v["FTCost"] == pytest.approx(hours * 8 * 2.5, rel=1e-12)
+    # The all-in total: both runs plus Llama 3's 11 % contingency.
+    total = (1024 * 30 * 24 * 2.5 + hours * 8 * 2.5) * 1.11
+    assert v["TotalCost"] == pytest.approx(total, rel=1e-12)
     for p, d in (
         ("RuleParams", "RuleTokens"),
         ("HoffmannParams", "HoffmannTokens"),
@@ -211,18 +226,45 @@ def test_planner_chain_in_cached_values(built):
 def test_planner_memory_and_energy_by_hand(built):
     v = read_names(built / "llm-training-planner.xlsx")
     n = math.sqrt(1024 * 989.4 * 0.4 * 30 / 1000 * 8.64e19 / 120)  # the 20-tokens N
-    # ZeRO stage 3 shards all 16 bytes a parameter over the 1,024 GPUs.
-    assert v["PretrainStateGB"] == pytest.approx(16 * n / 1024 / 1e9, rel=1e-12)
-    # Llama 3.1 70B's shape (80 layers, width 8,192), full recomputation keeps
-    # each layer's 16-bit input: 2 · s · b · h · L bytes (Korthikanti et al. 2022).
-    act = 2 * 4096 * 1 * 8192 * 80 / 1e9
+    # Tensor parallelism 8 splits all 16 bytes a parameter; ZeRO stage 1 shards
+    # the 12 bytes of Adam states over the 1,024 / 8 = 128 data-parallel groups.
+    state = (2 * n + 2 * n + 12 * n / 128) / 8 / 1e9
+    assert v["PretrainStateGB"] == pytest.approx(state, rel=1e-12)
+    # Llama 3.1 70B's shape (80 layers, width 8,192); selective recomputation
+    # with sequence parallelism keeps 34 · s · b · h / t bytes a layer
+    # (Korthikanti et al. 2022, table 2).
+    act = 34 * 4096 * 1 * 8192 / 8 * 80 / 1e9
     assert v["PretrainActivationGB"] == pytest.approx(act, rel=1e-12)
-    assert v["PretrainMemoryGB"] == pytest.approx(16 * n / 1024 / 1e9 + act)
-    assert v["PretrainMinGPUs"] == math.ceil(16 * n / ((80 - act) * 1e9))
+    assert v["PretrainMemoryGB"] == pytest.approx(state + act, rel=1e-12)
+    # Fewest GPUs: data-parallel groups g with (4n + 12n/g)/8 + act within 90 %
+    # of the H100's 85.52 GB, in groups of 8.
+    room = 0.9 * 85.520809984 - act - 4 * n / 8 / 1e9
+    assert v["PretrainMinGPUs"] == 8 * math.ceil(12 * n / 8 / 1e9 / room)
+    assert v["PretrainFit"] == "OK"  # 59.3 of 85.5 GB, 69 %
     # BLOOM's method (Luccioni et al. 2022): GPU-hours × TDP × PUE, then × grid.
     energy = 1024 * 30 * 24 * 700 * 1.2 / 1e6
     assert v["PretrainEnergyMWh"] == pytest.approx(energy, rel=1e-12)
-    assert v["PretrainCO2Tonnes"] == pytest.approx(energy * 0.4, rel=1e-12)
+    ft_energy = v["FTGPUHours"] * 700 * 1.2 / 1e6
+    assert v["CO2Tonnes"] == pytest.approx((energy + ft_energy) * 0.37, rel=1e-12)
+
+
+def test_planner_serving_by_hand(built):
+    v = read_names(built / "llm-training-planner.xlsx")
+    # Llama 3.1 8B: 32 layers, 8 key/value heads of 128; 2,048 tokens of context
+    # in 16 bits: 2 (k and v) × 32 × 8 × 128 × 2,048 × 2 bytes.
+    kv = 2 * 32 * 8 * 128 * 2048 * 2 / 1e9
+    assert v["KVCacheGB"] == pytest.approx(kv, rel=1e-12)
+    # 90 % of the H100's 85.52 GB, less 16 GB of 16-bit weights, over the cache.
+    assert v["ServingMaxBatch"] == math.floor((0.9 * 85.520809984 - 16) / kv)
+    # Decoding reads the weights and the batch's cache each step: 3.35 TB/s ×
+    # 32 sequences ÷ (16e9 + 32 × cache) bytes, at half that bound.
+    per_replica = 3.35e12 * 32 / (16e9 + 32 * kv * 1e9) * 0.5
+    assert v["ServingReplicaTokensPerSec"] == pytest.approx(per_replica, rel=1e-12)
+    gpus = math.ceil(5000 / per_replica)
+    assert v["ServingGPUs"] == gpus == 3
+    assert v["ServingCostPerMTok"] == pytest.approx(2.5 * gpus / (5000 * 3600) * 1e6)
+    assert v["ServingMonthlyCost"] == pytest.approx(gpus * 2.5 * 730, rel=1e-12)
+    assert v["ServingFit"] == "OK"
 
 
 def test_finetune_memory_by_hand(built):
@@ -236,17 +278,19 @@ def test_finetune_memory_by_hand(built):
     assert v["FTActivationGB"] == pytest.approx(act, rel=1e-12)
     assert v["FullMemoryGB"] == pytest.approx(16 * n / 8 / 1e9 + act)  # ZeRO-3, 8 GPUs
     lora_all = n + 41_943_040
+    # At ZeRO-3 the frozen base weights shard too, like any weights; the
+    # adapters' gradients (2 bytes) and Adam states (12) shard at stages 2 and 1.
     assert v["LoRAMemoryGB"] == pytest.approx(
-        (2 * lora_all + 14 * 41_943_040) / 1e9 + act
+        (2 * lora_all + 14 * 41_943_040) / 8 / 1e9 + act
     )
     assert v["QLoRAMemoryGB"] == pytest.approx(
-        (0.5 * lora_all + 14 * 41_943_040) / 1e9 + act
+        (0.5 * lora_all + 14 * 41_943_040) / 8 / 1e9 + act
     )
 
 
 def test_fine_tune_cost_does_not_follow_pretraining_days():
     # The planner fine-tunes the model the user names, not one re-sized by days.
-    named = {"FTModelParams": 8e9}
+    named = {"FTModel": "Llama 3.1 8B"}
     a = compute(PLANNER, {**named, "Days": 30})
     b = compute(PLANNER, {**named, "Days": 90})
     assert a["FTCost"] == b["FTCost"] and a["RuleParams"] < b["RuleParams"]
@@ -297,7 +341,11 @@ def test_inputs_feed_the_argument_they_describe():
                     and tpl.is_input(a.name)
                     and param.name != "value"
                 ):
-                    assert tpl.input(a.name).arg == param.name, (tpl.slug, res.name, a)
+                    # The argument itself, or one of the same kind (tensor
+                    # parallelism feeds ACTIVATION_GB and MODEL_STATE_GB alike).
+                    fed = ARGS[tpl.input(a.name).arg]
+                    same = (fed.unit, fed.domain) == (param.unit, param.domain)
+                    assert fed.name == param.name or same, (tpl.slug, res.name, a)
 
 
 def test_sibling_results_are_read_not_recomputed(built):
@@ -349,28 +397,33 @@ def test_finance_conventions(built, tpl, lang):
     assert p.title == tpl.title(lang) and p.subject and p.creator == "xlfuncs"
     assert p.version == xlfuncs.__version__
     validated = {
-        str(r) for dv in ws.data_validations.dataValidation for r in dv.sqref.ranges
+        (sheet.title, str(r))
+        for sheet in wb.worksheets
+        for dv in sheet.data_validations.dataValidation
+        for r in dv.sqref.ranges
     }
-    for dv in ws.data_validations.dataValidation:
-        assert dv.showErrorMessage and dv.showInputMessage and dv.errorStyle == "stop"
-        assert dv.error and dv.errorTitle
+    for sheet in wb.worksheets:
+        for dv in sheet.data_validations.dataValidation:
+            assert dv.showErrorMessage and dv.showInputMessage
+            assert dv.errorStyle == "stop" and dv.error and dv.errorTitle
     for inp in tpl.inputs:
         cell = named_cell(wb, inp.name)
-        assert cell.coordinate in validated, inp.name
+        assert (cell.parent.title, cell.coordinate) in validated, inp.name
         assert cell.protection.locked is False, inp.name
         assert cell.fill.fgColor.rgb.endswith(
             "FFF2CC"
         ) and cell.font.color.rgb.endswith("0000FF")
     # Every cell a user may type in is validated; every formula is locked.
-    for row in ws.iter_rows():
-        for c in row:
-            if c.protection.locked is False:
-                assert any(
-                    c.coordinate in dv.sqref
-                    for dv in ws.data_validations.dataValidation
-                )
-            if c.data_type == "f":
-                assert c.protection.locked, c.coordinate
+    for sheet in (summary_sheet(wb), ws):
+        for row in sheet.iter_rows():
+            for c in row:
+                if c.protection.locked is False:
+                    assert any(
+                        c.coordinate in dv.sqref
+                        for dv in sheet.data_validations.dataValidation
+                    )
+                if c.data_type == "f":
+                    assert c.protection.locked, c.coordinate
 
 
 @pytest.mark.parametrize(("tpl", "lang"), FILES, ids=IDS)
@@ -393,20 +446,32 @@ def test_readable_print(built, tpl, lang):
     assert ws.page_setup.orientation == "landscape"
 
 
+def sheet_width(ws, *letters: str) -> float:
+    return sum(ws.column_dimensions[c].width for c in letters)
+
+
 @pytest.mark.parametrize(("tpl", "lang"), FILES, ids=IDS)
 def test_messages_fit_their_cells(built, tpl, lang):
     # Every text a check may show, and every explanation, has room in its row.
     wb = openpyxl.load_workbook(built / tpl.filename(lang))
-    ws = model_sheet(wb)
+    summary = summary_sheet(wb)
     for inp in tpl.inputs:
-        r = named_cell(wb, inp.name).row
-        need = max(lines(m, width("check", "note")) for m in messages(inp, lang))
-        need = max(need, lines(inp.help(lang), WIDTHS["how"]))
+        cell = named_cell(wb, inp.name)
+        ws, r = cell.parent, cell.row
+        if ws is summary:  # the check across the row, the help on the next
+            check, help_width = sheet_width(ws, *"DEF"), sheet_width(ws, *"ABCDEF")
+            help_row = r + 1
+        else:
+            check, help_width, help_row = sheet_width(ws, "D", "E"), WIDTHS["how"], r
+        need = max(lines(m, check) for m in messages(inp, lang))
         assert ws.row_dimensions[r].height >= need * LINE, (inp.name, lang)
-        assert ws[f"D{r}"].alignment.wrap_text and ws[f"F{r}"].alignment.wrap_text
+        need = lines(inp.help(lang), help_width)
+        assert ws.row_dimensions[help_row].height >= need * LINE, (inp.name, lang)
+        assert ws[f"D{r}"].alignment.wrap_text
     for res in tpl.results:
-        r = named_cell(wb, res.name).row
-        need = lines(res.how(lang), width("check", "note", "how"))
+        cell = named_cell(wb, res.name)
+        ws, r = cell.parent, cell.row
+        need = lines(res.how(lang), sheet_width(ws, *"DEF"))
         assert ws.row_dimensions[r].height >= need * LINE, (res.name, lang)
 
 
@@ -414,17 +479,25 @@ def test_messages_fit_their_cells(built, tpl, lang):
 def test_costs_are_in_the_currency_input(built, tpl, lang):
     wb = openpyxl.load_workbook(built / tpl.filename(lang))
     cached = openpyxl.load_workbook(built / tpl.filename(lang), data_only=True)
-    ws, wc = model_sheet(wb), model_sheet(cached)
     money = [r for r in tpl.results if "{currency}" in r.unit.en]
     assert money
     for res in money:
         cell = named_cell(wb, res.name)
-        unit = ws.cell(cell.row, 3)
-        assert "Currency" in unit.value and wc.cell(cell.row, 3).value == "USD"
-        # One cost format: cents below 1,000, whole units above.
-        assert cell.number_format == "[>=1000]#,##0;#,##0.00"
+        unit = cell.parent.cell(cell.row, 3)
+        shown = cached[cell.parent.title].cell(cell.row, 3).value
+        assert "Currency" in unit.value and shown.startswith("USD")
+        # One money format: two decimals, in every column and every size.
+        assert cell.number_format == "#,##0.00"
     # The unit column never says the word "currency" itself.
-    assert all(str(c.value).lower() != "currency" for c in wc["C"])
+    for ws in cached.worksheets[1:3]:
+        assert all(str(c.value).lower() != "currency" for c in ws["C"])
+    # A grid of money names its currency above it: "Training cost (USD)".
+    ws = model_sheet(cached)
+    for grid in (b for b in tpl.blocks if isinstance(b, Grid)):
+        res = tpl.result(grid.result)
+        if "{currency}" in res.unit.en:
+            head = f"{res.label(lang)} (USD)"
+            assert any(c.value == head for c in ws["A"]), head
 
 
 def test_scenarios_and_sensitivity_where_the_issue_asks():
@@ -434,11 +507,13 @@ def test_scenarios_and_sensitivity_where_the_issue_asks():
         sc = next(b for b in tpl.blocks if isinstance(b, Scenarios))
         varied = set(sc.vary)
         assert {"GPUs", "PricePerGPUHour"} <= varied
-        assert varied & {"TokensPerSecPerGPU", "MFU"} and varied & {
-            "Efficiency",
-            "MFU",
-            "Days",
-        }
+        assert varied & {"Efficiency", "MFU"}
+        # Cases are multiples of the base: one smaller, one larger.
+        assert min(sc.cases[0].values) < 1 < max(sc.cases[1].values)
+        # Grids are centred on the base: multiples with 1 in the middle.
+        for grid in (b for b in tpl.blocks if isinstance(b, Grid)):
+            for axis in (grid.rows, grid.columns):
+                assert axis.multiples and axis.values[len(axis.values) // 2] == 1
     assert {"ClusterDays", "ClusterCost"} <= {r.name for r in CHINCHILLA.results}
 
 

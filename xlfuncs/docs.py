@@ -20,7 +20,7 @@ from .data.units import DTYPES
 from .registry import Formula
 from .registry.display import format_number, markdown
 from .templates import TEMPLATES, Template, compute
-from .templates.blocks import Inputs, Results
+from .templates.blocks import Figures, Inputs, Results
 from .workbook.numfmt import shown
 
 TOPICS = {
@@ -218,13 +218,15 @@ def names_table(tpl: Template) -> str:
         "| --- | --- |",
     ]
     for block in tpl.blocks:
-        if not isinstance(block, (Inputs, Results)):
+        if not isinstance(block, (Inputs, Results, Figures)):
             continue
         title = block.title.en
         if isinstance(block, Inputs) and "nput" not in title:
             title += " (inputs)"
         cells = []
-        for row in block.rows:
+        # A summary's figures shown again are listed where they are computed.
+        own = [r for r in block.rows if not isinstance(r, str)]
+        for row in own:
             v = values[row.name]
             fmt = row.fmt if isinstance(row.fmt, str) else row.fmt.en
             if v is None:
@@ -236,7 +238,8 @@ def names_table(tpl: Template) -> str:
                 if "{currency}" in row.unit.en and currency:
                     shown_ += f" {currency}"
             cells.append(f"`{row.name}` {shown_}")
-        out.append(f"| {title} | {', '.join(cells)} |")
+        if cells:
+            out.append(f"| {title} | {', '.join(cells)} |")
     return "\n".join(out) + "\n"
 
 

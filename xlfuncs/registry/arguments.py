@@ -529,6 +529,8 @@ _ARGS = (
         "Dense (not sparse) peak of one accelerator in TFLOP/s for the training "
         "dtype, e.g. 989.4 for an H100 SXM in bf16 (see GPU_PEAK_TFLOPS).",
         "TFLOP/s",
+        typical=(1, 20_000),
+        slips=((1e-12, "FLOP/s typed"),),
     ),
     Arg(
         "mfu",

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..workbook.xlsx import existing, workbook_bytes, write_bytes
+from ..workbook.xlsx import existing, workbook_bytes, writable_folder, write_bytes
 from .blocks import Template
 from .build import build_template, compute
 from .finetune import FINETUNE
@@ -69,6 +69,17 @@ def build(
             f"no template has an input named {', '.join(unknown)}; "
             "docs/templates.md lists the names"
         )
+    library = templates is None and LIBRARY_LANG in langs
+    targets = [out / tpl.filename(lang) for tpl in chosen for lang in langs]
+    if library:
+        targets += [out / LIBRARY, out / LIBRARY_MODULE]
+    # Refused before seconds of building, not after.
+    there = existing(targets)
+    if there and not force:
+        raise FileExistsError(
+            f"{', '.join(map(str, there))} already exist; pass --force to overwrite"
+        )
+    writable_folder(out)
     files: dict[Path, bytes] = {}
     for tpl in chosen:
         own = {k: v for k, v in values.items() if tpl.is_input(k)}
@@ -77,18 +88,13 @@ def build(
             files[out / tpl.filename(lang)] = workbook_bytes(
                 built.workbook, built.cached
             )
-    if templates is None and LIBRARY_LANG in langs:
+    if library:
         texts = definitions()  # the LAMBDAs, made once for the workbook and module
         built = build_library(texts)
         files[out / LIBRARY] = workbook_bytes(
             built.workbook, built.cached, built.dynamic
         )
         files[out / LIBRARY_MODULE] = module_text(texts).encode("utf-8")
-    there = existing(files)
-    if there and not force:
-        raise FileExistsError(
-            f"{', '.join(map(str, there))} already exist; pass --force to overwrite"
-        )
     # Each file is created exclusively unless ``force`` (write_bytes): one that
     # appears after the check above (another build) is kept, and this build fails.
     written: list[Path] = []

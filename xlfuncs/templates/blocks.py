@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..registry.domains import Domain
 from .expr import Expr, Ref
 from .texts import COUNT, Text
 
@@ -29,7 +30,7 @@ class Check:
     """
 
     cond: Expr
-    message: Text
+    message: Text | Expr  # a tree where the message quotes figures
     error: bool = True
 
 
@@ -58,6 +59,8 @@ class Input:
     blank: bool = False
     rules: tuple[Check, ...] = ()
     typical: tuple[float, float] | None = None  # instead of the argument's
+    usual: bool = True  # warn outside the typical range (False: a rule does)
+    domain: Domain | None = None  # instead of the argument's (template-only inputs)
 
 
 @dataclass(frozen=True)
@@ -83,6 +86,7 @@ class Verdict:
     name: str
     label: Text
     expr: Expr  # gives text: "OK", "Warning: …", "Error: …", or n/a
+    judged: bool = True  # on the Checks sheet; False: shown only to compare
 
 
 @dataclass(frozen=True)
@@ -105,15 +109,15 @@ class Case:
     base inputs (``Ref("GPUs") * 2``) or a value typed in the column."""
 
     label: Text
-    values: tuple[float, ...]  # one per varied input: typed, or a multiple
+    values: tuple[float, ...]  # one multiple of the base per varied input
 
 
 @dataclass(frozen=True)
 class Scenarios:
     """The base case and others side by side: inputs down, results below them.
 
-    ``vary``: the varied inputs; each case gives a value per input (``typed``) or
-    a multiple of the base (not ``typed``), shown as such.
+    ``vary``: the varied inputs; each case multiplies each by a factor the
+    reader sees and may retype (×0.5, ×2), so a case stays relative to the base.
     """
 
     title: Text
@@ -121,7 +125,6 @@ class Scenarios:
     vary: tuple[str, ...]
     cases: tuple[Case, ...]
     results: tuple[str, ...]
-    typed: bool = True
 
 
 @dataclass(frozen=True)
@@ -234,10 +237,17 @@ class Notes:
 
 @dataclass(frozen=True)
 class Figures:
-    """Results of other blocks shown again, e.g. on the summary page."""
+    """Figures for the reader who signs, e.g. on the summary page: results of
+    other blocks shown again (by name) and results of its own."""
 
     title: Text
-    rows: tuple[str, ...]
+    rows: tuple[str | Result, ...]
+    note: Text | None = None
+
+
+@dataclass(frozen=True)
+class Stamp:
+    """The version of xlfuncs that built the workbook, and the date."""
 
 
 @dataclass(frozen=True)
@@ -257,6 +267,7 @@ Block = (
     | Table
     | Notes
     | Figures
+    | Stamp
     | Custom
 )
 
@@ -266,6 +277,7 @@ class Sheet:
     name: Text
     blocks: tuple[Block, ...]
     check: bool = True  # the model check at the top
+    summary: bool = False  # the one printed page for the reader who signs
 
 
 @dataclass(frozen=True)
@@ -303,7 +315,13 @@ class Template:
 
     @property
     def results(self) -> tuple[Result, ...]:
-        return tuple(r for b in self.blocks if isinstance(b, Results) for r in b.rows)
+        out: list[Result] = []
+        for b in self.blocks:
+            if isinstance(b, Results):
+                out += b.rows
+            elif isinstance(b, Figures):
+                out += [r for r in b.rows if isinstance(r, Result)]
+        return tuple(out)
 
     @property
     def verdicts(self) -> tuple[Verdict, ...]:

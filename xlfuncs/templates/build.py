@@ -23,7 +23,7 @@ from ..workbook.writer import SheetWriter
 from .blocks import Template
 from .cover import add_cover
 from .data_sheet import add_data_sheet, tables
-from .layout import COLUMNS, STAMP, Layout, build_date
+from .layout import COLUMNS, STAMP, SUMMARY_COLUMNS, Layout, build_date
 from .model import Model
 from .render import head, render
 from .texts import LANGS, T
@@ -51,21 +51,25 @@ def build_template(
     lay = Layout(tpl, lang, wb, model)
     first = True
     for sheet in tpl.sheets:
-        w = SheetWriter(wb, wb.create_sheet(lay.t(sheet.name)), COLUMNS)
+        columns = SUMMARY_COLUMNS if sheet.summary else COLUMNS
+        w = SheetWriter(wb, wb.create_sheet(lay.t(sheet.name)), columns)
+        lay.compact = sheet.summary
         head(lay, w, sheet, first and sheet.check)
         first = first and not sheet.check
         for block in sheet.blocks:
             render(lay, w, block)
-        w.finish(lang, last="how", portrait=False, breaks=True, title_rows="1:1",
-                 freeze="A2", stamp=STAMP)  # fmt: skip
+        w.finish(lang, last="how", portrait=sheet.summary, breaks=not sheet.summary,
+                 one_page=sheet.summary,
+                 title_rows=None if sheet.summary else "1:1",
+                 freeze=None if sheet.summary else "A2", stamp=STAMP)  # fmt: skip
     lay.checks_sheet()
     cached = lay.finish()
     if tpl.data_sheet:
         cached.update(add_data_sheets(wb, lang))
-    add_cover(wb, cover, tpl, lang, build_date())
+    add_cover(wb, cover, tpl, lang, build_date(), lay.filled)
     wb.active = 1  # open on the first sheet after the cover
     set_properties(wb, lang, title=tpl.title(lang), subject=tpl.subject(lang),
-                   keywords=tpl.keywords(lang), description=tpl.subtitle(lang))  # fmt: skip
+                   keywords=tpl.keywords(lang), description=lay.filled(tpl.subtitle))  # fmt: skip
     return Built(wb, cached)
 
 
@@ -156,6 +160,16 @@ DATA_TEXTS = {
         "Leyes de escalado ajustadas: L = E + A/N^α + B/D^β",
     ),
     "data.fit": T("Fit", "Ajuste"),
+    "data.currencies": T(
+        "Currencies: a US dollar buys", "Monedas: lo que compra un dólar"
+    ),
+    "data.currency": T("Currency", "Moneda"),
+    "data.methods": T("Fine-tuning methods", "Métodos de ajuste"),
+    "data.sources_list": T(
+        "Throughput per GPU: measured or estimated",
+        "Rendimiento por GPU: medido o estimado",
+    ),
+    "data.per_usd": T("Per USD", "Por USD"),
     "data.keys": T("Keys", "Claves"),
     "data.key": T("Key", "Clave"),
     "data.row": T("Row", "Fila"),

@@ -32,6 +32,8 @@ _TEMPLATE_ONLY = Arg("template_only", "", "")
 def domain(inp: Input) -> Domain | None:
     """The interval an input's value must lie in: its argument's, or whole
     numbers from 1 for a count the template wants whole (GPUs, examples)."""
+    if inp.domain is not None:
+        return inp.domain
     if inp.whole:
         return WHOLE
     return ARGS.get(inp.arg, _TEMPLATE_ONLY).domain
@@ -77,10 +79,16 @@ def input_checks(inp: Input) -> list[Check]:
             out.append(Check(conds["low"], _with(message, lo=d.lo)))
             if "high" in conds:
                 out.append(Check(conds["high"], _with(tx.AT_MOST, hi=d.hi)))
-    span = typical(inp)
+    span = typical(inp) if inp.usual else None
     if span is not None:
         lo, hi = span
         fmt = inp.fmt if isinstance(inp.fmt, str) else inp.fmt.en
+        # Three orders of magnitude off is no plan but a unit typed wrong.
+        bounds = {"lo": lo, "hi": hi}
+        out.append(Check(x.le(hi * 1000), _shown_with(tx.UNIT_SLIP, fmt, bounds)))
+        if lo > 0:
+            slip = _shown_with(tx.UNIT_SLIP_LOW, fmt, bounds)
+            out.append(Check(x.ge(lo / 1000), slip))
         message = Text(
             tx.UNUSUAL.en.format(lo=shown(lo, fmt, "en"), hi=shown(hi, fmt, "en")),
             tx.UNUSUAL.es.format(lo=shown(lo, fmt, "es"), hi=shown(hi, fmt, "es")),
@@ -106,9 +114,15 @@ def first_problem(checks: Sequence[tuple[Check, Text]]) -> Expr:
     """
     tree: Expr = Say(tx.OK)
     for check, prefix in reversed(checks):
-        tree = F.IF(F.NOT(check.cond), Say(prefix + check.message), tree)
+        tree = F.IF(F.NOT(check.cond), said(prefix, check.message), tree)
     first, prefix = checks[0]
-    return F.IFERROR(tree, Say(prefix + first.message))
+    return F.IFERROR(tree, said(prefix, first.message))
+
+
+def said(prefix: Text, message: Text | Expr) -> Expr:
+    if isinstance(message, Text):
+        return Say(prefix + message)
+    return Say(prefix).cat(message) if prefix.en or prefix.es else message
 
 
 def errors(checks: Sequence[Check]) -> list[Expr]:
@@ -138,7 +152,9 @@ def validation(inp: Input, lang: str, label: str, prompt: str) -> DataValidation
     pop-up says what the input is, its alert every limit the input has."""
     checks = input_checks(inp)
     limits = [
-        c.message(lang) for c in checks if c.error and c.message is not tx.ENTER_NUMBER
+        c.message(lang)
+        for c in checks
+        if c.error and c.message is not tx.ENTER_NUMBER and isinstance(c.message, Text)
     ]
     d = domain(inp)
     if inp.kind == "text":
@@ -158,7 +174,7 @@ def validation(inp: Input, lang: str, label: str, prompt: str) -> DataValidation
     dv.prompt = prompt[:255]
     dv.errorTitle = tx.INVALID_TITLE(lang)[:32]
     # "Error: must be 0 or more; must be at most 3": every limit, one "Error:".
-    first, *rest = limits or [checks[0].message(lang)]
+    first, *rest = limits or [tx.ENTER_NUMBER(lang)]
     more = [m.split(": ", 1)[-1] for m in rest]
     dv.error = "; ".join([first, *more])[:255]
     return dv
@@ -187,6 +203,14 @@ def shown(v: float, fmt: str, lang: str) -> str:
     return text
 
 
+def _shown_with(message: Text, fmt: str, bounds: dict[str, float]) -> Text:
+    """``message`` with its bounds written as the input's cells show them."""
+    return Text(
+        message.en.format(**{k: shown(v, fmt, "en") for k, v in bounds.items()}),
+        message.es.format(**{k: shown(v, fmt, "es") for k, v in bounds.items()}),
+    )
+
+
 def _with(message: Text, **bounds: float) -> Text:
     """``message`` with its bounds written as each edition writes numbers."""
     return Text(
@@ -195,23 +219,45 @@ def _with(message: Text, **bounds: float) -> Text:
     )
 
 
-def fit(need: Expr, have: Expr, fewest: Expr | None = None) -> Expr:
-    """OK if the memory a GPU needs fits what it has with room to spare; a
-    warning when it fills more than 1 - SPARE of it; else by how much it does not
-    fit, and the fewest GPUs that would."""
-    before, after = tx.TIGHT.split("{pct}")
-    tight = Say(before).cat(figure(need / have * 100, 0), Text("%", "\u00a0%") + after)
-    head, rest = tx.NO_FIT.split("{need}")
-    middle, tail = rest.split("{have}")
-    no_fit = Say(head).cat(figure(need, 1), middle, figure(have, 0), tail)
+def fit(
+    need: Expr,
+    have: Expr,
+    usable: Expr,
+    fewest: Expr | None = None,
+    *,
+    judged: bool = True,
+) -> Expr:
+    """Whether the memory a GPU needs fits what it has: OK within the usable
+    share (the one headroom rule MIN_GPUS_FOR_MEMORY uses), a warning above it,
+    an error beyond the GPU with the fewest GPUs that would fit. ``judged``
+    False: the same verdict without Error/Warning, for a method shown only to
+    compare."""
+    pct = figure(need / have * 100, 0).cat(Text("%", "\u00a0%"))
+    free = figure((1 - usable) * 100, 0).cat(Text("%", "\u00a0%"))
+    if judged:
+        before, rest = tx.TIGHT.split("{pct}")
+        middle, after = rest.split("{free}")
+        tight = Say(before).cat(pct, middle, free, after)
+        head, rest = tx.NO_FIT.split("{need}")
+        middle, tail = rest.split("{have}")
+        no_fit = Say(head).cat(figure(need, 1), middle, figure(have, 1), tail)
+        ok: Expr = Say(tx.OK)
+    else:
+        before, after = tx.FITS_TIGHT.split("{pct}")
+        tight = Say(before).cat(pct, after)
+        head, tail = tx.DOES_NOT_FIT.split("{need}")
+        no_fit = Say(head).cat(figure(need, 1), tail)
+        ok = Say(tx.FITS)
     if fewest is not None:
         before, after = tx.FEWEST.split("{n}")
         more = F.IF(F.ISNUMBER(fewest), Say(before).cat(figure(fewest, 0), after), "")
         no_fit = no_fit.cat(more)
-    verdict = F.IF(
-        need.le(have * (1 - tx.SPARE)), Say(tx.OK), F.IF(need.le(have), tight, no_fit)
+    verdict = F.IF(need.le(have * usable), ok, F.IF(need.le(have), tight, no_fit))
+    return F.IF(
+        F.AND(F.ISNUMBER(need), F.ISNUMBER(have), F.ISNUMBER(usable)),
+        verdict,
+        Say(tx.NA),
     )
-    return F.IF(F.AND(F.ISNUMBER(need), F.ISNUMBER(have)), verdict, Say(tx.NA))
 
 
 def figure(x: Expr, decimals: int) -> Expr:
@@ -221,7 +267,12 @@ def figure(x: Expr, decimals: int) -> Expr:
 
 
 def messages(inp: Input, lang: str) -> list[str]:
-    return [c.message(lang) for c in input_checks(inp)]
+    """What the input's Check cell may say (a message with figures: its text
+    with room for them)."""
+    return [
+        c.message(lang) if isinstance(c.message, Text) else "x" * 90
+        for c in input_checks(inp)
+    ]
 
 
 __all__ = [

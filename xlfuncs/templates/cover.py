@@ -3,7 +3,7 @@ sources, its version and build date. Readable without this repository."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import date
 
 from openpyxl import Workbook
@@ -13,7 +13,7 @@ from .. import __version__
 from ..workbook import writer as wr
 from ..workbook.writer import Column, SheetWriter
 from .blocks import Template
-from .texts import T
+from .texts import T, Text
 
 WIDTH = 88  # one wide column, whole on a portrait page at full size
 
@@ -23,17 +23,20 @@ HEADINGS = {
     "steps": T("How to use it", "Cómo usarlo"),
     "check": T("The model check", "El control del modelo"),
     "check_text": T(
-        "The cell 'Model check' at the top of the model sheet reads OK when every "
-        "input is valid and in its usual range. Otherwise it names the first input "
-        "to look at: an error (results show n/a until it is fixed) or a warning (a "
-        "value outside the usual range: results still compute). Each input has its "
-        "own Check cell beside it, and each scenario and table checks its own values.",
-        "La celda 'Control del modelo', arriba en la hoja del modelo, muestra OK "
-        "cuando todos los datos son válidos y habituales. Si no, nombra el primer "
-        "dato a revisar: un error (los resultados muestran n/d hasta corregirlo) o "
-        "un aviso (un valor fuera de lo habitual: los resultados se calculan). Cada "
-        "dato tiene su celda de Control al lado, y cada escenario y tabla revisa sus "
-        "propios valores.",
+        "The cell 'Model check' at the top of the summary and the model sheet reads "
+        "OK when every input is valid and in its usual range and every result is "
+        "plausible. Otherwise it names the worst problem and where: an error first "
+        "(results show n/a until it is fixed, or a plan that cannot run), then a "
+        "warning (a value outside the usual range: results still compute). The "
+        "Checks sheet lists every check; each input has its own Check cell beside "
+        "it, and each scenario and table checks its own values.",
+        "La celda 'Control del modelo', arriba en el resumen y en la hoja del modelo, "
+        "muestra OK cuando todos los datos son válidos y habituales y los resultados "
+        "plausibles. Si no, nombra el peor problema y dónde: primero un error (los "
+        "resultados muestran n/d hasta corregirlo, o el plan no puede ejecutarse), "
+        "luego un aviso (un valor fuera de lo habitual: los resultados se calculan). "
+        "La hoja Controles lista todos los controles; cada dato tiene su celda de "
+        "Control al lado, y cada escenario y tabla revisa sus propios valores.",
     ),
     "limits": T("Known limits", "Límites conocidos"),
     "sources": T("Sources", "Fuentes"),
@@ -75,21 +78,28 @@ def write_cover(
 
 
 def add_cover(
-    wb: Workbook, ws: Worksheet, tpl: Template, lang: str, built: date
+    wb: Workbook,
+    ws: Worksheet,
+    tpl: Template,
+    lang: str,
+    built: date,
+    fill: Callable[[Text], str] | None = None,
 ) -> None:
-    """Fill ``ws`` (the first sheet) with the template's cover."""
+    """Fill ``ws`` (the first sheet) with the template's cover; ``fill`` writes a
+    text with the defaults' figures in it (its ``{Name}`` placeholders)."""
+    fill = fill or (lambda text: text(lang))
     ws.title = HEADINGS["cover"](lang)
     h = {k: v(lang) for k, v in HEADINGS.items()}
     day = built.isoformat()
     write_cover(
         wb, ws, lang, tpl.title(lang),
         [
-            (h["answers"], [tpl.cover.answers(lang)]),
-            (h["steps"], [f"{k}. {s(lang)}" for k, s in enumerate(tpl.cover.steps, 1)]),
+            (h["answers"], [fill(tpl.cover.answers)]),
+            (h["steps"], [f"{k}. {fill(s)}" for k, s in enumerate(tpl.cover.steps, 1)]),
             (h["check"], [h["check_text"]]),
             (h["limits"], ["• " + x(lang) for x in tpl.cover.limits]),
             (h["sources"], ["• " + x(lang) for x in tpl.cover.sources]),
             (h["version"], [h["built"].format(version=__version__, date=day)]),
         ],
-        intro=tpl.subtitle(lang),
+        intro=fill(tpl.subtitle),
     )  # fmt: skip

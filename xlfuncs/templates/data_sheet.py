@@ -28,6 +28,14 @@ from ..data.models import FIELD_ALIASES, FIELDS, MODELS, find_field, find_model
 from ..data.models import spellings as model_spellings
 from ..data.models import value as model_value
 from ..data.names import normalize
+from ..data.planning import (
+    CURRENCIES,
+    CURRENCY_SOURCE,
+    METHOD_KEYS,
+    METHOD_NAMES,
+    SOURCE_KEYS,
+    SOURCE_NAMES,
+)
 from ..data.units import (
     DTYPE_ALIASES,
     DTYPES,
@@ -134,6 +142,14 @@ def tables() -> dict[str, Range]:
         ACCELERATOR_POWER: Range.column([_or_dash(a.power_w) for a in ACCELERATORS]),
         FIT_NAMES: Range.column(list(FITS)),
         "RecomputeNames": Range.row(RECOMPUTE_MODES),
+        "CurrencyCodes": Range.column([c.code for c in CURRENCIES]),
+        "MethodNames": Range.row(METHOD_NAMES),
+        "SourceNames": Range.row(SOURCE_NAMES),
+        "MethodKeys": Range.column([k for k, _ in METHOD_KEYS]),
+        "MethodCode": Range.column([float(v) for _, v in METHOD_KEYS]),
+        "SourceKeys": Range.column([k for k, _ in SOURCE_KEYS]),
+        "SourceCode": Range.column([float(v) for _, v in SOURCE_KEYS]),
+        "CurrencyPerUSD": Range.column([c.per_usd for c in CURRENCIES]),
         "ModelNames": Range.column([m.name for m in MODELS]),
         MODEL_SPECS: Range(
             tuple(tuple(float(model_value(m, f)) for f in FIELDS) for m in MODELS)
@@ -296,6 +312,30 @@ def add_data_sheet(
     for key, mode in zip(mode_keys, RECOMPUTE_MODES):
         w.put(key, mode, fit=False)
     _range(w, "RecomputeNames", mode_keys[0], mode_keys[-1], w.row, w.row)
+    for title, names, name in ((t("data.methods"), METHOD_NAMES, "MethodNames"),
+                               (t("data.sources_list"), SOURCE_NAMES, "SourceNames")):  # fmt: skip
+        w.next()
+        w.put("accelerator", title, wr.BOLD, fit=False)
+        w.next()
+        keys = list(w.columns)[: len(names)]
+        for key, word in zip(keys, names):
+            w.put(key, word, fit=False)
+        _range(w, name, keys[0], keys[-1], w.row, w.row)
+    # Currencies: a price band in the reader's currency (order of magnitude).
+    w.next()
+    w.next()
+    w.put("accelerator", t("data.currencies"), wr.BOLD, fit=False)
+    w.next()
+    w.put("accelerator", t("data.currency"), HEADER, fit=False)
+    w.put("vendor", t("data.per_usd"), HEADER, fit=False)
+    first = w.row + 1
+    for c in CURRENCIES:
+        w.next()
+        w.put("accelerator", c.code, fit=False)
+        w.put("vendor", c.per_usd, FIGURE.but(fmt="#,##0.##"), fit=False)
+    _range(w, "CurrencyCodes", "accelerator", "accelerator", first, w.row)
+    _range(w, "CurrencyPerUSD", "vendor", "vendor", first, w.row)
+    sources.append(CURRENCY_SOURCE)
     w.next()
     _sources(w, "power", t("data.sources"), sources)
     w.finish("en", last="power", title_rows="1:1", freeze=f"B{head + 1}")
@@ -331,7 +371,7 @@ def add_data_sheet(
 
     # Keys, on a hidden sheet: every spelling a formula accepts, beside the row
     # or column it means.
-    kinds = ("accelerator", "dtype", "model", "field")
+    kinds = ("accelerator", "dtype", "model", "field", "method", "source")
     keys_w = SheetWriter(wb, wb.create_sheet(t("data.keys")),
                     [Column(f"{n}.{x}", 8.43) for n in kinds for x in ("key", "index")])  # fmt: skip
     keys_w.ws.sheet_state = "hidden"
@@ -347,7 +387,7 @@ def add_data_sheet(
         _range(keys_w, keys_name, f"{kind}.key", f"{kind}.key", 2, bottom)
         _range(keys_w, index_name, f"{kind}.index", f"{kind}.index", 2, bottom)
     keys_w.row = max(keys_w.row, 1)
-    keys_w.finish("en", last="field.index")
+    keys_w.finish("en", last="source.index")
     return [data, m.ws], cached
 
 
@@ -357,6 +397,8 @@ KEY_TABLES = (
     (DTYPE_KEYS, DTYPE_COLUMN),
     (MODEL_KEYS, MODEL_ROW),
     (MODEL_FIELD_KEYS, MODEL_FIELD_COLUMN),
+    ("MethodKeys", "MethodCode"),
+    ("SourceKeys", "SourceCode"),
 )
 
 

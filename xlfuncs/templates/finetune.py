@@ -1,6 +1,8 @@
-"""The fine-tuning template: how fast a cluster works through a dataset, how long
-the run takes and what it costs. It follows the "Estimador de throughput para
-fine-tuning" calculator: effective throughput = G·V·η, examples/s = G·V·η / T.
+"""The fine-tuning workbook: how fast a cluster works through a dataset, how long
+the run takes, what it costs, and whether the model fits the GPUs with the method
+chosen. It follows the "Estimador de throughput para fine-tuning" calculator:
+effective throughput = G·V·η, examples/s = G·V·η / T. Figures in ``{braces}`` in
+its texts are the defaults' own results, filled in as the workbook is built.
 """
 
 from __future__ import annotations
@@ -10,7 +12,9 @@ from .blocks import (
     Axis,
     Case,
     Chart,
+    Check,
     Cover,
+    Figures,
     Grid,
     Input,
     Inputs,
@@ -19,20 +23,38 @@ from .blocks import (
     Results,
     Scenarios,
     Sheet,
+    Stamp,
     Sweep,
     Template,
-    Verdict,
 )
-from .checks import fit
-from .expr import Lit, Ref, call
-from .shared import CURRENCY, PRICE, SOURCES_FINETUNE
+from .expr import F, Ref, call
+from .shared import (
+    CONTINGENCY_INPUT,
+    CURRENCY,
+    DTYPE,
+    FT_METHOD,
+    FT_MODEL,
+    GLOSSARY,
+    GPU_MODEL,
+    MFU,
+    PRICE,
+    SOURCE,
+    SOURCES_FINETUNE,
+    STATE_BYTES,
+    USABLE,
+    estimate_rows,
+    memory_rows,
+    memory_verdicts,
+    shape_rows,
+)
 from .texts import T
 
-_FT = ("GPUs", "TokensPerSecPerGPU", "Efficiency")
+_FT = ("GPUs", "TokensPerSecUsed", "Efficiency")
 _RUN = ("DatasetExamples", "Epochs", *_FT, "TokensPerExample")
+HOURS_A_YEAR = 8_760
 
-INPUTS = Inputs(
-    T("Inputs", "Datos de entrada"),
+RUN = Inputs(
+    T("The run", "La ejecución"),
     (
         Input(
             "GPUs", "gpus", 8,
@@ -40,14 +62,6 @@ INPUTS = Inputs(
             T("GPUs training in parallel. A whole number, 1 or more.",
               "GPU que entrenan en paralelo. Un entero, 1 o más."),
             whole=True,
-        ),
-        Input(
-            "TokensPerSecPerGPU", "tokens_per_sec_per_gpu", 2500,
-            T("Throughput per GPU (V)", "Throughput por GPU (V)"), T("tokens/s", "tokens/s"),
-            T("Tokens per second one GPU sustains, measured with a representative "
-              "batch size and sequence length.",
-              "Tokens por segundo que sostiene una GPU, medidos con un batch y una "
-              "secuencia representativos."),
         ),
         Input(
             "Efficiency", "efficiency", 0.82,
@@ -68,7 +82,7 @@ INPUTS = Inputs(
         ),
         Input(
             "DatasetExamples", "examples", 100_000,
-            T("Dataset size", "Tamaño del dataset"), T("examples", "ejemplos"),
+            T("Dataset size", "Tamaño del conjunto de datos"), T("examples", "ejemplos"),
             T("Examples in the training set. A whole number, 1 or more.",
               "Ejemplos del conjunto de entrenamiento. Un entero, 1 o más."),
             whole=True,
@@ -85,24 +99,67 @@ INPUTS = Inputs(
     ),
 )  # fmt: skip
 
-STEPS = Results(
-    T("Calculations", "Cálculos"),
+SPEED = Inputs(
+    T("Model, method and speed", "Modelo, método y velocidad"),
     (
+        FT_MODEL,
+        FT_METHOD,
+        GPU_MODEL,
+        Input(
+            "ThroughputSource", "", "measured",
+            T("Throughput per GPU from", "Rendimiento por GPU"), T("source", "origen"),
+            T("measured: the tokens/s typed below, from your own benchmark; estimated: "
+              "from the model, the GPU's peak in the precision below and the MFU.",
+              "medido: los tokens/s de abajo, de su propia prueba; estimado: del "
+              "modelo, el pico de la GPU en la precisión de abajo y la MFU."),
+            kind="list", keys="SourceKeys", menu="SourceNames",
+        ),
+        Input(
+            "TokensPerSecPerGPU", "tokens_per_sec_per_gpu", 2500,
+            T("Measured tokens/s per GPU (V)", "Tokens/s medidos por GPU (V)"), T("tokens/s", "tokens/s"),
+            T("Tokens per second one GPU sustains for this model and method, measured "
+              "with a representative batch and sequence length.",
+              "Tokens por segundo que sostiene una GPU con este modelo y método, "
+              "medidos con un lote y una secuencia representativos."),
+        ),
+        DTYPE,
+        MFU,
+    ),
+)  # fmt: skip
+
+SPEED_STEPS = Results(
+    T("Speed", "Velocidad"),
+    (
+        *estimate_rows(),
+        Result(
+            "TokensPerSecUsed", F.IF(SOURCE.eq(1), Ref("TokensPerSecPerGPU"), Ref("EstimatedTokensPerSec")),
+            T("Tokens/s per GPU used", "Tokens/s por GPU usados"), T("tokens/s", "tokens/s"),
+            T("The measured figure, or the estimate, as chosen above.",
+              "La cifra medida, o la estimación, según lo elegido arriba."),
+        ),
         Result(
             "EffectiveThroughput", call("FT_THROUGHPUT", *_FT),
-            T("Effective throughput", "Throughput efectivo"), T("tokens/s", "tokens/s"),
-            T("GPUs × throughput per GPU × efficiency (G·V·η): tokens per second "
-              "of the whole cluster.",
-              "GPU × throughput por GPU × eficiencia (G·V·η): tokens por segundo de "
-              "todo el clúster."),
+            T("Effective throughput", "Rendimiento efectivo (throughput)"), T("tokens/s", "tokens/s"),
+            T("GPUs × tokens/s per GPU × efficiency (G·V·η): tokens per second of the "
+              "whole cluster.",
+              "GPU × tokens/s por GPU × eficiencia (G·V·η): tokens por segundo de todo "
+              "el clúster."),
         ),
         Result(
             "TokensPerMin", call("FT_TOKENS_PER_MIN", *_FT),
             T("Tokens per minute", "Tokens por minuto"), T("tokens/min", "tokens/min"),
-            T("Effective throughput × 60 s.", "Throughput efectivo × 60 s."),
+            T("Effective throughput × 60 s.", "Rendimiento efectivo × 60 s."),
         ),
     ),
     steps=True,
+)  # fmt: skip
+
+_TIME_CHECKS = (
+    Check(Ref("TrainingHours").le(5 * HOURS_A_YEAR),
+          T("Error: over five years; no plan runs that long: check the inputs",
+            "Error: más de cinco años; ningún plan dura tanto: revise los datos")),
+    Check(Ref("TrainingHours").le(HOURS_A_YEAR),
+          T("Warning: longer than a year", "Aviso: más de un año"), error=False),
 )  # fmt: skip
 
 RESULTS = Results(
@@ -112,7 +169,7 @@ RESULTS = Results(
             "ExamplesPerSec", call("FT_EXAMPLES_PER_SEC", *_FT, "TokensPerExample"),
             T("Examples per second", "Ejemplos por segundo"), T("examples/s", "ejemplos/s"),
             T("Effective throughput ÷ tokens per example (G·V·η / T).",
-              "Throughput efectivo ÷ tokens por ejemplo (G·V·η / T)."),
+              "Rendimiento efectivo ÷ tokens por ejemplo (G·V·η / T)."),
             fmt=tx.TWO, key=True,
         ),
         Result(
@@ -126,9 +183,14 @@ RESULTS = Results(
             T("Training time", "Duración del entrenamiento"), T("hours", "horas"),
             T("Dataset × epochs × tokens per example ÷ effective throughput ÷ 3,600 s "
               "per hour: wall-clock time.",
-              "Dataset × épocas × tokens por ejemplo ÷ throughput efectivo ÷ 3.600 s "
-              "por hora: tiempo de reloj."),
-            fmt=tx.DURATION, key=True,
+              "Conjunto de datos × épocas × tokens por ejemplo ÷ rendimiento efectivo ÷ "
+              "3.600 s por hora: tiempo de reloj."),
+            fmt=tx.DURATION, key=True, checks=_TIME_CHECKS,
+        ),
+        Result(
+            "TrainingDays", Ref("TrainingHours") / 24,
+            T("Training time in days", "Duración en días"), T("days", "días"),
+            T("Training time ÷ 24.", "Duración ÷ 24."), fmt=tx.DURATION,
         ),
         Result(
             "GPUHours", call("FT_GPU_HOURS", *_RUN),
@@ -140,7 +202,8 @@ RESULTS = Results(
         Result(
             "TrainingCost", call("FT_COST", *_RUN, "PricePerGPUHour"),
             T("Training cost", "Coste del entrenamiento"), T("{currency}", "{currency}"),
-            T("GPU-hours × price per GPU-hour.", "GPU-horas × precio por GPU-hora."),
+            T("GPU-hours × price per GPU-hour, before contingency.",
+              "GPU-horas × precio por GPU-hora, sin contingencia."),
             fmt=tx.MONEY, key=True,
         ),
     ),
@@ -150,223 +213,90 @@ MEMORY_INPUTS = Inputs(
     T("Memory per GPU", "Memoria por GPU"),
     (
         Input(
-            "FTModel", "model", "Llama 3.1 8B",
-            T("Model to fine-tune", "Modelo a ajustar"), T("name", "nombre"),
-            T("A published model (the Models sheet lists them with their sources): "
-              "its parameters and shape give the memory.",
-              "Un modelo publicado (la hoja Modelos los lista con sus fuentes): sus "
-              "parámetros y su forma dan la memoria."),
-            kind="list", keys="ModelKeys", menu="ModelNames",
-        ),
-        Input(
-            "GPUModel", "gpu", "H100 SXM",
-            T("GPU model", "Modelo de GPU"), T("name", "nombre"),
-            T("Pick from the list (the Data sheet): its memory is the limit.",
-              "Elija de la lista (hoja Datos): su memoria es el límite."),
-            kind="list", keys="AcceleratorKeys", menu="AcceleratorNames",
-        ),
-        Input(
             "SeqLen", "seq_len", 2048,
             T("Sequence length", "Longitud de secuencia"), T("tokens", "tokens"),
             T("The longest sequence a batch is padded to (not the mean).",
-              "La secuencia más larga a la que se rellena un batch (no la media)."),
+              "La secuencia más larga a la que se rellena un lote (no la media)."),
         ),
         Input(
             "MicroBatch", "micro_batch", 4,
-            T("Micro-batch per GPU", "Micro-batch por GPU"), T("sequences", "secuencias"),
+            T("Micro-batch per GPU", "Microlote por GPU"), T("sequences", "secuencias"),
             T("Sequences each GPU holds at once. A whole number, 1 or more.",
               "Secuencias que procesa cada GPU a la vez. Un entero, 1 o más."),
         ),
         Input(
             "LoRARank", "rank", 16,
             T("LoRA rank (r)", "Rango de LoRA (r)"), T("dimensions", "dimensiones"),
-            T("Rank of the LoRA adapters on every linear layer (q, k, v, o, gate, up, "
-              "down), as QLoRA trains them.",
-              "Rango de los adaptadores LoRA en todas las capas lineales (q, k, v, o, "
-              "gate, up, down), como los entrena QLoRA."),
+            T("Rank of the adapters on every linear layer (q, k, v, o, gate, up, down), "
+              "as QLoRA trains them.",
+              "Rango de los adaptadores en todas las capas lineales (q, k, v, o, gate, "
+              "up, down), como los entrena QLoRA."),
         ),
         Input(
             "ZeroStage", "zero_stage", 3,
             T("ZeRO stage", "Etapa de ZeRO"), T("0 to 3", "0 a 3"),
-            T("How full fine-tuning shards its state over the GPUs above: 3 shards "
-              "weights, gradients and Adam states.",
-              "Cómo reparte el ajuste completo su estado entre las GPU de arriba: 3 "
-              "reparte pesos, gradientes y estados de Adam."),
+            T("How the GPUs above share the model state: 3 shards weights, gradients "
+              "and Adam states; LoRA and QLoRA shard their frozen weights at 3 too.",
+              "Cómo se reparten el estado del modelo las GPU de arriba: 3 reparte "
+              "pesos, gradientes y estados de Adam; LoRA y QLoRA reparten también sus "
+              "pesos congelados en la 3."),
         ),
     ),
 )  # fmt: skip
 
-_SHAPE = {  # result name: (MODEL_SPEC field, label, unit)
-    "BaseParams": ("params", T("Parameters (N)", "Parámetros (N)"), T("parameters", "parámetros")),
-    "BaseLayers": ("layers", T("Layers (L)", "Capas (L)"), T("layers", "capas")),
-    "BaseWidth": ("d_model", T("Width (h)", "Anchura (h)"), T("dimensions", "dimensiones")),
-    "BaseHeads": ("heads", T("Attention heads (a)", "Cabezas de atención (a)"), T("heads", "cabezas")),
-    "BaseFFN": ("ffn_dim", T("MLP width", "Anchura del MLP"), T("dimensions", "dimensiones")),
-    "BaseKVWidth": ("kv_width", T("Key/value width", "Anchura de claves/valores"), T("dimensions", "dimensiones")),
-}  # fmt: skip
-
-SHAPE = Results(
-    T("The model's shape", "La forma del modelo"),
-    tuple(
-        Result(
-            name, call("MODEL_SPEC", "FTModel", Lit(field)), label, unit,
-            T(f"MODEL_SPEC(model, \"{field}\"): from its published configuration.",
-              f"MODEL_SPEC(modelo, \"{field}\"): de su configuración publicada."),
-            fmt=tx.LARGE if field == "params" else tx.COUNT,
-        )
-        for name, (field, label, unit) in _SHAPE.items()
-    ),
-    steps=True,
-)  # fmt: skip
-
-_HEADROOM = T(
-    "Keep 10-20 % of the GPU free for the framework, buffers and fragmentation.",
-    "Deje libre un 10-20 % de la GPU para el framework, los buffers y la fragmentación.",
-)
+SHAPE = Results(T("The model's shape", "La forma del modelo"), shape_rows(), steps=True)
 
 MEMORY = Results(
-    T("Memory per GPU: full, LoRA and QLoRA", "Memoria por GPU: completo, LoRA y QLoRA"),
-    (
-        Result(
-            "GPUMemoryGB", call("GPU_MEMORY_GB", "GPUModel"),
-            T("GPU memory", "Memoria de la GPU"), T("GB", "GB"),
-            T("From the GPU model's datasheet (the Data sheet).",
-              "De la ficha técnica del modelo de GPU (hoja Datos)."),
-            fmt=tx.DECIMAL,
-        ),
-        Result(
-            "LoRAParams",
-            call("LORA_PARAMS", "BaseLayers", "BaseWidth", "LoRARank", Lit(2), Lit(3),
-                                 "BaseFFN", Lit(2), "BaseKVWidth"),
-            T("LoRA trainable parameters", "Parámetros entrenables de LoRA"), T("parameters", "parámetros"),
-            T("r × (inputs + outputs) of each adapted matrix: q and o (square), k and v "
-              "(grouped-query width), gate, up and down (MLP), in every layer.",
-              "r × (entradas + salidas) de cada matriz adaptada: q y o (cuadradas), k y "
-              "v (anchura de grupo), gate, up y down (MLP), en cada capa."),
-        ),
-        Result(
-            "LoRAAllParams", Ref("BaseParams") + Ref("LoRAParams"),
-            T("Parameters held with LoRA", "Parámetros con LoRA"), T("parameters", "parámetros"),
-            T("The base model plus its adapters.", "El modelo base más sus adaptadores."),
-            fmt=tx.LARGE,
-        ),
-        Result(
-            "FTActivationGB",
-            call("ACTIVATION_GB", "BaseLayers", "BaseWidth", "BaseHeads", "SeqLen",
-                                   "MicroBatch", Lit(1), Lit("full")),
-            T("Activations", "Activaciones"), T("GB", "GB"),
-            T("With gradient checkpointing (each layer's input kept: 2·s·b·h bytes a "
-              "layer, Korthikanti et al. 2022), as fine-tuning recipes run.",
-              "Con gradient checkpointing (se guarda la entrada de cada capa: 2·s·b·h "
-              "bytes por capa, Korthikanti et al. 2022), como lo hacen las recetas de "
-              "fine-tuning."),
-            fmt=tx.DECIMAL,
-        ),
-        Result(
-            "FullStateGB",
-            call("MODEL_STATE_GB", "BaseParams", "BaseParams", Lit(2), "GPUs", "ZeroStage"),
-            T("Full fine-tuning: model state", "Ajuste completo: estado del modelo"), T("GB", "GB"),
-            T("16 bytes a parameter (16-bit weights and gradients, fp32 Adam states), "
-              "sharded over the GPUs by the ZeRO stage.",
-              "16 bytes por parámetro (pesos y gradientes de 16 bits, estados de Adam en "
-              "fp32), repartidos entre las GPU según la etapa de ZeRO."),
-            fmt=tx.DECIMAL,
-        ),
-        Result(
-            "FullMemoryGB", Ref("FullStateGB") + Ref("FTActivationGB"),
-            T("Full fine-tuning: per GPU", "Ajuste completo: por GPU"), T("GB", "GB"),
-            _HEADROOM, fmt=tx.DECIMAL, key=True,
-        ),
-        Result(
-            "FullMinGPUs",
-            call("MIN_GPUS_FOR_MEMORY", "BaseParams", "GPUMemoryGB", "FTActivationGB",
-                                         "BaseParams", Lit(2), "ZeroStage"),
-            T("Full fine-tuning: fewest GPUs", "Ajuste completo: mínimo de GPU"), T("GPUs", "GPU"),
-            T("The smallest cluster whose share of the state, plus the activations, "
-              "fits each GPU at this ZeRO stage, with nothing to spare.",
-              "El clúster más pequeño cuya parte del estado, más las activaciones, cabe "
-              "en cada GPU con esta etapa de ZeRO, sin margen."),
-        ),
-        Result(
-            "LoRAStateGB",
-            call("MODEL_STATE_GB", "LoRAAllParams", "LoRAParams", Lit(2)),
-            T("LoRA: model state", "LoRA: estado del modelo"), T("GB", "GB"),
-            T("16-bit base weights (2 bytes a parameter) plus 16 bytes per adapter "
-              "parameter; each GPU holds a whole copy.",
-              "Pesos base de 16 bits (2 bytes por parámetro) más 16 bytes por parámetro "
-              "de adaptador; cada GPU guarda una copia entera."),
-            fmt=tx.DECIMAL,
-        ),
-        Result(
-            "LoRAMemoryGB",
-            Ref("LoRAStateGB") + Ref("FTActivationGB"),
-            T("LoRA: per GPU", "LoRA: por GPU"), T("GB", "GB"),
-            _HEADROOM, fmt=tx.DECIMAL, key=True,
-        ),
-        Result(
-            "QLoRAStateGB",
-            call("MODEL_STATE_GB", "LoRAAllParams", "LoRAParams", Lit(0.5)),
-            T("QLoRA: model state", "QLoRA: estado del modelo"), T("GB", "GB"),
-            T("4-bit base weights (0.5 bytes a parameter, Dettmers et al. 2023) plus the "
-              "adapters' gradients and Adam states.",
-              "Pesos base de 4 bits (0,5 bytes por parámetro, Dettmers et al. 2023) más "
-              "gradientes y estados de Adam de los adaptadores."),
-            fmt=tx.DECIMAL,
-        ),
-        Result(
-            "QLoRAMemoryGB",
-            Ref("QLoRAStateGB") + Ref("FTActivationGB"),
-            T("QLoRA: per GPU", "QLoRA: por GPU"), T("GB", "GB"),
-            _HEADROOM, fmt=tx.DECIMAL, key=True,
-        ),
+    T(
+        "Memory per GPU: full, LoRA and QLoRA",
+        "Memoria por GPU: completo, LoRA y QLoRA",
     ),
-    verdicts=(
-        Verdict("FullFit", T("Full fine-tuning", "Ajuste completo"),
-                fit(Ref("FullMemoryGB"), Ref("GPUMemoryGB"), Ref("FullMinGPUs"))),
-        Verdict("LoRAFit", T("LoRA", "LoRA"), fit(Ref("LoRAMemoryGB"), Ref("GPUMemoryGB"))),
-        Verdict("QLoRAFit", T("QLoRA", "QLoRA"), fit(Ref("QLoRAMemoryGB"), Ref("GPUMemoryGB"))),
-    ),
-)  # fmt: skip
+    memory_rows("GPUs"),
+    verdicts=memory_verdicts(),
+)
 
 SCENARIOS = Scenarios(
     T("Scenarios", "Escenarios"),
-    T("The base case is the inputs above. The pessimistic case is slower and dearer "
-      "(fewer GPUs, lower throughput and efficiency, a higher price), the "
-      "optimistic one faster and cheaper; type your own cases in the yellow cells. "
-      "Each case has its own check.",
-      "El caso base son los datos de arriba. El caso pesimista es más lento y más "
-      "caro (menos GPU, menor throughput y eficiencia, un precio más alto), el "
-      "optimista más rápido y barato; escriba sus propios casos en las celdas "
-      "amarillas. Cada caso tiene su propio control."),
-    ("GPUs", "TokensPerSecPerGPU", "Efficiency", "PricePerGPUHour"),
+    T("Each case changes the inputs above by the multiples in its column: the "
+      "pessimistic one halves the GPUs and is slower and dearer, the optimistic one "
+      "doubles them and is faster and cheaper. Type other multiples in the yellow "
+      "cells; each case has its own check.",
+      "Cada caso cambia los datos de arriba por los múltiplos de su columna: el "
+      "pesimista reduce las GPU a la mitad y es más lento y caro, el optimista las "
+      "duplica y es más rápido y barato. Escriba otros múltiplos en las celdas "
+      "amarillas; cada caso tiene su propio control."),
+    ("GPUs", "Efficiency", "TokensPerExample", "PricePerGPUHour"),
     (
-        Case(T("Pessimistic", "Pesimista"), (4, 2000, 0.7, 3.5)),
-        Case(T("Optimistic", "Optimista"), (16, 3000, 0.9, 2.0)),
+        Case(T("Pessimistic", "Pesimista"), (0.5, 0.85, 1.25, 1.25)),
+        Case(T("Optimistic", "Optimista"), (2.0, 1.1, 0.8, 0.8)),
     ),
     ("ExamplesPerSec", "TrainingHours", "GPUHours", "TrainingCost"),
 )  # fmt: skip
 
-_GPUS = (4, 8, 16, 32, 64)
-_ETA = (0.6, 0.7, 0.8, 0.9)
-_PRICES = (1.5, 2.0, 2.5, 3.0, 3.5)
+_AROUND = (0.25, 0.5, 1.0, 2.0, 4.0)
+_ETA = (0.8, 0.9, 1.0, 1.1)
 
 HOURS_GRID = Grid(
     T("Sensitivity: training time", "Sensibilidad: duración"),
-    T("Hours for the run above at each cluster size and efficiency; type other "
-      "values in the yellow cells.",
-      "Horas de la ejecución de arriba para cada tamaño de clúster y eficiencia; "
-      "escriba otros valores en las celdas amarillas."),
-    "TrainingHours", Axis("GPUs", _GPUS), Axis("Efficiency", _ETA),
+    T("Hours for the run above at a quarter to four times its GPUs and at 80 % to "
+      "110 % of its efficiency (never above 100 %); the middle is the base case.",
+      "Horas de la ejecución de arriba con de un cuarto a cuatro veces sus GPU y del "
+      "80 % al 110 % de su eficiencia (nunca más del 100 %); el centro es el caso "
+      "base."),
+    "TrainingHours", Axis("GPUs", _AROUND, multiples=True), Axis("Efficiency", _ETA, multiples=True),
 )  # fmt: skip
 
 COST_GRID = Grid(
     T("Sensitivity: cost", "Sensibilidad: coste"),
-    T("Cost of the run above at each price per GPU-hour and efficiency. The GPU "
-      "count changes the time, not the cost: twice the GPUs finish in half the time.",
-      "Coste de la ejecución de arriba para cada precio por GPU-hora y eficiencia. "
-      "El número de GPU cambia la duración, no el coste: el doble de GPU termina en "
-      "la mitad de tiempo."),
-    "TrainingCost", Axis("PricePerGPUHour", _PRICES), Axis("Efficiency", _ETA),
+    T("Cost of the run above at half to twice the price per GPU-hour and at 80 % to "
+      "110 % of its efficiency; the middle is the base case. The GPU count changes "
+      "the time, not the cost: twice the GPUs finish in half the time.",
+      "Coste de la ejecución de arriba con de la mitad al doble del precio por "
+      "GPU-hora y del 80 % al 110 % de su eficiencia; el centro es el caso base. El "
+      "número de GPU cambia la duración, no el coste: el doble de GPU termina en la "
+      "mitad de tiempo."),
+    "TrainingCost", Axis("PricePerGPUHour", (0.5, 0.75, 1.0, 1.5, 2.0), multiples=True),
+    Axis("Efficiency", _ETA, multiples=True),
 )  # fmt: skip
 
 LENGTHS = Sweep(
@@ -375,8 +305,8 @@ LENGTHS = Sweep(
       "(their mean, median or 90th percentile, say): longer examples, fewer examples "
       "per second at the same token capacity.",
       "Resto de datos como arriba. Escriba en las celdas amarillas las longitudes de "
-      "sus datasets (media, mediana o percentil 90): ejemplos más largos, menos "
-      "ejemplos por segundo con la misma capacidad en tokens."),
+      "sus conjuntos de datos (media, mediana o percentil 90): ejemplos más largos, "
+      "menos ejemplos por segundo con la misma capacidad en tokens."),
     "TokensPerExample",
     (256, 512, 1024, 2048, 4096, 8192),
     ("ExamplesPerSec", "ExamplesPerMin", "TrainingHours", "TrainingCost"),
@@ -394,91 +324,135 @@ NOTES = Notes(
           "cluster sizes.",
           "La eficiencia resume pérdidas por comunicación, sincronización, E/S, "
           "evaluación y utilización imperfecta: 82 % significa que el clúster alcanza "
-          "el 82 % de G veces el throughput de una GPU. Vuelva a medirla si el clúster "
-          "cambia mucho de tamaño."),
+          "el 82 % de G veces el rendimiento de una GPU. Vuelva a medirla si el "
+          "clúster cambia mucho de tamaño."),
         T("Tokens per example include input and output. If padding costs compute in "
           "your pipeline, count it in the tokens per example or in the efficiency.",
           "Los tokens por ejemplo incluyen entrada y salida. Si el relleno consume "
-          "cómputo en su pipeline, cuéntelo en los tokens por ejemplo o en la "
+          "cómputo en su proceso, cuéntelo en los tokens por ejemplo o en la "
           "eficiencia."),
+        T("A measured throughput is for the model and method it was measured with; "
+          "the estimate counts 6 FLOPs a parameter and token (4 for LoRA and QLoRA, "
+          "whose frozen weights need no gradients) at the MFU you type.",
+          "Un rendimiento medido vale para el modelo y el método con que se midió; la "
+          "estimación cuenta 6 FLOPs por parámetro y token (4 en LoRA y QLoRA, cuyos "
+          "pesos congelados no necesitan gradientes) con la MFU que escriba."),
         T("A mean length can hide very different tails: compare several lengths "
           "(table above) or use a percentile of your data (Excel's PERCENTILE.INC).",
           "Una longitud media puede ocultar colas muy distintas: compare varias "
           "longitudes (tabla de arriba) o use un percentil de sus datos "
           "(PERCENTIL.INC de Excel)."),
-        T("Throughput per GPU changes with batch size and sequence length: benchmark "
-          "with a representative batch and sequence, and enter each model's own "
-          "figures when comparing models.",
-          "El throughput por GPU cambia con el batch y la secuencia: mídalo con un "
-          "batch y una secuencia representativos, y use las cifras de cada modelo al "
-          "comparar modelos."),
-        T("Training time assumes the measured throughput holds for the whole run; "
-          "checkpoints and evaluation pauses belong in the efficiency.",
-          "La duración supone que el throughput medido se mantiene toda la "
-          "ejecución; checkpoints y evaluaciones van en la eficiencia."),
     ),
+)  # fmt: skip
+
+ASSUMPTIONS = Notes(
+    T("Built-in assumptions", "Supuestos incorporados"),
+    (
+        STATE_BYTES,
+        T("The memory check counts the model state and the activations and keeps "
+          "the rest of each GPU free (the usable share): no other fixed overhead.",
+          "El control de memoria cuenta el estado del modelo y las activaciones y "
+          "deja libre el resto de cada GPU (la parte utilizable): ningún otro gasto "
+          "fijo."),
+    ),
+)  # fmt: skip
+
+SUMMARY = Sheet(
+    T("Summary", "Resumen"),
+    (
+        Figures(
+            T("Money", "Dinero"),
+            (
+                Result(
+                    "TotalCost", Ref("TrainingCost") * (1 + Ref("Contingency")),
+                    T("Total, with contingency", "Total, con contingencia"), T("{currency}", "{currency}"),
+                    T("Training cost + contingency.", "Coste + contingencia."),
+                    fmt=tx.MONEY, key=True,
+                ),
+                "TrainingCost",
+                Result(
+                    "ContingencyCost", Ref("TrainingCost") * Ref("Contingency"),
+                    T("Contingency", "Contingencia"), T("{currency}", "{currency}"),
+                    T("Training cost × contingency %.", "Coste × % de contingencia."),
+                    fmt=tx.MONEY,
+                ),
+                "PricePerGPUHour",
+            ),
+        ),
+        Figures(
+            T("Time and resources", "Tiempo y recursos"),
+            ("TrainingDays", "GPUHours", "ExamplesPerSec", "MethodMemoryGB", "MethodMinGPUs"),
+        ),
+        Inputs(T("Key assumptions", "Supuestos clave"), (CONTINGENCY_INPUT, USABLE)),
+        ASSUMPTIONS,
+        GLOSSARY,
+        Stamp(),
+    ),
+    summary=True,
 )  # fmt: skip
 
 FINETUNE = Template(
     slug="finetune-throughput",
-    title=T("Fine-tuning throughput planner", "Planificador de throughput para fine-tuning"),
+    title=T("Fine-tuning planner", "Planificador de ajuste fino (fine-tuning)"),
     subtitle=T(
-        "How many examples a GPU cluster processes per second, how long a "
-        "fine-tuning run takes and what it costs. Defaults: 8 GPUs × 2,500 tokens/s "
-        "× 82 % with 900-token examples (18.22 examples/s); dataset, epochs and "
-        "price are examples to replace.",
-        "Cuántos ejemplos procesa por segundo un clúster de GPU, cuánto dura un "
-        "fine-tuning y cuánto cuesta. Por defecto: 8 GPU × 2.500 tokens/s × 82 % "
-        "con ejemplos de 900 tokens (18,22 ejemplos/s); dataset, épocas y precio "
-        "son ejemplos a sustituir.",
+        "How many examples a GPU cluster fine-tunes on per second, how long the run "
+        "takes, what it costs and whether the model fits the GPUs. Defaults: "
+        "{GPUs} GPUs × {TokensPerSecUsed} tokens/s × {Efficiency} with "
+        "{TokensPerExample}-token examples, {ExamplesPerSec} examples/s; dataset, "
+        "epochs and price are examples to replace.",
+        "Cuántos ejemplos por segundo procesa un clúster de GPU en un ajuste fino, "
+        "cuánto dura, cuánto cuesta y si el modelo cabe en las GPU. Por defecto: "
+        "{GPUs} GPU × {TokensPerSecUsed} tokens/s × {Efficiency} con ejemplos de "
+        "{TokensPerExample} tokens, {ExamplesPerSec} ejemplos/s; conjunto de datos, "
+        "épocas y precio son ejemplos a sustituir.",
     ),
-    subject=T("Fine-tuning throughput, training time and cost",
-              "Throughput, duración y coste del fine-tuning"),
-    keywords=T("fine-tuning; throughput; GPU; tokens per second; examples per second; xlfuncs",
-               "fine-tuning; throughput; GPU; tokens por segundo; ejemplos por segundo; xlfuncs"),
+    subject=T("Fine-tuning throughput, time, cost and memory",
+              "Rendimiento, duración, coste y memoria del ajuste fino"),
+    keywords=T("fine-tuning; throughput; GPU; tokens per second; LoRA; xlfuncs",
+               "ajuste fino; rendimiento; GPU; tokens por segundo; LoRA; xlfuncs"),
     cover=Cover(
         answers=T(
             "For a fine-tuning run on a GPU cluster: its effective throughput in "
             "tokens and examples per second, the wall-clock time, the GPU-hours a "
-            "cloud bills and the cost, with pessimistic and optimistic scenarios, "
-            "time against cluster size and efficiency, and cost against price and "
-            "efficiency; the GPU memory full fine-tuning, LoRA and QLoRA need.",
-            "Para un fine-tuning en un clúster de GPU: su throughput efectivo en "
-            "tokens y ejemplos por segundo, la duración, las GPU-horas que factura "
-            "el proveedor de nube y el coste, con escenarios pesimista y optimista, la "
-            "duración según el tamaño del clúster y la eficiencia, y el coste según "
-            "el precio y la eficiencia; la memoria de GPU que necesitan el ajuste "
-            "completo, LoRA y QLoRA.",
+            "cloud bills and the cost with a contingency for restarts; whether the "
+            "model fits the GPUs with full fine-tuning, LoRA or QLoRA; scenarios and "
+            "sensitivity tables around your own plan.",
+            "Para un ajuste fino en un clúster de GPU: su rendimiento efectivo en "
+            "tokens y ejemplos por segundo, la duración, las GPU-horas que factura la "
+            "nube y el coste con una contingencia para reinicios; si el modelo cabe "
+            "en las GPU con ajuste completo, LoRA o QLoRA; escenarios y tablas de "
+            "sensibilidad alrededor de su propio plan.",
         ),
         steps=(
             T("On the Fine-tuning sheet, type your figures over the yellow cells (blue "
-              "numbers): GPUs, measured tokens/s per GPU, efficiency, tokens per "
-              "example, dataset size, epochs, price and currency.",
-              "En la hoja Fine-tuning, escriba sus cifras en las celdas amarillas "
-              "(números azules): GPU, tokens/s medidos por GPU, eficiencia, tokens por "
-              "ejemplo, tamaño del dataset, épocas, precio y moneda."),
-            T("Read the model check at the top: OK, or the input to fix.",
-              "Lea el control del modelo arriba: OK, o el dato que corregir."),
-            T("Read the results; compare the pessimistic and optimistic scenarios and "
-              "the sensitivity tables below them.",
-              "Lea los resultados; compare los escenarios pesimista y optimista y las "
-              "tablas de sensibilidad de debajo."),
+              "numbers): the run, then the model, the method and the speed (measured, "
+              "or estimated from the GPU and an MFU).",
+              "En la hoja Ajuste fino, escriba sus cifras en las celdas amarillas "
+              "(números azules): la ejecución, y luego el modelo, el método y la "
+              "velocidad (medida, o estimada a partir de la GPU y una MFU)."),
+            T("Read the model check at the top: OK, or the worst problem and where.",
+              "Lea el control del modelo arriba: OK, o el peor problema y dónde."),
+            T("The Summary sheet is the page to print and sign: the money first, "
+              "then time and resources, and the key assumptions.",
+              "La hoja Resumen es la página para imprimir y firmar: primero el "
+              "dinero, luego el tiempo y los recursos, y los supuestos clave."),
         ),
         limits=(
-            T("Efficiency and throughput per GPU are your measurements: the workbook "
-              "does not predict them.",
-              "La eficiencia y el throughput por GPU son sus mediciones: el libro no "
-              "los predice."),
-            T("Time and cost cover the training passes only: no data preparation, "
-              "evaluation runs or idle reserved GPUs.",
-              "Duración y coste cubren solo las pasadas de entrenamiento: ni la "
-              "preparación de datos, ni las evaluaciones, ni GPU reservadas ociosas."),
+            T("A measured throughput and the efficiency are your measurements; the "
+              "estimate is as good as the MFU you type.",
+              "Un rendimiento medido y la eficiencia son sus mediciones; la estimación "
+              "vale lo que la MFU que escriba."),
+            T("Costs cover GPU time and its contingency: no data preparation, "
+              "storage, staff or idle reserved GPUs.",
+              "Los costes cubren el tiempo de GPU y su contingencia: ni preparación "
+              "de datos, ni almacenamiento, ni personal, ni GPU reservadas ociosas."),
         ),
         sources=SOURCES_FINETUNE,
     ),
     sheets=(
-        Sheet(T("Fine-tuning", "Fine-tuning"), (
-            INPUTS, STEPS, RESULTS, MEMORY_INPUTS, SHAPE, MEMORY,
+        SUMMARY,
+        Sheet(T("Fine-tuning", "Ajuste fino"), (
+            RUN, SPEED, SPEED_STEPS, RESULTS, MEMORY_INPUTS, SHAPE, MEMORY,
             SCENARIOS, HOURS_GRID, COST_GRID, LENGTHS, NOTES,
         )),
     ),

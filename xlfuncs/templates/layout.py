@@ -12,6 +12,7 @@ and the model check names the worst problem: an error before any warning.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timezone
@@ -21,10 +22,11 @@ from openpyxl import Workbook
 
 from .. import __version__
 from ..workbook import writer as wr
+from ..workbook.numfmt import shown
 from ..workbook.writer import Column, SheetWriter, Style
 from . import checks as ck
 from . import texts as tx
-from .blocks import Input, Template
+from .blocks import Input, Result, Template
 from .expr import Env, Expr, F, Lit, Ref, Say
 from .model import Model, SheetCtx, check_name
 from .semantics import Range, Value, XlError
@@ -42,6 +44,15 @@ COLUMNS = (
     Column("check", 13),
     Column("note", 13),
     Column("how", 44),
+)
+# The summary page, portrait: the same columns, narrower (90 characters).
+SUMMARY_COLUMNS = (
+    Column("label", 30),
+    Column("value", 15),
+    Column("unit", 11),
+    Column("check", 11),
+    Column("note", 11),
+    Column("how", 12),
 )
 #: The columns a table or grid spreads its values over, after the label.
 DATA = ("value", "unit", "check", "note", "how")
@@ -88,10 +99,28 @@ class Layout:
         self.public: set[str] = set(model.tables)
         self.cells: list[Placed] = []
         self.problems: list[tuple[Text | Expr, str]] = []  # (where, check cell)
+        self.compact = False  # the sheet being laid out is a one-page summary
         self._ids = 0
 
     def t(self, text: Text | str) -> str:
         return text if isinstance(text, str) else text(self.lang)
+
+    def filled(self, text: Text) -> str:
+        """``text`` with each ``{Name}`` of an input or result replaced by its
+        value as its cell shows it: a cover quotes what the defaults give."""
+        rows: dict[str, Input | Result] = {r.name: r for r in self.tpl.inputs}
+        rows.update((r.name, r) for r in self.tpl.results)
+
+        def value(m: re.Match[str]) -> str:
+            row = rows.get(m.group(1))
+            if row is None:
+                return m.group(0)
+            v = self.model.value(row.name)
+            if not isinstance(v, (int, float)) or isinstance(v, bool):
+                return str(v)
+            return shown(float(v), self.t(row.fmt), self.lang)
+
+        return re.sub(r"\{(\w+)\}", value, self.t(text))
 
     def new_name(self, hint: str) -> str:
         self._ids += 1

@@ -41,11 +41,11 @@ from .layout import STAMP, build_date
 from .shared import (
     BESIROGLU,
     DATASHEETS,
-    FINETUNE_CALCULATOR,
     HOFFMANN,
     KAPLAN,
     PALM,
-    SIZE_CALCULATOR,
+    SEED_FINETUNE,
+    SEED_SIZE,
 )
 
 FILENAME = "xlfuncs-functions.xlsx"
@@ -270,8 +270,8 @@ COVER: list[tuple[str, list[str]]] = [
     (
         "Sources",
         [
-            FINETUNE_CALCULATOR(LANG),
-            SIZE_CALCULATOR(LANG),
+            SEED_FINETUNE(LANG),
+            SEED_SIZE(LANG),
             HOFFMANN(LANG),
             BESIROGLU(LANG),
             KAPLAN(LANG),

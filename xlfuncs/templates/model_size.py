@@ -9,28 +9,31 @@ from __future__ import annotations
 from . import texts as tx
 from .blocks import (
     Chart,
+    Check,
     Cover,
+    Figures,
     Input,
     Inputs,
     Notes,
     Result,
     Results,
     Sheet,
+    Stamp,
     Sweep,
     Template,
 )
-from .expr import call
-from .shared import CURRENCY, PRICE, SOURCES_SIZE
+from .expr import Ref, call
+from .shared import CONTINGENCY_INPUT, CURRENCY, GLOSSARY, MFU, PRICE, SOURCES_SIZE
 from .texts import T
 
 _CH = ("ComputeBudgetPFDays", "TokensPerParam")
 
 BUDGET = Inputs(
-    T("Compute budget", "Presupuesto de cómputo"),
+    T("Training compute (the compute budget)", "Cómputo de entrenamiento (presupuesto de cómputo)"),
     (
         Input(
             "ComputeBudgetPFDays", "budget_pf_days", 6000,
-            T("Compute budget (C)", "Presupuesto de cómputo (C)"), T("PF/s-days", "PF/s-días"),
+            T("Training compute (C)", "Cómputo de entrenamiento (C)"), T("PF/s-days", "PF/s-días"),
             T("Training compute in petaFLOP/s-days: 1 PF/s-day = 10^15 FLOP/s for a "
               "day = 8.64e19 FLOPs.",
               "Cómputo de entrenamiento en petaFLOP/s-días: 1 PF/s-día = 10^15 FLOP/s "
@@ -68,7 +71,7 @@ SIZE = Results(
         ),
         Result(
             "TrainingFLOPs", call("PFDAYS_TO_FLOPS", "ComputeBudgetPFDays"),
-            T("Training compute", "Cómputo de entrenamiento"), T("FLOPs", "FLOPs"),
+            T("Training compute in FLOPs", "Cómputo de entrenamiento en FLOPs"), T("FLOPs", "FLOPs"),
             T("C × 8.64e19 FLOPs per PF/s-day; equals 6 × N × D.",
               "C × 8,64e19 FLOPs por PF/s-día; igual a 6 × N × D."),
             fmt=tx.SCIENTIFIC,
@@ -97,15 +100,7 @@ CLUSTER = Inputs(
               "para una A100."),
             fmt=tx.DECIMAL,
         ),
-        Input(
-            "MFU", "mfu", 0.4,
-            T("Model FLOPs utilisation (MFU)", "Utilización de FLOPs (MFU)"), T("% of peak", "% del pico"),
-            T("Useful model FLOPs as a share of peak; 35-55 % is typical for large "
-              "dense runs (PaLM reached 46.2 %). Type 40%.",
-              "FLOPs útiles del modelo respecto al pico; 35-55 % es habitual en "
-              "grandes entrenamientos (PaLM alcanzó 46,2 %). Escriba 40 %."),
-            fmt=tx.PERCENT_FMT,
-        ),
+        MFU,
         PRICE,
         CURRENCY,
     ),
@@ -121,6 +116,13 @@ RUN = Results(
             T("C × 1,000 ÷ (GPUs × peak × MFU): 1 PF/s-day is 1,000 TFLOP/s-days.",
               "C × 1.000 ÷ (GPU × pico × MFU): 1 PF/s-día son 1.000 TFLOP/s-días."),
             fmt=tx.DURATION, key=True,
+            checks=(
+                Check(Ref("ClusterDays").le(5 * 365),
+                      T("Error: over five years; no plan runs that long: check the inputs",
+                        "Error: más de cinco años; ningún plan dura tanto: revise los datos")),
+                Check(Ref("ClusterDays").le(365),
+                      T("Warning: longer than a year", "Aviso: más de un año"), error=False),
+            ),
         ),
         Result(
             "ClusterGPUHours", call("CLUSTER_GPU_HOURS", "GPUs", "ClusterDays"),
@@ -130,7 +132,8 @@ RUN = Results(
         Result(
             "ClusterCost", call("CLUSTER_COST", "GPUs", "ClusterDays", "PricePerGPUHour"),
             T("Training cost", "Coste del entrenamiento"), T("{currency}", "{currency}"),
-            T("GPU-hours × price per GPU-hour.", "GPU-horas × precio por GPU-hora."),
+            T("GPU-hours × price per GPU-hour, before contingency.",
+              "GPU-horas × precio por GPU-hora, sin contingencia."),
             fmt=tx.MONEY, key=True,
         ),
     ),
@@ -181,19 +184,64 @@ NOTES = Notes(
     ),
 )  # fmt: skip
 
+SUMMARY = Sheet(
+    T("Summary", "Resumen"),
+    (
+        Figures(
+            T("Money", "Dinero"),
+            (
+                Result(
+                    "TotalCost", Ref("ClusterCost") * (1 + Ref("Contingency")),
+                    T("Total, with contingency", "Total, con contingencia"), T("{currency}", "{currency}"),
+                    T("Training cost + contingency.", "Coste + contingencia."),
+                    fmt=tx.MONEY, key=True,
+                ),
+                "ClusterCost",
+                Result(
+                    "ContingencyCost", Ref("ClusterCost") * Ref("Contingency"),
+                    T("Contingency", "Contingencia"), T("{currency}", "{currency}"),
+                    T("Training cost × contingency %.", "Coste × % de contingencia."),
+                    fmt=tx.MONEY,
+                ),
+                "PricePerGPUHour",
+            ),
+        ),
+        Figures(
+            T("The model and the run", "El modelo y la ejecución"),
+            ("OptimalParams", "OptimalTokens", "ClusterDays", "ClusterGPUHours"),
+        ),
+        Inputs(T("Key assumptions", "Supuestos clave"), (CONTINGENCY_INPUT,)),
+        Notes(
+            T("Built-in assumptions", "Supuestos incorporados"),
+            (
+                T("Training costs 6 FLOPs a parameter and token (Kaplan et al. 2020), "
+                  "embeddings included; the compute-optimal ratio is 20 tokens a "
+                  "parameter unless you type another.",
+                  "Entrenar cuesta 6 FLOPs por parámetro y token (Kaplan et al. 2020), "
+                  "incluidos los embeddings; la proporción óptima es de 20 tokens por "
+                  "parámetro salvo que escriba otra."),
+            ),
+        ),
+        GLOSSARY,
+        Stamp(),
+    ),
+    summary=True,
+)  # fmt: skip
+
 CHINCHILLA = Template(
     slug="chinchilla-model-size",
     title=T("Compute-optimal model size (Chinchilla)", "Tamaño de modelo de cómputo óptimo (Chinchilla)"),
     subtitle=T(
         "For a training compute budget in petaFLOP/s-days, the parameter count N "
         "and training tokens D that use it best by the Chinchilla rule, and the time "
-        "and cost of training that model on your cluster. Default: 6,000 PF/s-days "
-        "at 20 tokens per parameter → 65.7 B parameters, 1.31 T tokens.",
+        "and cost of training that model on your cluster. Default: "
+        "{ComputeBudgetPFDays} PF/s-days at {TokensPerParam} tokens per parameter → "
+        "{OptimalParams} parameters, {OptimalTokens} tokens.",
         "Para un presupuesto de cómputo en petaFLOP/s-días, el número de parámetros "
         "N y de tokens D que mejor lo aprovechan según Chinchilla, y la duración y el "
-        "coste de entrenar ese modelo en su clúster. Por defecto: 6.000 PF/s-días con "
-        "20 tokens por parámetro → 65,7 mil millones de parámetros, 1,31 billones de "
-        "tokens.",
+        "coste de entrenar ese modelo en su clúster. Por defecto: "
+        "{ComputeBudgetPFDays} PF/s-días con {TokensPerParam} tokens por parámetro → "
+        "{OptimalParams} parámetros, {OptimalTokens} tokens.",
     ),
     subject=T("Compute-optimal parameters and tokens for a compute budget",
               "Parámetros y tokens de cómputo óptimo para un presupuesto"),
@@ -237,6 +285,8 @@ CHINCHILLA = Template(
         sources=SOURCES_SIZE,
     ),
     sheets=(
+        SUMMARY,
         Sheet(T("Model size", "Tamaño del modelo"), (BUDGET, SIZE, CLUSTER, RUN, BUDGETS, NOTES)),
     ),
+    data_sheet=True,
 )  # fmt: skip

@@ -14,6 +14,7 @@ from typing import Any
 
 from openpyxl.utils import quote_sheetname
 
+from .. import __version__
 from ..workbook import charts
 from ..workbook import writer as wr
 from ..workbook.page import LINE, lines
@@ -31,15 +32,17 @@ from .blocks import (
     Input,
     Inputs,
     Notes,
+    Result,
     Results,
     Scenarios,
     Sheet,
+    Stamp,
     Sweep,
 )
-from .expr import F, Ref
-from .layout import DATA, Layout, heading
+from .expr import Expr, F, Ref
+from .layout import DATA, Layout, build_date, heading
 from .model import rename
-from .texts import Text
+from .texts import T, Text
 
 CHART_ROWS = 18  # rows a chart takes below its table
 
@@ -54,9 +57,14 @@ def head(lay: Layout, w: SheetWriter, sheet: Sheet, first: bool) -> None:
     w.put("label", lay.t(tpl.title), wr.TITLE)
     w.height(24)
     w.next()
-    w.put("label", lay.t(tpl.subtitle), wr.WRAPPED, to="how")
+    # A summary states what the plan is; the defaults the subtitle quotes are
+    # the model sheet's business.
+    subtitle = lay.t(tpl.subject) if lay.compact else lay.filled(tpl.subtitle)
+    w.put("label", subtitle, wr.WRAPPED, to="how")
     w.next()
-    w.put("label", lay.t(tx.LEGEND), wr.NOTE, to="how")
+    w.put(
+        "label", lay.t(tx.LEGEND_SHORT if lay.compact else tx.LEGEND), wr.NOTE, to="how"
+    )
     if not sheet.check:
         return
     w.next()
@@ -66,9 +74,26 @@ def head(lay: Layout, w: SheetWriter, sheet: Sheet, first: bool) -> None:
                     public=True, to="how")  # fmt: skip
     else:
         lay.formula(w, "value", Ref("ModelCheck"), wr.MODEL_CHECK, to="how")
-    w.fit(3)
+    w.fit(2 if lay.compact else 3)
+    if not lay.compact:
+        w.next()
+        w.put("label", lay.t(tx.MODEL_CHECK_HELP), wr.NOTE, to="how")
+
+
+# A scenario's factor on a base input: any positive number, usually near 1.
+FACTOR = Input(
+    "ScenarioFactor", "", 1.0,
+    T("Multiple", "Múltiplo"), T("×", "×"),
+    T("The base value is multiplied by it: 0.5 halves it, 2 doubles it.",
+      "El valor base se multiplica por él: 0,5 lo reduce a la mitad, 2 lo duplica."),
+    fmt=tx.MULTIPLE_FMT, typical=(0.05, 20.0),
+)  # fmt: skip
+
+
+def subhead(lay: Layout, w: SheetWriter, title: Text) -> None:
+    """A bold line that heads part of a table."""
     w.next()
-    w.put("label", lay.t(tx.MODEL_CHECK_HELP), wr.NOTE, to="how")
+    w.put("label", lay.t(title), wr.BOLD)
 
 
 def section(lay: Layout, w: SheetWriter, title: Text) -> None:
@@ -114,6 +139,23 @@ def fmt(lay: Layout, f: str | Text) -> str:
 
 def inputs(lay: Layout, w: SheetWriter, block: Inputs) -> None:
     section(lay, w, block.title)
+    if lay.compact:  # a summary: each input's help below it, full width
+        for inp in block.rows:
+            w.next()
+            w.put("label", lay.t(inp.label), wr.BOLD)
+            value = lay.model.nodes[inp.name].value
+            lay.typed(w, "value", inp, value, name=inp.name, public=True)
+            lay.unit(w, "unit", inp.unit)
+            lay.input_check(w, "check", inp, to="how")
+            w.fit(
+                max(
+                    lines(m, w.width("check", "how"))
+                    for m in ck.messages(inp, lay.lang)
+                )
+            )
+            w.next()
+            w.put("label", lay.t(inp.help), wr.NOTE, to="how")
+        return
     headings(lay, w, [("label", "label", tx.ITEM), ("value", "value", tx.VALUE),
                       ("unit", "unit", tx.UNIT), ("check", "note", tx.CHECK),
                       ("how", "how", tx.HOW)])  # fmt: skip
@@ -151,13 +193,30 @@ def results(lay: Layout, w: SheetWriter, block: Results) -> None:
         )
         lay.unit(w, "unit", res.unit)
         w.put("check", lay.t(res.how), wr.WRAPPED, to="how")
+    result_checks(lay, w, block.rows)
     for v in block.verdicts:
         w.next()
-        w.put("label", lay.t(v.label), wr.BOLD)
-        lay.formula(w, "value", None, wr.CHECK, name=v.name, to="how")
-        lay.problems.append((v.label, v.name))
+        w.put("label", lay.t(v.label), wr.BOLD if v.judged else wr.WRAPPED)
+        style = wr.CHECK if v.judged else wr.CHECK.but(box=False)
+        lay.formula(w, "value", None, style, name=v.name, public=True, to="how")
+        if v.judged:
+            lay.problems.append((v.label, v.name))
         w.fit(lines(lay.t(tx.NO_FIT) + lay.t(tx.FEWEST) + "99999.9 9999 99999",
                     w.width("value", "how")))  # fmt: skip
+
+
+def result_checks(lay: Layout, w: SheetWriter, rows: Sequence[Result]) -> None:
+    """One line for the plausibility checks of some results, if they have any:
+    each reads its result only when it is a number (n/a has its own reason)."""
+    items = [
+        (Check(F.OR(F.NOT(F.ISNUMBER(Ref(r.name))), c.cond), c.message, c.error),
+         r.label + ": ")
+        for r in rows
+        for c in r.checks
+    ]  # fmt: skip
+    if items:
+        items = [i for i in items if i[0].error] + [i for i in items if not i[0].error]
+        check_line(lay, w, tx.RESULT_CHECK, items)
 
 
 def scenarios(lay: Layout, w: SheetWriter, block: Scenarios) -> None:
@@ -170,17 +229,28 @@ def scenarios(lay: Layout, w: SheetWriter, block: Scenarios) -> None:
              + [(unit_col, unit_col, tx.UNIT)])  # fmt: skip
     renames: list[dict[str, str]] = [{} for _ in block.cases]
     items: list[tuple[Check, Text]] = []
+    factors: list[list[str]] = []  # per varied input, the cell of each case's factor
+    subhead(lay, w, tx.MULTIPLES)
     for k, name in enumerate(block.vary):
         inp = lay.tpl.input(name)
         w.next()
         w.put("label", lay.t(inp.label), wr.WRAPPED)
-        lay.formula(w, base, Ref(name), wr.STEP.but(fmt=fmt(lay, inp.fmt)))
-        for c, case, ren in zip(case_cols, block.cases, renames):
-            if block.typed:
-                cell = lay.typed(w, c, inp, case.values[k])
-            else:
-                cell = lay.formula(w, c, multiple(inp, case.values[k]),
-                                   wr.STEP.but(fmt=fmt(lay, inp.fmt)))  # fmt: skip
+        row = []
+        for c, case in zip(case_cols, block.cases):
+            cell = lay.typed(w, c, FACTOR, case.values[k])
+            row.append(cell)
+            where = case.label + ", " + inp.label + ": "
+            items += lay.model.case_checks(FACTOR, cell, where)
+        factors.append(row)
+    subhead(lay, w, tx.VALUES)
+    for k, name in enumerate(block.vary):
+        inp = lay.tpl.input(name)
+        w.next()
+        w.put("label", lay.t(inp.label), wr.WRAPPED)
+        style = wr.STEP.but(fmt=fmt(lay, inp.fmt))
+        lay.formula(w, base, Ref(name), style)
+        for c, case, ren, factor in zip(case_cols, block.cases, renames, factors[k]):
+            cell = lay.formula(w, c, multiple(inp, Ref(factor)), style)
             ren[name] = cell
             where = case.label + ", " + inp.label + ": "
             items += lay.model.case_checks(inp, cell, where)
@@ -214,12 +284,27 @@ def _cases_first(
     return out
 
 
-def multiple(inp: Input, m: float) -> Any:
-    """The base value times ``m``; whole counts rounded, never below 1."""
+def multiple(inp: Input, m: float | Expr) -> Any:
+    """The base value times ``m``: whole counts rounded, never below 1; a share
+    never above its domain's top (a 95 % efficiency × 1.1 is 100 %); n/a when
+    the base or the multiple is not a number (its own check says why)."""
+    if isinstance(m, (int, float)) and m == 1:  # the base itself: no ×1
+        return Ref(inp.name)
     tree = Ref(inp.name) * m
-    if inp.whole or (ck.domain(inp) is not None and ck.domain(inp).whole):  # type: ignore[union-attr]
-        return F.MAX(1, F.ROUND(tree, 0))
-    return tree
+    d = ck.domain(inp)
+    if d is not None and d.whole:
+        tree = F.MAX(1, F.ROUND(tree, 0))
+    elif (
+        d is not None
+        and d.hi_closed
+        and d.hi < float("inf")
+        and (not isinstance(m, (int, float)) or m > 1)
+    ):
+        tree = F.MIN(d.hi, tree)
+    numbers = [F.ISNUMBER(Ref(inp.name))]
+    if not isinstance(m, (int, float)):
+        numbers.append(F.ISNUMBER(m))
+    return ck.guarded(tree, numbers)
 
 
 def _axis(lay: Layout, w: SheetWriter, key: str, axis: Axis, k: int) -> str:
@@ -236,6 +321,8 @@ def grid(lay: Layout, w: SheetWriter, block: Grid) -> None:
     note(lay, w, block.note)
     res = lay.tpl.result(block.result)
     rin, cin = lay.tpl.input(block.rows.input), lay.tpl.input(block.columns.input)
+    w.next()  # what the values are, in what unit: a cost grid names its currency
+    lay.label(w, "label", res.label, res.unit, wr.BOLD)
     w.next()
     corner = f"{lay.t(rin.label)}\u00a0↓  {lay.t(cin.label)}\u00a0→"
     w.put("label", corner, wr.HEADER)
@@ -412,13 +499,37 @@ def notes(lay: Layout, w: SheetWriter, block: Notes) -> None:
 
 def figures(lay: Layout, w: SheetWriter, block: Figures) -> None:
     section(lay, w, block.title)
-    for name in block.rows:
-        res = lay.tpl.result(name)
+    if block.note is not None:
+        note(lay, w, block.note)
+    own = []
+    for row in block.rows:
         w.next()
+        if isinstance(row, str) and lay.tpl.is_input(row):  # an input, shown again
+            inp = lay.tpl.input(row)
+            w.put("label", lay.t(inp.label), wr.WRAPPED)
+            style = wr.STEP.but(fmt=fmt(lay, inp.fmt))
+            lay.formula(w, "value", Ref(row), style)
+            lay.unit(w, "unit", inp.unit)
+            continue
+        res = lay.tpl.result(row) if isinstance(row, str) else row
         w.put("label", lay.t(res.label), wr.BOLD if res.key else wr.WRAPPED)
         style = (wr.KEY_RESULT if res.key else wr.RESULT).but(fmt=fmt(lay, res.fmt))
-        lay.formula(w, "value", Ref(name), style)
+        if isinstance(row, str):
+            lay.formula(w, "value", Ref(row), style)
+        else:
+            lay.formula(w, "value", None, style, name=res.name, public=True)
+            own.append(res)
         lay.unit(w, "unit", res.unit)
+        if not isinstance(row, str):  # a row shown again is explained where it is
+            w.put("check", lay.t(res.how), wr.WRAPPED.but(font=wr.NOTE.font), to="how")
+    result_checks(lay, w, own)
+
+
+def stamp(lay: Layout, w: SheetWriter, block: Stamp) -> None:
+    w.next()
+    w.next()
+    text = tx.BUILT.format(version=__version__, date=build_date().isoformat())
+    w.put("label", lay.t(text), wr.NOTE, to="how")
 
 
 def custom(lay: Layout, w: SheetWriter, block: Custom) -> None:
@@ -434,6 +545,7 @@ RENDERERS: dict[type, Any] = {
     Curve: curve,
     Notes: notes,
     Figures: figures,
+    Stamp: stamp,
     Custom: custom,
 }
 

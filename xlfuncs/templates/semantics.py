@@ -332,6 +332,11 @@ def _iserror(args: Sequence[Thunk], _: str) -> Value:
     return isinstance(args[0](), XlError)
 
 
+@function("ISNA", lazy=True)
+def _isna(args: Sequence[Thunk], _: str) -> Value:
+    return args[0]() == NA
+
+
 @function("NA")
 def _na(_v: Sequence[Value], _: str) -> Value:
     return NA

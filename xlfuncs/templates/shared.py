@@ -1,49 +1,398 @@
-"""Rows and sources several templates share, worded once."""
+"""Rows, blocks and sources several templates share, worded once.
+
+The money inputs (price, currency, contingency), the fine-tuning method and the
+throughput source, the memory of full fine-tuning, LoRA and QLoRA of a named
+model, the glossary and the sources: the fine-tuning workbook and the planner
+build their fine-tune from the same rows, so the two answer a question alike.
+"""
 
 from __future__ import annotations
 
+from ..data.planning import (
+    CONTINGENCY,
+    CONTINGENCY_SOURCE,
+    LORA_SOURCE,
+    LORA_SPEEDUP,
+    PRICE_USD_BAND,
+)
+from ..data.units import USABLE_MEMORY
+from ..registry.domains import Domain
+from ..registry.excel import key
 from . import texts as tx
-from .blocks import Input
+from .blocks import Check, Input, Notes, Result, Verdict
+from .checks import figure, fit, looked_up
+from .expr import Expr, F, Lit, Ref, Say, call
 from .texts import T
+from .written import parse
+
+# ------------------------------------------------------------------ money
+
+
+def _rate() -> Expr:
+    """Units of the Currency input a US dollar buys (Data sheet), or #N/A."""
+    return F.INDEX(
+        Ref("CurrencyPerUSD"), F.MATCH(F.TRIM(Ref("Currency")), Ref("CurrencyCodes"), 0)
+    )
+
+
+_LO, _HI = PRICE_USD_BAND
+_PRICE_BAND = Check(
+    F.IFERROR(F.AND(Ref("PricePerGPUHour").ge(_rate() * _LO), Ref("PricePerGPUHour").le(_rate() * _HI)), True),
+    Say(T("Warning: unusual for ", "Aviso: inusual en ")).cat(
+        F.TRIM(Ref("Currency")),
+        T(": public prices run ", ": los precios públicos van de "),
+        figure(_rate() * _LO, 2), T(" to ", " a "), figure(_rate() * _HI, 2),
+        T(" a GPU-hour (was it typed in cents?)", " por GPU-hora (¿escrito en céntimos?)"),
+    ),
+    error=False,
+)  # fmt: skip
 
 PRICE = Input(
     "PricePerGPUHour", "price_per_gpu_hour", 2.5,
     T("Price per GPU-hour", "Precio por GPU-hora"), T("{currency}/GPU-h", "{currency}/GPU-h"),
-    T("What one GPU costs for one hour, in the currency below; 0 or more.",
-      "Lo que cuesta una GPU durante una hora, en la moneda de abajo; 0 o más."),
-    fmt=tx.MONEY,
+    T("What one GPU costs for one hour, in the currency below: your contract price. "
+      "A price far from public cloud prices in that currency is flagged.",
+      "Lo que cuesta una GPU durante una hora, en la moneda de abajo: su precio de "
+      "contrato. Se avisa si se aleja mucho de los precios públicos en esa moneda."),
+    fmt=tx.MONEY, usual=False, rules=(_PRICE_BAND,),
 )  # fmt: skip
 
 CURRENCY = Input(
     "Currency", "", "USD",
     T("Currency", "Moneda"), T("code", "código"),
-    T("The currency of the price and of every cost: a code such as USD, EUR or GBP.",
-      "La moneda del precio y de todos los costes: un código como USD, EUR o GBP."),
+    T("The currency of the price and of every amount: a code such as USD, EUR, GBP "
+      "or JPY.",
+      "La moneda del precio y de todos los importes: un código como USD, EUR, GBP o "
+      "JPY."),
     kind="text",
 )  # fmt: skip
 
-FINETUNE_CALCULATOR = T(
-    "Method: plain arithmetic, effective throughput = GPUs × tokens/s per GPU × "
-    "efficiency, and examples/s = throughput ÷ tokens per example. The defaults "
-    "reproduce the worked example of a Spanish web calculator, 'Estimador de "
-    "throughput para fine-tuning': 8 GPUs × 2,500 tokens/s × 82 % at 900 tokens per "
-    "example, 18.22 examples/s.",
-    "Método: aritmética simple, throughput efectivo = GPU × tokens/s por GPU × "
-    "eficiencia, y ejemplos/s = throughput ÷ tokens por ejemplo. Los valores por "
-    "defecto reproducen el ejemplo resuelto de una calculadora web en español, "
-    "'Estimador de throughput para fine-tuning': 8 GPU × 2.500 tokens/s × 82 % con "
-    "900 tokens por ejemplo, 18,22 ejemplos/s.",
+SHARE = Domain(0.0, 1.0, True, True, "be from 0 to 1", "be from 0% to 100%")
+CONTINGENCY_INPUT = Input(
+    "Contingency", "", CONTINGENCY,
+    T("Contingency", "Contingencia"), T("% of cost", "% del coste"),
+    T("Added for failed runs, restarts and re-runs: Llama 3's pre-training kept "
+      "over 90 % of its time training, through 466 interruptions in 54 days "
+      "(1/0.9 = 1.11, so 11 %).",
+      "Para ejecuciones fallidas, reinicios y repeticiones: el preentrenamiento de "
+      "Llama 3 entrenó más del 90 % del tiempo, con 466 interrupciones en 54 días "
+      "(1/0,9 = 1,11: un 11 %)."),
+    fmt=tx.PERCENT_FMT, domain=SHARE, typical=(0.0, 0.5),
+)  # fmt: skip
+
+USABLE = Input(
+    "UsableMemory", "usable", USABLE_MEMORY,
+    T("Usable GPU memory", "Memoria de GPU utilizable"), T("% of the GPU", "% de la GPU"),
+    T("The share of each GPU's memory a plan may fill; the rest is for the CUDA "
+      "context, buffers and fragmentation. Every memory check and the fewest GPUs "
+      "use it.",
+      "La parte de la memoria de cada GPU que un plan puede llenar; el resto es para "
+      "el contexto CUDA, los buffers y la fragmentación. Todos los controles de "
+      "memoria y el mínimo de GPU la usan."),
+    fmt=tx.PERCENT_FMT,
+)  # fmt: skip
+
+STATE_BYTES = T(
+    "Full fine-tuning holds 16 bytes a parameter: 16-bit weights and gradients "
+    "(2 + 2) and fp32 Adam states (4 + 4 + 4). Peers that keep fp32 gradients "
+    "count 18.",
+    "El ajuste completo guarda 16 bytes por parámetro: pesos y gradientes de 16 "
+    "bits (2 + 2) y estados de Adam en fp32 (4 + 4 + 4). Quien guarda gradientes "
+    "en fp32 cuenta 18.",
 )
-SIZE_CALCULATOR = T(
+
+# ------------------------------------------------------------------ method
+
+
+def code(name: str, keys: str, codes: str) -> Expr:
+    """The number a typed word stands for (MethodKeys → MethodCode)."""
+    return F.INDEX(Ref(codes), F.MATCH(parse(key(name)), Ref(keys), 0))
+
+
+METHOD = code("FTMethod", "MethodKeys", "MethodCode")  # 1 full, 2 LoRA, 3 QLoRA
+SOURCE = code("ThroughputSource", "SourceKeys", "SourceCode")  # 1 measured
+
+FT_METHOD = Input(
+    "FTMethod", "", "LoRA",
+    T("Fine-tuning method", "Método de ajuste"), T("method", "método"),
+    T("full (every weight trains), LoRA (small adapters on a frozen 16-bit model) "
+      "or QLoRA (adapters on a 4-bit model): the memory check, the speed and the "
+      "cost judge this one.",
+      "full o completo (entrenan todos los pesos), LoRA (adaptadores pequeños sobre "
+      "un modelo congelado de 16 bits) o QLoRA (adaptadores sobre un modelo de 4 "
+      "bits): el control de memoria, la velocidad y el coste juzgan este."),
+    kind="list", keys="MethodKeys", menu="MethodNames",
+)  # fmt: skip
+
+GPU_MODEL = Input(
+    "GPUModel", "gpu", "H100 SXM",
+    T("GPU model", "Modelo de GPU"), T("name", "nombre"),
+    T("Pick from the list (the Data sheet): its memory, and for an estimate its "
+      "dense peak, come from its datasheet.",
+      "Elija de la lista (hoja Datos): su memoria y, para una estimación, su pico "
+      "denso vienen de su ficha técnica."),
+    kind="list", keys="AcceleratorKeys", menu="AcceleratorNames",
+)  # fmt: skip
+
+DTYPE = Input(
+    "Dtype", "dtype", "bf16",
+    T("Training precision", "Precisión de entrenamiento"), T("dtype", "dtype"),
+    T("bf16 for most training; fp8 where the chip and the recipe support it.",
+      "bf16 en la mayoría de entrenamientos; fp8 si el chip y la receta lo admiten."),
+    kind="list", keys="DtypeKeys", menu="TrainingDtypeNames",
+    rules=(
+        Check(
+            parse(key("Dtype")).ne("int8"),
+            T("Error: int8 is an inference rate (TOP/s), not a training precision",
+              "Error: int8 es una tasa de inferencia (TOP/s), no una precisión de "
+              "entrenamiento"),
+        ),
+        Check(
+            F.ISNUMBER(call("GPU_PEAK_TFLOPS", "GPUModel", "Dtype")),
+            T("Error: this GPU has no figure for this precision (see the Data sheet)",
+              "Error: esta GPU no tiene cifra para esta precisión (ver hoja Datos)"),
+        ),
+    ),
+)  # fmt: skip
+
+FT_MODEL = Input(
+    "FTModel", "model", "Llama 3.1 8B",
+    T("Model to fine-tune", "Modelo a ajustar"), T("name", "nombre"),
+    T("A published model (the Models sheet lists them with their sources): its "
+      "parameters and shape give the speed estimate and the memory.",
+      "Un modelo publicado (la hoja Modelos los lista con sus fuentes): sus "
+      "parámetros y su forma dan la estimación de velocidad y la memoria."),
+    kind="list", keys="ModelKeys", menu="ModelNames",
+)  # fmt: skip
+
+MFU = Input(
+    "MFU", "mfu", 0.4,
+    T("Model FLOPs utilisation (MFU)", "Utilización de FLOPs (MFU)"), T("% of peak", "% del pico"),
+    T("Useful model FLOPs as a share of the GPU's dense peak; 35-55 % is typical "
+      "for large dense runs (PaLM reached 46.2 %). Type 40%.",
+      "FLOPs útiles del modelo respecto al pico denso de la GPU; 35-55 % es "
+      "habitual en grandes entrenamientos (PaLM alcanzó 46,2 %). Escriba 40 %."),
+    fmt=tx.PERCENT_FMT,
+)  # fmt: skip
+
+# ------------------------------------------------------------------ memory
+
+_PARAMS_HOW = T("From the model's published configuration (the Models sheet).",
+                "De la configuración publicada del modelo (hoja Modelos).")  # fmt: skip
+
+
+def shape_rows() -> tuple[Result, ...]:
+    """The fine-tuned model's figures, from the Models sheet."""
+    rows = (
+        ("BaseParams", "params", T("Parameters (N)", "Parámetros (N)"), T("parameters", "parámetros"), tx.LARGE),
+        ("BaseActiveParams", "active_params", T("Parameters per token", "Parámetros por token"), T("parameters", "parámetros"), tx.LARGE),
+        ("BaseLayers", "layers", T("Layers (L)", "Capas (L)"), T("layers", "capas"), tx.COUNT),
+        ("BaseWidth", "d_model", T("Width (h)", "Anchura (h)"), T("dimensions", "dimensiones"), tx.COUNT),
+        ("BaseHeads", "heads", T("Attention heads (a)", "Cabezas de atención (a)"), T("heads", "cabezas"), tx.COUNT),
+        ("BaseFFN", "ffn_dim", T("MLP width", "Anchura del MLP"), T("dimensions", "dimensiones"), tx.COUNT),
+        ("BaseKVWidth", "kv_width", T("Key/value width", "Anchura de claves/valores"), T("dimensions", "dimensiones"), tx.COUNT),
+        ("BaseExperts", "experts", T("Experts per layer", "Expertos por capa"), T("experts", "expertos"), tx.COUNT),
+    )  # fmt: skip
+    return tuple(
+        Result(name, call("MODEL_SPEC", "FTModel", Lit(field)), label, unit, _PARAMS_HOW, fmt=fmt)
+        for name, field, label, unit, fmt in rows
+    )  # fmt: skip
+
+
+def memory_rows(
+    gpus: str,
+    seq: str = "SeqLen",
+    micro: str = "MicroBatch",
+    zero: str = "ZeroStage",
+    *,
+    gpu_memory: bool = True,
+) -> tuple[Result, ...]:
+    """Memory per GPU of full fine-tuning, LoRA and QLoRA of FTModel on ``gpus``
+    GPUs of GPUModel, each sharded by ZeroStage, and of the method chosen.
+    ``gpu_memory`` False: the template shows GPUMemoryGB elsewhere."""
+    per = T("Sharded over the GPUs by the ZeRO stage (Rajbhandari et al. 2020).",
+            "Repartido entre las GPU según la etapa de ZeRO (Rajbhandari et al. 2020).")  # fmt: skip
+    lora_all = Ref("BaseParams") + Ref("LoRAParams")
+    rows = [gpu_memory_row()] if gpu_memory else []
+    rows += [
+        Result("LoRAParams",
+               call("LORA_PARAMS", "BaseLayers", "BaseWidth", "LoRARank", 2, 3,
+                    "BaseFFN", 2, "BaseKVWidth", "BaseExperts"),
+               T("LoRA trainable parameters", "Parámetros entrenables de LoRA"), T("parameters", "parámetros"),
+               T("Rank × (inputs + outputs) of every linear layer's adapter (q, k, v, o, "
+                 "gate, up, down), every expert's MLP included, as PEFT counts them.",
+                 "Rango × (entradas + salidas) del adaptador de cada capa lineal (q, k, "
+                 "v, o, gate, up, down), con el MLP de cada experto, como cuenta PEFT."),
+               fmt=tx.LARGE),
+        Result("FTActivationGB",
+               call("ACTIVATION_GB", "BaseLayers", "BaseWidth", "BaseHeads", seq, micro, 1,
+                    Lit("full")),
+               T("Activations", "Activaciones"), T("GB", "GB"),
+               T("With gradient checkpointing, each layer's input kept: 2·s·b·h bytes a "
+                 "layer (Korthikanti et al. 2022).",
+                 "Con gradient checkpointing, se guarda la entrada de cada capa: 2·s·b·h "
+                 "bytes por capa (Korthikanti et al. 2022)."), fmt=tx.DECIMAL),
+    ]  # fmt: skip
+    methods = (
+        ("Full", T("Full fine-tuning", "Ajuste completo"), Ref("BaseParams"), Ref("BaseParams"), 2,
+         STATE_BYTES),
+        ("LoRA", T("LoRA", "LoRA"), lora_all, Ref("LoRAParams"), 2,
+         T("16-bit base weights plus 16 bytes per adapter parameter.",
+           "Pesos base de 16 bits más 16 bytes por parámetro de adaptador.")),
+        ("QLoRA", T("QLoRA", "QLoRA"), lora_all, Ref("LoRAParams"), 0.5,
+         T("4-bit base weights (0.5 bytes a parameter, Dettmers et al. 2023) plus the "
+           "adapters' 16 bytes a parameter.",
+           "Pesos base de 4 bits (0,5 bytes por parámetro, Dettmers et al. 2023) más "
+           "16 bytes por parámetro de adaptador.")),
+    )  # fmt: skip
+    for prefix, label, held, trained, weight_bytes, how in methods:
+        state = call("MODEL_STATE_GB", held, trained, weight_bytes, gpus, zero)
+        rows += [
+            Result(f"{prefix}StateGB", state, label + T(": model state", ": estado del modelo"),
+                   T("GB", "GB"), how + " " + per, fmt=tx.DECIMAL),
+            Result(f"{prefix}MemoryGB", Ref(f"{prefix}StateGB") + Ref("FTActivationGB"),
+                   label + T(": per GPU", ": por GPU"), T("GB", "GB"),
+                   T("Model state + activations.", "Estado del modelo + activaciones."),
+                   fmt=tx.DECIMAL),
+            Result(f"{prefix}MinGPUs",
+                   call("MIN_GPUS_FOR_MEMORY", held, "GPUMemoryGB", "FTActivationGB", trained,
+                        weight_bytes, zero, 1, "UsableMemory"),
+                   label + T(": fewest GPUs", ": mínimo de GPU"), T("GPUs", "GPU"),
+                   T("The fewest GPUs at this ZeRO stage whose memory fits within the "
+                     "usable share.",
+                     "El mínimo de GPU con esta etapa de ZeRO cuya memoria cabe en la "
+                     "parte utilizable.")),
+        ]  # fmt: skip
+    chosen = T("The method chosen above.", "El método elegido arriba.")
+    rows += [
+        Result("MethodMemoryGB", F.CHOOSE(METHOD, Ref("FullMemoryGB"), Ref("LoRAMemoryGB"), Ref("QLoRAMemoryGB")),
+               T("Memory per GPU, method chosen", "Memoria por GPU, método elegido"), T("GB", "GB"),
+               chosen, fmt=tx.DECIMAL, key=True),
+        Result("MethodMinGPUs", F.CHOOSE(METHOD, Ref("FullMinGPUs"), Ref("LoRAMinGPUs"), Ref("QLoRAMinGPUs")),
+               T("Fewest GPUs, method chosen", "Mínimo de GPU, método elegido"), T("GPUs", "GPU"),
+               chosen),
+    ]  # fmt: skip
+    return tuple(rows)
+
+
+def gpu_memory_row() -> Result:
+    """The GPU's memory in GB of 10^9 bytes, from the Data sheet."""
+    return Result(
+        "GPUMemoryGB", call("GPU_MEMORY_GB", "GPUModel"),
+        T("GPU memory", "Memoria de la GPU"), T("GB", "GB"),
+        T("The bytes the GPU has, in GB of 10^9 bytes (the Data sheet): an '80GB' "
+          "part holds 80 GiB, 85.9 GB.",
+          "Los bytes de la GPU, en GB de 10^9 bytes (hoja Datos): una pieza de "
+          "'80GB' tiene 80 GiB, 85,9 GB."),
+        fmt=tx.DECIMAL,
+    )  # fmt: skip
+
+
+def peak_row() -> Result:
+    """The GPU's dense peak in the chosen precision, from the Data sheet."""
+    return Result(
+        "PeakTFLOPS", call("GPU_PEAK_TFLOPS", "GPUModel", "Dtype"),
+        T("Peak per GPU", "Pico por GPU"), T("TFLOP/s", "TFLOP/s"),
+        T("Dense peak of the GPU model in the chosen precision, from its datasheet "
+          "(never the 'with sparsity' figure).",
+          "Pico denso del modelo de GPU en la precisión elegida, de su ficha (nunca "
+          "la cifra 'con dispersión')."),
+        fmt=tx.DECIMAL,
+    )  # fmt: skip
+
+
+MEMORY_CHECK = T("Memory check", "Control de memoria")
+
+
+def memory_verdicts(label: T = MEMORY_CHECK) -> tuple[Verdict, ...]:
+    """The chosen method's memory, judged; the other methods' beside, to compare."""
+    chosen = Verdict(
+        "MemoryFit", label,
+        fit(Ref("MethodMemoryGB"), Ref("GPUMemoryGB"), Ref("UsableMemory"), Ref("MethodMinGPUs")),
+    )  # fmt: skip
+    compare = tuple(
+        Verdict(f"{p}Fit", label + T(" (to compare)", " (para comparar)"),
+                fit(Ref(f"{p}MemoryGB"), Ref("GPUMemoryGB"), Ref("UsableMemory"), Ref(f"{p}MinGPUs"),
+                    judged=False), judged=False)
+        for p, label in (("Full", T("Full fine-tuning", "Ajuste completo")),
+                         ("LoRA", T("LoRA", "LoRA")), ("QLoRA", T("QLoRA", "QLoRA")))
+    )  # fmt: skip
+    return (chosen, *compare)
+
+
+def estimate_rows(*, peak: bool = True) -> tuple[Result, ...]:
+    """Tokens per second a GPU fine-tunes at, estimated from the model, the GPU's
+    dense peak and an MFU; LoRA and QLoRA run 1.5 times as many tokens. ``peak``
+    False: the template shows PeakTFLOPS elsewhere."""
+    return (
+        *((peak_row(),) if peak else ()),
+        Result("MethodSpeedup", F.CHOOSE(METHOD, 1, LORA_SPEEDUP, LORA_SPEEDUP),
+               T("Speed against full fine-tuning", "Velocidad frente al ajuste completo"), T("×", "×"),
+               T("LoRA and QLoRA need no weight gradients: about 4 FLOPs a parameter and "
+                 "token instead of 6, so 1.5 times the tokens per second. "
+                 + LORA_SOURCE + ".",
+                 "LoRA y QLoRA no calculan gradientes de los pesos: unos 4 FLOPs por "
+                 "parámetro y token en vez de 6, así que 1,5 veces los tokens por "
+                 "segundo. " + LORA_SOURCE + "."), fmt=tx.TWO),
+        Result("EstimatedTokensPerSec",
+               call("TOKENS_PER_SEC_PER_GPU", "BaseActiveParams", "PeakTFLOPS", "MFU")
+               * Ref("MethodSpeedup"),
+               T("Estimated tokens/s per GPU", "Tokens/s por GPU estimados"), T("tokens/s", "tokens/s"),
+               T("MFU × peak ÷ (6 × parameters per token), times the method's speed.",
+                 "MFU × pico ÷ (6 × parámetros por token), por la velocidad del método."),
+               fmt=tx.COUNT),
+    )  # fmt: skip
+
+
+GLOSSARY = Notes(
+    T("Glossary", "Glosario"),
+    (
+        T("MFU (model FLOPs utilisation): the share of a GPU's peak arithmetic a run "
+          "turns into model work; 35-55 % is typical.",
+          "MFU (utilización de FLOPs del modelo): la parte del pico de una GPU que un "
+          "entrenamiento convierte en trabajo útil; 35-55 % es lo habitual."),
+        T("PF/s-day: 10^15 operations a second for a day (8.64 × 10^19 FLOPs), the "
+          "unit of training compute.",
+          "PF/s-día: 10^15 operaciones por segundo durante un día (8,64 × 10^19 "
+          "FLOPs), la unidad del cómputo de entrenamiento."),
+        T("ZeRO: sharding weights, gradients and optimizer states over the GPUs, at "
+          "stage 1, 2 or 3 (Rajbhandari et al. 2020).",
+          "ZeRO: repartir pesos, gradientes y estados del optimizador entre las GPU, "
+          "en la etapa 1, 2 o 3 (Rajbhandari et al. 2020)."),
+        T("LoRA, QLoRA: training small adapters on a frozen 16-bit or 4-bit model: "
+          "far less memory than full fine-tuning.",
+          "LoRA, QLoRA: entrenar adaptadores pequeños sobre un modelo congelado de 16 "
+          "o 4 bits: mucha menos memoria que el ajuste completo."),
+        T("GPU-hour: one GPU for one hour, what a cloud bills.",
+          "GPU-hora: una GPU durante una hora, lo que factura la nube."),
+    ),
+)  # fmt: skip
+
+# ------------------------------------------------------------------ sources
+
+SEED_FINETUNE = T(
+    "Method: effective throughput = GPUs × tokens/s per GPU × efficiency, and "
+    "examples/s = throughput ÷ tokens per example, as the Spanish web calculator "
+    "'Estimador de throughput para fine-tuning' (section 'IA, datos y tecnología' of "
+    "its calculator collection; search for the title) computes them; its worked "
+    "example is 8 GPUs × 2,500 tokens/s × 82 % at 900 tokens per example, 18.22 "
+    "examples/s.",
+    "Método: rendimiento efectivo = GPU × tokens/s por GPU × eficiencia, y "
+    "ejemplos/s = rendimiento ÷ tokens por ejemplo, como los calcula la calculadora "
+    "web 'Estimador de throughput para fine-tuning' (sección 'IA, datos y "
+    "tecnología' de su colección; búsquela por el título); su ejemplo resuelto es 8 "
+    "GPU × 2.500 tokens/s × 82 % con 900 tokens por ejemplo, 18,22 ejemplos/s.",
+)
+SEED_SIZE = T(
     "Method: C = 6·N·D (Kaplan et al. 2020) with D = 20·N (Hoffmann et al. 2022), "
-    "solved for N. The defaults reproduce the worked example of a Spanish web "
-    "calculator, 'Calculadora de tamaño de modelo de cómputo óptimo': 6,000 "
-    "PF/s-days at 20 tokens per parameter, 65.7 B parameters and 1.31 T tokens.",
+    "solved for N, as the Spanish web calculator 'Calculadora de tamaño de modelo de "
+    "cómputo óptimo' computes it (search for the title); its worked example is "
+    "6,000 PF/s-days at 20 tokens per parameter, 65.7 B parameters and 1.31 T tokens.",
     "Método: C = 6·N·D (Kaplan et al. 2020) con D = 20·N (Hoffmann et al. 2022), "
-    "despejando N. Los valores por defecto reproducen el ejemplo resuelto de una "
-    "calculadora web en español, 'Calculadora de tamaño de modelo de cómputo "
-    "óptimo': 6.000 PF/s-días con 20 tokens por parámetro, 65,7 mil millones de "
-    "parámetros y 1,31 billones de tokens.",
+    "despejando N, como lo calcula la calculadora web 'Calculadora de tamaño de "
+    "modelo de cómputo óptimo' (búsquela por el título); su ejemplo resuelto es 6.000 "
+    "PF/s-días con 20 tokens por parámetro, 65,7 mil millones de parámetros y 1,31 "
+    "billones de tokens.",
 )
 HOFFMANN = T(
     "Hoffmann et al. 2022, 'Training Compute-Optimal Large Language Models' "
@@ -70,22 +419,58 @@ PALM = T(
     "apéndice B (utilización de FLOPs del modelo), https://arxiv.org/abs/2204.02311",
 )
 DATASHEETS = T(
-    "Accelerator peaks: each vendor's datasheet, cited per accelerator on the Data "
-    "sheet (dense figures: NVIDIA prints tensor-core figures with sparsity, twice as "
-    "high).",
-    "Picos de los aceleradores: la ficha técnica de cada fabricante, citada por "
-    "acelerador en la hoja Datos (cifras densas: NVIDIA imprime las de los núcleos "
-    "tensoriales con dispersión, el doble).",
+    "Accelerators: each vendor's datasheet, cited per accelerator on the Data sheet "
+    "(dense figures: NVIDIA prints tensor-core figures with sparsity, twice as high; "
+    "memory as nvidia-smi reports it or the datasheet's binary size).",
+    "Aceleradores: la ficha técnica de cada fabricante, citada por acelerador en la "
+    "hoja Datos (cifras densas: NVIDIA imprime las de los núcleos tensoriales con "
+    "dispersión, el doble; memoria según nvidia-smi o el tamaño binario de la ficha).",
+)
+MEMORY_SOURCES = T(
+    "Memory: Rajbhandari et al. 2020, 'ZeRO', https://arxiv.org/abs/1910.02054; "
+    "Korthikanti et al. 2022, 'Reducing Activation Recomputation in Large "
+    "Transformer Models', https://arxiv.org/abs/2205.05198; Dettmers et al. 2023, "
+    "'QLoRA', https://arxiv.org/abs/2305.14314",
+    "Memoria: Rajbhandari et al. 2020, 'ZeRO', https://arxiv.org/abs/1910.02054; "
+    "Korthikanti et al. 2022, 'Reducing Activation Recomputation in Large "
+    "Transformer Models', https://arxiv.org/abs/2205.05198; Dettmers et al. 2023, "
+    "'QLoRA', https://arxiv.org/abs/2305.14314",
+)
+CONTINGENCY_CITE = T("Contingency: " + CONTINGENCY_SOURCE,
+                     "Contingencia: " + CONTINGENCY_SOURCE)  # fmt: skip
+LORA_CITE = T("LoRA's speed: " + LORA_SOURCE, "Velocidad de LoRA: " + LORA_SOURCE)
+PRICES = T(
+    "Prices: the price band that flags a price is public on-demand and spot prices "
+    "(CoreWeave, Lambda, AWS, Google Cloud, Azure price pages, late 2026); the "
+    "price you type is your own. Exchange rates: ECB reference rates, 2024 averages.",
+    "Precios: la banda que señala un precio son los precios públicos bajo demanda y "
+    "spot (páginas de precios de CoreWeave, Lambda, AWS, Google Cloud y Azure, "
+    "finales de 2026); el precio que escribe es el suyo. Tipos de cambio: tipos de "
+    "referencia del BCE, medias de 2024.",
 )
 
-SOURCES_FINETUNE = (FINETUNE_CALCULATOR,)
-SOURCES_SIZE = (SIZE_CALCULATOR, HOFFMANN, KAPLAN, PALM)
-SOURCES_PLANNER = (
-    SIZE_CALCULATOR,
-    FINETUNE_CALCULATOR,
-    HOFFMANN,
-    BESIROGLU,
-    KAPLAN,
-    PALM,
-    DATASHEETS,
-)
+SOURCES_FINETUNE = (SEED_FINETUNE, MEMORY_SOURCES, LORA_CITE, PALM, DATASHEETS,
+                    CONTINGENCY_CITE, PRICES)  # fmt: skip
+SOURCES_SIZE = (SEED_SIZE, HOFFMANN, KAPLAN, PALM, CONTINGENCY_CITE, PRICES)
+SOURCES_PLANNER = (SEED_SIZE, SEED_FINETUNE, HOFFMANN, BESIROGLU, KAPLAN, PALM,
+                   MEMORY_SOURCES, LORA_CITE, DATASHEETS, CONTINGENCY_CITE, PRICES)  # fmt: skip
+
+__all__ = [
+    "CONTINGENCY_INPUT",
+    "CURRENCY",
+    "DTYPE",
+    "FT_METHOD",
+    "FT_MODEL",
+    "GLOSSARY",
+    "GPU_MODEL",
+    "METHOD",
+    "MFU",
+    "PRICE",
+    "SOURCE",
+    "USABLE",
+    "estimate_rows",
+    "looked_up",
+    "memory_rows",
+    "memory_verdicts",
+    "shape_rows",
+]

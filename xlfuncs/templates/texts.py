@@ -52,12 +52,12 @@ CHECK = T("Check", "Control")
 HOW = T("What it is / how it is calculated", "Qué es / cómo se calcula")
 MODEL_CHECK = T("Model check", "Control del modelo")
 MODEL_CHECK_HELP = T(
-    "OK when every input is valid and in its usual range; otherwise the first "
-    "input to look at and why. Results still compute with a warning; with an "
-    "error they show n/a.",
-    "OK si todos los datos son válidos y habituales; si no, el primer dato a "
-    "revisar y por qué. Con un aviso los resultados se calculan; con un error "
-    "muestran n/d.",
+    "OK when every input is valid and in its usual range and every result is "
+    "plausible; otherwise the worst problem (an error before a warning) and where. "
+    "Results still compute with a warning; with an error they show n/a.",
+    "OK si todos los datos son válidos y habituales y los resultados plausibles; "
+    "si no, el peor problema (un error antes que un aviso) y dónde. Con un aviso "
+    "los resultados se calculan; con un error muestran n/d.",
 )
 LEGEND = T(
     "Yellow cells with blue figures are inputs: type over them. Everything else "
@@ -67,7 +67,14 @@ LEGEND = T(
     "lo demás se calcula y está protegido (Revisar > Desproteger hoja, sin "
     "contraseña, para cambiar el modelo).",
 )
+LEGEND_SHORT = T(
+    "Yellow cells with blue figures are inputs; everything else is calculated.",
+    "Las celdas amarillas con cifras azules son datos; todo lo demás se calcula.",
+)
 BASE = T("Base", "Base")
+MULTIPLE_FMT = '"×"0.00'  # a scenario's factor: ×0.50
+MULTIPLES = T("Multiples of the base", "Múltiplos de la base")
+VALUES = T("Values", "Valores")
 SEVERITY = T("Severity", "Gravedad")
 CHECKS_SHEET = T("Checks", "Controles")
 CHECKS_HELP = T(
@@ -104,16 +111,35 @@ UNUSUAL = T(
 )
 ENTER_TEXT = T("Error: enter a short text", "Error: introduzca un texto breve")
 NO_FIT = T(
-    "Does not fit: {need} GB per GPU, {have} GB on the GPU",
-    "No cabe: {need} GB por GPU, {have} GB en la GPU",
+    "Error: does not fit: {need} GB per GPU, {have} GB on the GPU",
+    "Error: no cabe: {need} GB por GPU, {have} GB en la GPU",
 )
 FEWEST = T("; fewest GPUs that fit: {n}", "; mínimo de GPU que caben: {n}")
-# Memory that fits with less than this share of the GPU left free is a warning:
-# frameworks, buffers and fragmentation take 10-20 % in practice.
-SPARE = 0.1
 TIGHT = T(
-    "Warning: fits, but fills {pct} of the GPU's memory; keep 10-20 % free",
-    "Aviso: cabe, pero ocupa el {pct} de la memoria de la GPU; deje libre un 10-20 %",
+    "Warning: fits, but fills {pct} of the GPU's memory; plans keep {free} free",
+    "Aviso: cabe, pero ocupa el {pct} de la memoria de la GPU; los planes dejan "
+    "libre un {free}",
+)
+# The same verdicts where they only compare (the methods not chosen).
+FITS = T("Fits", "Cabe")
+FITS_TIGHT = T(
+    "Fits, but fills {pct} of the GPU's memory",
+    "Cabe, pero ocupa el {pct} de la memoria",
+)
+DOES_NOT_FIT = T("Does not fit: {need} GB per GPU", "No cabe: {need} GB por GPU")
+# A count far outside any real value: a unit typed wrong (FLOP/s for TFLOP/s).
+UNIT_SLIP = T(
+    "Error: over 1,000 times the usual ({lo} to {hi}): check the unit",
+    "Error: más de 1.000 veces lo habitual ({lo} a {hi}): revise la unidad",
+)
+UNIT_SLIP_LOW = T(
+    "Error: under a thousandth of the usual ({lo} to {hi}): check the unit",
+    "Error: menos de una milésima de lo habitual ({lo} a {hi}): revise la unidad",
+)
+RESULT_CHECK = T("Check of the results", "Control de los resultados")
+BUILT = T(
+    "Built by xlfuncs {version} on {date}: plain Excel formulas, no macros.",
+    "Generado con xlfuncs {version} el {date}: fórmulas de Excel, sin macros.",
 )
 
 # Data validation pop-ups.
@@ -124,9 +150,9 @@ COUNT = "#,##0"
 DECIMAL = "#,##0.0"
 TWO = "#,##0.00"
 PERCENT_FMT = "0.0%"
-# Every cost, in the currency the Currency input names: cents below 1,000,
-# whole units above (10,321,920 rather than 10,321,920.00).
-MONEY = "[>=1000]#,##0;#,##0.00"
+# Every amount of money, in the currency the Currency input names: two
+# decimals, the same in every column and table.
+MONEY = "#,##0.00"
 # A duration: as many decimals as its size needs, so that a few minutes never
 # show as 0.0 days.
 DURATION = "[<0.1]0.0000;[<10]0.00;#,##0.0"

@@ -42,7 +42,17 @@ from .semantics import XlError
 
 def parse(text: str, functions: Functions | None = None) -> Expr:
     """A formula's text as a tree; calls of ``functions`` become :class:`Call`."""
-    known = _functions() if functions is None else functions
+    if functions is None:  # the library's: the same text is the same tree
+        return _parse_library(text)
+    return _parse(text, functions)
+
+
+@functools.cache
+def _parse_library(text: str) -> Expr:
+    return _parse(text, _functions())
+
+
+def _parse(text: str, known: Functions) -> Expr:
     tokens = [
         t
         for t in Tokenizer(text if text.startswith("=") else "=" + text).items
