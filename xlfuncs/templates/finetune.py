@@ -12,7 +12,6 @@ from .blocks import (
     Axis,
     Case,
     Chart,
-    Check,
     Cover,
     Figures,
     Grid,
@@ -46,12 +45,12 @@ from .shared import (
     memory_rows,
     memory_verdicts,
     shape_rows,
+    time_checks,
 )
 from .texts import T
 
 _FT = ("GPUs", "TokensPerSecUsed", "Efficiency")
 _RUN = ("DatasetExamples", "Epochs", *_FT, "TokensPerExample")
-HOURS_A_YEAR = 8_760
 
 RUN = Inputs(
     T("The run", "La ejecución"),
@@ -154,13 +153,6 @@ SPEED_STEPS = Results(
     steps=True,
 )  # fmt: skip
 
-_TIME_CHECKS = (
-    Check(Ref("TrainingHours").le(5 * HOURS_A_YEAR),
-          T("Error: over five years; no plan runs that long: check the inputs",
-            "Error: más de cinco años; ningún plan dura tanto: revise los datos")),
-    Check(Ref("TrainingHours").le(HOURS_A_YEAR),
-          T("Warning: longer than a year", "Aviso: más de un año"), error=False),
-)  # fmt: skip
 
 RESULTS = Results(
     T("Results", "Resultados"),
@@ -185,7 +177,7 @@ RESULTS = Results(
               "per hour: wall-clock time.",
               "Conjunto de datos × épocas × tokens por ejemplo ÷ rendimiento efectivo ÷ "
               "3.600 s por hora: tiempo de reloj."),
-            fmt=tx.DURATION, key=True, checks=_TIME_CHECKS,
+            fmt=tx.DURATION, key=True, checks=time_checks("TrainingHours"),
         ),
         Result(
             "TrainingDays", Ref("TrainingHours") / 24,

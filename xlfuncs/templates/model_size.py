@@ -9,7 +9,6 @@ from __future__ import annotations
 from . import texts as tx
 from .blocks import (
     Chart,
-    Check,
     Cover,
     Figures,
     Input,
@@ -23,7 +22,15 @@ from .blocks import (
     Template,
 )
 from .expr import Ref, call
-from .shared import CONTINGENCY_INPUT, CURRENCY, GLOSSARY, MFU, PRICE, SOURCES_SIZE
+from .shared import (
+    CONTINGENCY_INPUT,
+    CURRENCY,
+    GLOSSARY,
+    MFU,
+    PRICE,
+    SOURCES_SIZE,
+    time_checks,
+)
 from .texts import T
 
 _CH = ("ComputeBudgetPFDays", "TokensPerParam")
@@ -116,13 +123,7 @@ RUN = Results(
             T("C × 1,000 ÷ (GPUs × peak × MFU): 1 PF/s-day is 1,000 TFLOP/s-days.",
               "C × 1.000 ÷ (GPU × pico × MFU): 1 PF/s-día son 1.000 TFLOP/s-días."),
             fmt=tx.DURATION, key=True,
-            checks=(
-                Check(Ref("ClusterDays").le(5 * 365),
-                      T("Error: over five years; no plan runs that long: check the inputs",
-                        "Error: más de cinco años; ningún plan dura tanto: revise los datos")),
-                Check(Ref("ClusterDays").le(365),
-                      T("Warning: longer than a year", "Aviso: más de un año"), error=False),
-            ),
+            checks=time_checks("ClusterDays", 365),
         ),
         Result(
             "ClusterGPUHours", call("CLUSTER_GPU_HOURS", "GPUs", "ClusterDays"),

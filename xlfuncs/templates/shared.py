@@ -474,3 +474,19 @@ __all__ = [
     "memory_verdicts",
     "shape_rows",
 ]
+
+
+HOURS_A_YEAR = 8_760
+
+
+def time_checks(name: str, per_year: float = HOURS_A_YEAR) -> tuple[Check, Check]:
+    """A run's duration judged: over five years no plan runs (an error, so a
+    slipped unit cannot read OK), over a year is rare (a warning). ``per_year``
+    is the duration's unit per year: 8,760 hours or 365 days."""
+    return (
+        Check(Ref(name).le(5 * per_year),
+              T("Error: over five years; no plan runs that long: check the inputs",
+                "Error: más de cinco años; ningún plan dura tanto: revise los datos")),
+        Check(Ref(name).le(per_year),
+              T("Warning: longer than a year", "Aviso: más de un año"), error=False),
+    )  # fmt: skip

@@ -17,6 +17,7 @@ from ..shared import (
     memory_rows,
     memory_verdicts,
     shape_rows,
+    time_checks,
 )
 from ..texts import T
 
@@ -126,7 +127,7 @@ FT = Results(
               "efficiency) ÷ 3,600.",
               "Conjunto × épocas × tokens por ejemplo ÷ (GPU × tokens/s por GPU × "
               "eficiencia) ÷ 3.600."),
-            fmt=tx.DURATION, key=True,
+            fmt=tx.DURATION, key=True, checks=time_checks("FTTrainingHours"),
         ),
         Result(
             "FTGPUHours", call("FT_GPU_HOURS", *_RUN),

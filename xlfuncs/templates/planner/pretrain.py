@@ -27,7 +27,16 @@ from ..blocks import (
 )
 from ..checks import fit, guarded
 from ..expr import F, Lit, Ref, call
-from ..shared import CURRENCY, DTYPE, GPU_MODEL, MFU, PRICE, gpu_memory_row, peak_row
+from ..shared import (
+    CURRENCY,
+    DTYPE,
+    GPU_MODEL,
+    MFU,
+    PRICE,
+    gpu_memory_row,
+    peak_row,
+    time_checks,
+)
 from ..texts import T
 
 _POWER = Check(
@@ -61,7 +70,7 @@ CLUSTER = Inputs(
             "Days", "days", 30,
             T("Training days", "Días de entrenamiento"), T("days", "días"),
             T("Wall-clock days the cluster trains.", "Días de reloj que entrena el clúster."),
-            fmt=tx.DECIMAL,
+            fmt=tx.DECIMAL, rules=time_checks("Days", 365),
         ),
         PRICE,
         CURRENCY,
