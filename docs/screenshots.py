@@ -3,7 +3,7 @@
 Usage::
 
     python3 docs/screenshots.py            # docs/img/<template>.png: each English
-                                           # template's model sheet, first page
+                                           # template's one-page Summary
     python3 docs/screenshots.py --all DIR  # every page of every workbook in
                                            # workbooks/ (both editions) into DIR
 
@@ -52,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0],
         epilog="Without --all it overwrites docs/img/<template>.png (each English "
-        "template's model sheet, first page), the pictures the docs show. Writes "
+        "template's one-page Summary), the pictures the docs show. Writes "
         "PNG files and prints their paths. Needs LibreOffice (soffice) and "
         "pdftoppm: apt-get install libreoffice-calc-nogui poppler-utils.",
     )
@@ -84,9 +84,9 @@ def main(argv: list[str] | None = None) -> int:
                 target = ns.all / f.stem
                 args = [pdftoppm, "-png", "-r", str(ns.dpi), str(pdf), str(target)]
             else:
-                # The model sheet is the second page: the cover comes first.
+                # The Summary is the first page, what the reader who signs sees.
                 target = ROOT / "docs" / "img" / f.stem
-                args = [pdftoppm, "-png", "-r", str(ns.dpi), "-f", "2", "-l", "2",
+                args = [pdftoppm, "-png", "-r", str(ns.dpi), "-f", "1", "-l", "1",
                         "-singlefile", str(pdf), str(target)]  # fmt: skip
             subprocess.run(args, check=True, timeout=300)
             print(f"wrote {target}*.png")

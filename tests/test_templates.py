@@ -55,10 +55,14 @@ def built(tmp_path_factory) -> Path:
 
 
 def model_sheet(wb):
-    return wb.worksheets[2]  # the cover, then the summary, come first
+    return wb.worksheets[2]  # the summary, then the cover, come first
 
 
 def summary_sheet(wb):
+    return wb.worksheets[0]
+
+
+def cover_sheet(wb):
     return wb.worksheets[1]
 
 
@@ -106,7 +110,7 @@ def test_build_date_follows_source_date_epoch(tmp_path):
     assert a.read_bytes() == (tmp_path / "b" / FINETUNE.filename("en")).read_bytes()
     wb = openpyxl.load_workbook(a)
     assert wb.properties.created.date().isoformat() == "2026-01-01"
-    cover = "\n".join(str(c.value) for c in wb.worksheets[0]["A"] if c.value)
+    cover = "\n".join(str(c.value) for c in cover_sheet(wb)["A"] if c.value)
     assert "2026-01-01" in cover and xlfuncs.__version__ in cover
 
 
@@ -389,7 +393,7 @@ def test_one_typeface_named_and_sized_in_every_style(built, tpl, lang):
 def test_finance_conventions(built, tpl, lang):
     wb = openpyxl.load_workbook(built / tpl.filename(lang))
     ws = model_sheet(wb)
-    assert wb.worksheets[0].title in ("About this workbook", "Acerca de este libro")
+    assert cover_sheet(wb).title in ("About this workbook", "Acerca de este libro")
     for sheet in wb.worksheets:
         assert sheet.protection.sheet and not sheet.protection.password
     assert ws.freeze_panes
@@ -489,7 +493,7 @@ def test_costs_are_in_the_currency_input(built, tpl, lang):
         # One money format: two decimals, in every column and every size.
         assert cell.number_format == "#,##0.00"
     # The unit column never says the word "currency" itself.
-    for ws in cached.worksheets[1:3]:
+    for ws in (summary_sheet(cached), model_sheet(cached)):
         assert all(str(c.value).lower() != "currency" for c in ws["C"])
     # A grid of money names its currency above it: "Training cost (USD)".
     ws = model_sheet(cached)
@@ -579,7 +583,7 @@ def test_spanish_edition_is_translated_with_the_same_math(built):
 def test_cover_explains_the_workbook(built):
     for tpl, lang in FILES:
         wb = openpyxl.load_workbook(built / tpl.filename(lang))
-        text = "\n".join(str(c.value) for c in wb.worksheets[0]["A"] if c.value)
+        text = "\n".join(str(c.value) for c in cover_sheet(wb)["A"] if c.value)
         assert tpl.cover.answers(lang) in text
         assert "OK" in text and xlfuncs.__version__ in text
         if tpl is not FINETUNE:  # its one source, the calculator page, has no address

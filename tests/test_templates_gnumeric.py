@@ -24,7 +24,11 @@ from xlfuncs.templates import TEMPLATES
 from xlfuncs.templates.build import build_template
 from xlfuncs.workbook.xlsx import save_workbook
 
-pytestmark = pytest.mark.engine
+pytestmark = [
+    pytest.mark.engine,
+    # Gnumeric writes no default cell style; openpyxl says so and reads on.
+    pytest.mark.filterwarnings("ignore:Workbook contains no default style"),
+]
 
 SSCONVERT = shutil.which("ssconvert")
 

@@ -296,10 +296,10 @@ def test_random_valid_inputs_compute_and_check_clean_or_warn(engine):
         if not case.startswith("random"):
             continue
         model = value_of(recalc, "ModelCheck")
-        assert model == "OK" or "Warning" in model or "does not fit" in model, (
-            case,
-            model,
-        )
+        # Valid inputs may still make an implausible plan: a result's own
+        # check (a run over five years) or the memory check says so.
+        judged = model.startswith("Check of the results: ") or "does not fit" in model
+        assert model == "OK" or "Warning" in model or judged, (case, model)
         want = compute(tpl, inputs)
         for res in tpl.results:
             got = value_of(recalc, res.name)

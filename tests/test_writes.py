@@ -336,7 +336,7 @@ def test_styles_stay_right_across_many_workbooks(tmp_path):
 
     from xlfuncs.workbook import writer as wr
 
-    for k in range(30):
+    for k in range(12):
         wb = Workbook()
         w = wr.SheetWriter(wb, wb.active, (wr.Column("a", 10), wr.Column("b", 10)))
         # A different number of other styles first, so each workbook's lists

@@ -67,6 +67,9 @@ def random_inputs(tpl, rng: random.Random) -> dict[str, object]:
         if d is not None and not d.contains(value):
             value = float(inp.default)  # type: ignore[arg-type]
         out[inp.name] = value
+    if "TensorParallel" in out and "GPUs" in out:  # the GPUs a multiple of it
+        tp = int(out["TensorParallel"])  # type: ignore[call-overload]
+        out["GPUs"] = tp * max(1, int(out["GPUs"]) // tp)  # type: ignore[call-overload]
     return out
 
 

@@ -67,7 +67,11 @@ def build_template(
     if tpl.data_sheet:
         cached.update(add_data_sheets(wb, lang))
     add_cover(wb, cover, tpl, lang, build_date(), lay.filled)
-    wb.active = 1  # open on the first sheet after the cover
+    if tpl.sheets[0].summary:  # the page for the reader who signs comes first
+        wb.move_sheet(cover, offset=1)
+        wb.active = 0
+    else:
+        wb.active = 1  # open on the first sheet after the cover
     set_properties(wb, lang, title=tpl.title(lang), subject=tpl.subject(lang),
                    keywords=tpl.keywords(lang), description=lay.filled(tpl.subtitle))  # fmt: skip
     return Built(wb, cached)

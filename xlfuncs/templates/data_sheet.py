@@ -375,8 +375,10 @@ def add_data_sheet(
     keys_w = SheetWriter(wb, wb.create_sheet(t("data.keys")),
                     [Column(f"{n}.{x}", 8.43) for n in kinds for x in ("key", "index")])  # fmt: skip
     keys_w.ws.sheet_state = "hidden"
+    # Accelerators, precisions and models name a row; fields a column.
+    index = {"dtype": "data.column", "field": "data.column"}
     _header(
-        keys_w, [t("data.key"), t("data.row"), t("data.key"), t("data.column")] * 2, 15
+        keys_w, [t(x) for k in kinds for x in ("data.key", index.get(k, "data.row"))], 15
     )
     for kind, (keys_name, index_name) in zip(kinds, KEY_TABLES):
         found = zip(values[keys_name].flat(), values[index_name].flat())
@@ -388,7 +390,8 @@ def add_data_sheet(
         _range(keys_w, index_name, f"{kind}.index", f"{kind}.index", 2, bottom)
     keys_w.row = max(keys_w.row, 1)
     keys_w.finish("en", last="source.index")
-    return [data, m.ws], cached
+    # Hidden, so Excel does not print it; LibreOffice does: set up like the rest.
+    return [data, m.ws, keys_w.ws], cached
 
 
 #: The key tables, in the order of the Keys sheet's column pairs.

@@ -70,19 +70,19 @@ FT_INPUTS = Inputs(
         ),
         Input(
             "FTSeqLen", "seq_len", 2048,
-            T("Sequence length", "Longitud de secuencia"), T("tokens", "tokens"),
+            T("Fine-tune sequence length", "Longitud de secuencia del ajuste"), T("tokens", "tokens"),
             T("The longest sequence a batch is padded to (not the mean).",
               "La secuencia más larga a la que se rellena un lote (no la media)."),
         ),
         Input(
             "FTMicroBatch", "micro_batch", 4,
-            T("Micro-batch per GPU", "Microlote por GPU"), T("sequences", "secuencias"),
+            T("Fine-tune micro-batch per GPU", "Microlote por GPU del ajuste"), T("sequences", "secuencias"),
             T("Sequences each GPU holds at once. A whole number, 1 or more.",
               "Secuencias que procesa cada GPU a la vez. Un entero, 1 o más."),
         ),
         Input(
             "FTZeroStage", "zero_stage", 3,
-            T("ZeRO stage", "Etapa de ZeRO"), T("0 to 3", "0 a 3"),
+            T("Fine-tune ZeRO stage", "Etapa de ZeRO del ajuste"), T("0 to 3", "0 a 3"),
             T("How the fine-tune's GPUs share the model state: 3 shards weights, "
               "gradients and Adam states; LoRA and QLoRA shard their frozen weights "
               "at 3 too.",
