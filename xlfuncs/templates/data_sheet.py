@@ -378,7 +378,9 @@ def add_data_sheet(
     # Accelerators, precisions and models name a row; fields a column.
     index = {"dtype": "data.column", "field": "data.column"}
     _header(
-        keys_w, [t(x) for k in kinds for x in ("data.key", index.get(k, "data.row"))], 15
+        keys_w,
+        [t(x) for k in kinds for x in ("data.key", index.get(k, "data.row"))],
+        15,
     )
     for kind, (keys_name, index_name) in zip(kinds, KEY_TABLES):
         found = zip(values[keys_name].flat(), values[index_name].flat())
