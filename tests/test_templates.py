@@ -430,6 +430,32 @@ def test_finance_conventions(built, tpl, lang):
                     assert c.protection.locked, c.coordinate
 
 
+# The terms each workbook's glossary explains: those its sheets use (issue 18:
+# MFU, PF/s-days, ZeRO and LoRA, where they appear).
+GLOSSED = {
+    "finetune-throughput": ("MFU", "ZeRO", "LoRA", "GPU-hour"),
+    "chinchilla-model-size": ("MFU", "PF/s-day", "GPU-hour"),
+    "llm-training-planner": ("MFU", "PF/s-day", "ZeRO", "LoRA", "GPU-hour"),
+}
+
+
+@pytest.mark.parametrize("tpl", TEMPLATES, ids=[t.slug for t in TEMPLATES])
+def test_the_summary_comes_first_with_money_first(built, tpl):
+    wb = openpyxl.load_workbook(built / tpl.filename("en"), data_only=True)
+    ws = summary_sheet(wb)
+    assert wb.active.title == ws.title == "Summary"
+    text = [str(c.value) for row in ws.iter_rows() for c in row if c.value is not None]
+    # The model check, then money: the first section, its first figure the total.
+    assert text.index("Model check") < text.index("Money")
+    assert text[text.index("Money") + 1] == "Total, with contingency"
+    assert "Contingency" in text and "Key assumptions" in text
+    glossary = text[text.index("Glossary") + 1 :]
+    terms = [t for t in glossary if t.startswith("• ")]
+    assert len(terms) == len(GLOSSED[tpl.slug])
+    for term, glossed in zip(terms, GLOSSED[tpl.slug]):
+        assert term.startswith(f"• {glossed}"), (term, glossed)
+
+
 @pytest.mark.parametrize(("tpl", "lang"), FILES, ids=IDS)
 def test_readable_print(built, tpl, lang):
     wb = openpyxl.load_workbook(built / tpl.filename(lang))

@@ -25,10 +25,10 @@ from .expr import Ref, call
 from .shared import (
     CONTINGENCY_INPUT,
     CURRENCY,
-    GLOSSARY,
     MFU,
     PRICE,
     SOURCES_SIZE,
+    glossary,
     time_checks,
 )
 from .texts import T
@@ -223,7 +223,7 @@ SUMMARY = Sheet(
                   "parámetro salvo que escriba otra."),
             ),
         ),
-        GLOSSARY,
+        glossary("mfu", "pf_day", "gpu_hour"),
         Stamp(),
     ),
     summary=True,

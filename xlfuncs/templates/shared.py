@@ -344,29 +344,32 @@ def estimate_rows(*, peak: bool = True) -> tuple[Result, ...]:
     )  # fmt: skip
 
 
-GLOSSARY = Notes(
-    T("Glossary", "Glosario"),
-    (
-        T("MFU (model FLOPs utilisation): the share of a GPU's peak arithmetic a run "
+_TERMS = {
+    "mfu": T("MFU (model FLOPs utilisation): the share of a GPU's peak arithmetic a run "
           "turns into model work; 35-55 % is typical.",
           "MFU (utilización de FLOPs del modelo): la parte del pico de una GPU que un "
           "entrenamiento convierte en trabajo útil; 35-55 % es lo habitual."),
-        T("PF/s-day: 10^15 operations a second for a day (8.64 × 10^19 FLOPs), the "
+    "pf_day": T("PF/s-day: 10^15 operations a second for a day (8.64 × 10^19 FLOPs), the "
           "unit of training compute.",
           "PF/s-día: 10^15 operaciones por segundo durante un día (8,64 × 10^19 "
           "FLOPs), la unidad del cómputo de entrenamiento."),
-        T("ZeRO: sharding weights, gradients and optimizer states over the GPUs, at "
+    "zero": T("ZeRO: sharding weights, gradients and optimizer states over the GPUs, at "
           "stage 1, 2 or 3 (Rajbhandari et al. 2020).",
           "ZeRO: repartir pesos, gradientes y estados del optimizador entre las GPU, "
           "en la etapa 1, 2 o 3 (Rajbhandari et al. 2020)."),
-        T("LoRA, QLoRA: training small adapters on a frozen 16-bit or 4-bit model: "
+    "lora": T("LoRA, QLoRA: training small adapters on a frozen 16-bit or 4-bit model: "
           "far less memory than full fine-tuning.",
           "LoRA, QLoRA: entrenar adaptadores pequeños sobre un modelo congelado de 16 "
           "o 4 bits: mucha menos memoria que el ajuste completo."),
-        T("GPU-hour: one GPU for one hour, what a cloud bills.",
+    "gpu_hour": T("GPU-hour: one GPU for one hour, what a cloud bills.",
           "GPU-hora: una GPU durante una hora, lo que factura la nube."),
-    ),
-)  # fmt: skip
+}  # fmt: skip
+
+
+def glossary(*terms: str) -> Notes:
+    """The glossary of the terms a workbook uses, in this order."""
+    return Notes(T("Glossary", "Glosario"), tuple(_TERMS[t] for t in terms))
+
 
 # ------------------------------------------------------------------ sources
 
@@ -461,7 +464,7 @@ __all__ = [
     "DTYPE",
     "FT_METHOD",
     "FT_MODEL",
-    "GLOSSARY",
+    "glossary",
     "GPU_MODEL",
     "METHOD",
     "MFU",

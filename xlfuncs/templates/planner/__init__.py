@@ -15,7 +15,7 @@ from __future__ import annotations
 from .. import texts as tx
 from ..blocks import Cover, Figures, Inputs, Notes, Result, Sheet, Stamp, Template
 from ..expr import Ref
-from ..shared import CONTINGENCY_INPUT, GLOSSARY, SOURCES_PLANNER, STATE_BYTES, USABLE
+from ..shared import CONTINGENCY_INPUT, SOURCES_PLANNER, STATE_BYTES, USABLE, glossary
 from ..texts import T
 from .deploy import (
     ENERGY,
@@ -108,8 +108,8 @@ SUMMARY = Sheet(
         ),
         Figures(
             T("The model and the runs", "El modelo y las ejecuciones"),
-            ("RuleParams", "RuleTokens", "GPUs", "Days", "FTTrainingHours", "ServingGPUs",
-             "EnergyMWh", "CO2Tonnes"),
+            ("RuleParams", "RuleTokens", "GPUs", "Days", "PretrainGPUHours",
+             "FTTrainingHours", "FTGPUHours", "ServingGPUs", "EnergyMWh", "CO2Tonnes"),
         ),
         Inputs(T("Key assumptions", "Supuestos clave"), (CONTINGENCY_INPUT, USABLE)),
         Notes(
@@ -128,7 +128,7 @@ SUMMARY = Sheet(
                   "contingencia cubre las ejecuciones, no el servicio."),
             ),
         ),
-        GLOSSARY,
+        glossary("mfu", "pf_day", "zero", "lora", "gpu_hour"),
         Stamp(),
     ),
     summary=True,

@@ -107,7 +107,7 @@ BUDGET = Results(
         ),
         Result(
             "PretrainGPUHours", call("CLUSTER_GPU_HOURS", "GPUs", "Days"),
-            T("GPU-hours", "GPU-horas"), T("GPU-hours", "GPU-horas"),
+            T("Pre-training GPU-hours", "GPU-horas del preentrenamiento"), T("GPU-hours", "GPU-horas"),
             T("GPUs × days × 24: what a cloud bills.", "GPU × días × 24: lo que factura la nube."),
         ),
         Result(
