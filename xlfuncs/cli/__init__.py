@@ -12,21 +12,29 @@ import contextlib
 import difflib
 import os
 import re
-import signal
 import sys
 import textwrap
-import threading
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TextIO, cast
 
-from . import FUNCTIONS, __version__
-from .data.accelerators import ACCELERATORS
-from .data.models import MODELS
-from .data.units import DTYPES
-from .registry import Formula, InputError, UnusualValueWarning
-from .registry.display import format_number, plain
+from .. import FUNCTIONS, __version__
+from ..data.accelerators import ACCELERATORS
+from ..data.models import MODELS
+from ..data.units import DTYPES
+from ..registry import Formula, InputError, UnusualValueWarning
+from ..registry.display import format_number, plain
+from .process import (
+    Terminated,
+    Watched,
+    output_error,
+    quiet_stdout,
+    safe_streams,
+    say,
+    signals_as_exceptions,
+    stdout_closed,
+)
 
 WIDTH = 100  # columns `xlfuncs list` and `xlfuncs gpus` fit in
 
@@ -52,7 +60,7 @@ class _Parser(argparse.ArgumentParser):
             message = f"unknown command {wrong[1]!r}; {hint}the commands: " + ", ".join(
                 commands
             )
-        _say(f"{message} (`{self.prog} --help` explains)")
+        say(f"{message} (`{self.prog} --help` explains)")
         raise SystemExit(2)
 
 
@@ -141,7 +149,7 @@ def calc_warning_slips(spec: Formula, words: Sequence[str]) -> Any:
         result = calc(spec, words)
     for w in caught:
         if issubclass(w.category, UnusualValueWarning):
-            _say(str(w.message), "warning")
+            say(str(w.message), "warning")
         else:  # not ours: as Python would have shown it
             warnings.showwarning(w.message, w.category, w.filename, w.lineno)
     return result
@@ -191,7 +199,7 @@ def cmd_list(ns: argparse.Namespace) -> None:
 
 def describe(spec: Formula) -> str:
     """One function in full: arguments, formula, source, example."""
-    from .docs import formula_line, references  # read from the same docstring
+    from ..docs import formula_line, references  # read from the same docstring
 
     lines = [_wrap(signature(spec), "", "    "), "", _wrap(spec.description, "")]
     lines += ["", f"Returns: {spec.unit}"]
@@ -370,7 +378,7 @@ def cmd_models(ns: argparse.Namespace) -> None:
 
 
 def cmd_excel_setup(ns: argparse.Namespace) -> None:
-    from .excel_setup import SetupError, run
+    from ..excel_setup import SetupError, run
 
     try:
         run(ns.config, print)
@@ -382,8 +390,8 @@ def cmd_excel_setup(ns: argparse.Namespace) -> None:
 
 
 def cmd_build(ns: argparse.Namespace) -> None:
-    from .templates import LANGS, build
-    from .templates.layout import build_date
+    from ..templates import LANGS, build
+    from ..templates.layout import build_date
 
     try:
         build_date()  # a bad SOURCE_DATE_EPOCH: one line naming it, before any work
@@ -415,7 +423,7 @@ def setting(text: str) -> tuple[str, float | str | None]:
 
 
 def cmd_docs(ns: argparse.Namespace) -> None:
-    from .docs import write_docs
+    from ..docs import write_docs
 
     for path in write_docs(Path(ns.out)):
         print(f"wrote {path}")
@@ -512,111 +520,31 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _safe_streams() -> None:
-    """Text any terminal can show: characters its encoding lacks become '?'."""
-    for stream in (sys.stdout, sys.stderr):
-        reconfigure: Callable[..., None] | None = getattr(stream, "reconfigure", None)
-        if reconfigure is not None:
-            with contextlib.suppress(ValueError, OSError):  # a closed stream
-                reconfigure(errors="replace")
-
-
-def _stdout_closed() -> bool:
-    """True if nothing can be written: fd 1 closed at start (sys.stdout is None),
-    or sys.stdout closed in this process."""
-    return sys.stdout is None or bool(getattr(sys.stdout, "closed", False))
-
-
-def _say(message: str, kind: str = "error") -> None:
-    if sys.stderr is not None:
-        with contextlib.suppress(OSError):
-            print(f"xlfuncs: {kind}: {message}", file=sys.stderr)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    _safe_streams()
-    with _signals_as_exceptions():
-        if _stdout_closed():
+    safe_streams()
+    with signals_as_exceptions():
+        if stdout_closed():
             # The command still runs (build still writes its files), into nowhere;
             # then the missing output is an error, as for any tool whose output
             # was lost.
             with open(os.devnull, "w") as sink, contextlib.redirect_stdout(sink):
                 status = _main(argv)
             if status == 0:
-                _say("standard output is closed")
+                say("standard output is closed")
                 status = 1
             return status
-        out = _Watched(sys.stdout)
+        out = Watched(sys.stdout)
         with contextlib.redirect_stdout(cast(TextIO, out)):
             status = _main(argv)
             with contextlib.suppress(OSError, ValueError):
                 out.flush()  # before Python's own flush at exit, which exits 0
     if out.error is None:
         return status
-    _quiet_stdout()
+    quiet_stdout()
     if isinstance(out.error, BrokenPipeError):  # the reader has all it wants
         return status or 1
-    _say(f"cannot write to standard output: {out.error.strerror or out.error}")
+    say(f"cannot write to standard output: {out.error.strerror or out.error}")
     return 2
-
-
-class _Watched:
-    """stdout, remembering its first failed write: argparse ignores a failure
-    to print --help or --version, and unbuffered (PYTHONUNBUFFERED) there is
-    nothing left to fail at the final flush."""
-
-    def __init__(self, stream: TextIO) -> None:
-        self.stream = stream
-        self.error: OSError | None = None
-
-    def write(self, text: str) -> int:
-        try:
-            return self.stream.write(text)
-        except OSError as err:
-            self.error = self.error or err
-            raise
-
-    def flush(self) -> None:
-        try:
-            self.stream.flush()
-        except OSError as err:
-            self.error = self.error or err
-            raise
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.stream, name)
-
-
-def _output_error() -> OSError | None:
-    return sys.stdout.error if isinstance(sys.stdout, _Watched) else None
-
-
-class _Terminated(BaseException):
-    """SIGTERM or SIGHUP (`kill`, a closed terminal): unwinds as Ctrl+C does, so
-    that a write in progress removes its temporary file."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
-
-
-@contextlib.contextmanager
-def _signals_as_exceptions() -> Iterator[None]:
-    if threading.current_thread() is not threading.main_thread():
-        yield  # only the main thread may set handlers (main() called from a thread)
-        return
-    names = ("SIGTERM", "SIGHUP")
-    signums = [getattr(signal, n) for n in names if hasattr(signal, n)]
-
-    def handler(signum: int, _: object) -> None:
-        raise _Terminated(signum)
-
-    previous = {n: signal.signal(n, handler) for n in signums}
-    try:
-        yield
-    finally:
-        for n, h in previous.items():
-            signal.signal(n, h)
 
 
 def _main(argv: Sequence[str] | None) -> int:
@@ -634,35 +562,23 @@ def _main(argv: Sequence[str] | None) -> int:
         return exit_.code if isinstance(exit_.code, int) else 2
     except InputError as err:
         # The cell wording (the CLI reads 82% as a cell does), with the value read.
-        _say(err.cell_reason + (f", not {err.got}" if err.got else ""))
+        say(err.cell_reason + (f", not {err.got}" if err.got else ""))
         return 2
     except (CliError, FileExistsError) as err:
-        _say(str(err))
+        say(str(err))
         return 2
     except OSError as err:  # an unwritable folder, a full disk: one line, no trace
-        if err is _output_error():  # stdout: main() says so
+        if err is output_error():  # stdout: main() says so
             return 1 if isinstance(err, BrokenPipeError) else 2
-        _quiet_stdout()
+        quiet_stdout()
         where = f": {err.filename}" if err.filename else ""
-        _say(f"{err.strerror or err}{where}")
+        say(f"{err.strerror or err}{where}")
         return 2
     except KeyboardInterrupt:
         return 130
-    except _Terminated as sig:
+    except Terminated as sig:
         return 128 + sig.signum
     except Exception as err:  # noqa: BLE001 - one line, never a traceback
-        _say(f"internal error, please report: {err!r}")
+        say(f"internal error, please report: {err!r}")
         return 1
     return 0
-
-
-def _quiet_stdout() -> None:
-    """Point stdout at devnull so that the flush at exit does not fail again."""
-    if sys.stdout is None:
-        return
-    with contextlib.suppress(OSError, ValueError):
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -1,0 +1,5 @@
+"""python -m xlfuncs.cli"""
+
+from . import main
+
+raise SystemExit(main())
