@@ -292,6 +292,19 @@ def test_finetune_memory_by_hand(built):
     )
 
 
+def test_a_measured_speed_is_read_as_the_mfu_it_implies(built):
+    v = read_names(built / FINETUNE.filename("en"))
+    # Estimated LoRA speed of Llama 3.1 8B on an H100 SXM at 40 % MFU: 989.4e12 ×
+    # 0.4 ÷ (6 × 8.0e9) = 8,245 tokens/s, × 1.5 for LoRA = 12,367.5. The seed's
+    # measured 2,500 tokens/s is then 2,500 ÷ 12,367.5 × 40 % = 8.09 % of peak.
+    assert v["EstimatedTokensPerSec"] == pytest.approx(12_367.5, rel=1e-12)
+    assert v["ImpliedMFU"] == pytest.approx(2_500 / 12_367.5 * 0.4, rel=1e-12)
+    # Typed per cluster (8 × 2,500 = 20,000 is still plausible), per minute
+    # (150,000) is faster than the GPU's peak: an error, not a cost.
+    fast = compute(FINETUNE, {"TokensPerSecPerGPU": 150_000})
+    assert fast["ImpliedMFU"] > 1
+
+
 def test_fine_tune_cost_does_not_follow_pretraining_days():
     # The planner fine-tunes the model the user names, not one re-sized by days.
     named = {"FTModel": "Llama 3.1 8B"}

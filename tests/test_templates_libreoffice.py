@@ -140,6 +140,10 @@ WORST = [
     ("shape-8b", PLANNER, {"ShapeModel": "Llama 3.1 8B"},
      "Shape from model: Warning: over 4 times larger or smaller than the 20-tokens "
      "model: pick a model nearer its size, or its activations are misstated"),
+    # A measured speed typed per minute: 150,000 ÷ 12,367.5 × 40 % = 485 % of peak.
+    ("speed-per-minute", FINETUNE, {"TokensPerSecPerGPU": 150_000},
+     "Check of the results: MFU this speed implies: Error: faster than the GPU's "
+     "peak allows: tokens/s per GPU, not per cluster or per minute?"),
     # MFU at 100 % warns, but the model it buys (148 B) does not fit: the error wins.
     ("mfu-100-worst", PLANNER, {"MFU": 1.0},
      "Memory check, pre-training: Error: does not fit: "),

@@ -15,8 +15,7 @@ from dataclasses import dataclass
 #: of which 90 train means 1/0.9 = 1.11 times the useful hours, 11 % on top.
 CONTINGENCY = 0.11
 CONTINGENCY_SOURCE = (
-    "Dubey et al. 2024, 'The Llama 3 Herd of Models', §3.3.4: 466 job "
-    "interruptions in 54 days, over 90 % effective training time; 1/0.9 = 1.11, "
+    "Dubey et al. 2024, 'The Llama 3 Herd of Models', §3.3.4, "
     "https://arxiv.org/abs/2407.21783"
 )
 
@@ -29,8 +28,7 @@ CONTINGENCY_SOURCE = (
 LORA_SPEEDUP = 1.5
 LORA_SOURCE = (
     "Hu et al. 2021, 'LoRA', https://arxiv.org/abs/2106.09685; Schulman et al. "
-    "2025, 'LoRA Without Regret' (Thinking Machines): about 67 % of full "
-    "fine-tuning's compute"
+    "2025, 'LoRA Without Regret' (Thinking Machines)"
 )
 
 #: Public on-demand and spot prices of one data-centre GPU-hour run from about

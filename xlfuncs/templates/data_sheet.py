@@ -79,6 +79,11 @@ MISSING = "–"  # a figure the vendor does not publish
 Cached = dict[tuple[str, str], Any]
 
 
+# A table's title on one line, running over the empty cells to its right: in
+# the narrow first column a wrapped title would overrun the rows below.
+_HEADING = wr.BOLD.but(align=wr.BODY.align)
+
+
 def accelerator_keys() -> Iterator[tuple[str, int]]:
     """Every spelling a formula accepts, as key() writes it, and its table row."""
     seen: set[str] = set()
@@ -275,7 +280,7 @@ def add_data_sheet(
     cached: Cached = {}
     w.next()
     w.next()
-    w.put("accelerator", t("data.fits"), wr.BOLD, fit=False)
+    w.put("accelerator", t("data.fits"), _HEADING, fit=False)
     fit_keys = list(w.columns)[:8]
     w.next()
     for key, title in zip(fit_keys, [t("data.fit"), "E", "A", "B", "α", "β", "G", "a"]):
@@ -306,7 +311,7 @@ def add_data_sheet(
     # Recomputation modes ACTIVATION_GB takes, for the templates' drop-downs.
     w.next()
     w.next()
-    w.put("accelerator", t("data.recompute"), wr.BOLD, fit=False)
+    w.put("accelerator", t("data.recompute"), _HEADING, fit=False)
     w.next()
     mode_keys = list(w.columns)[: len(RECOMPUTE_MODES)]
     for key, mode in zip(mode_keys, RECOMPUTE_MODES):
@@ -315,7 +320,7 @@ def add_data_sheet(
     for title, names, name in ((t("data.methods"), METHOD_NAMES, "MethodNames"),
                                (t("data.sources_list"), SOURCE_NAMES, "SourceNames")):  # fmt: skip
         w.next()
-        w.put("accelerator", title, wr.BOLD, fit=False)
+        w.put("accelerator", title, _HEADING, fit=False)
         w.next()
         keys = list(w.columns)[: len(names)]
         for key, word in zip(keys, names):
@@ -324,7 +329,7 @@ def add_data_sheet(
     # Currencies: a price band in the reader's currency (order of magnitude).
     w.next()
     w.next()
-    w.put("accelerator", t("data.currencies"), wr.BOLD, fit=False)
+    w.put("accelerator", t("data.currencies"), _HEADING, fit=False)
     w.next()
     w.put("accelerator", t("data.currency"), HEADER, fit=False)
     w.put("vendor", t("data.per_usd"), HEADER, fit=False)

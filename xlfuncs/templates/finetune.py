@@ -12,6 +12,7 @@ from .blocks import (
     Axis,
     Case,
     Chart,
+    Check,
     Cover,
     Figures,
     Grid,
@@ -30,7 +31,9 @@ from .expr import F, Ref, call
 from .shared import (
     CONTINGENCY_INPUT,
     CURRENCY,
+    DATASET_EXAMPLES,
     DTYPE,
+    EPOCHS,
     FT_METHOD,
     FT_MODEL,
     GPU_MODEL,
@@ -39,6 +42,7 @@ from .shared import (
     SOURCE,
     SOURCES_FINETUNE,
     STATE_BYTES,
+    TOKENS_PER_EXAMPLE,
     USABLE,
     estimate_rows,
     glossary,
@@ -46,6 +50,7 @@ from .shared import (
     memory_verdicts,
     shape_rows,
     time_checks,
+    with_contingency,
 )
 from .texts import T
 
@@ -71,28 +76,9 @@ RUN = Inputs(
               "comunicación, sincronización, E/S y evaluación. Escriba 82 %."),
             fmt=tx.PERCENT_FMT,
         ),
-        Input(
-            "TokensPerExample", "tokens_per_example", 900,
-            T("Tokens per example (T)", "Tokens por ejemplo (T)"), T("tokens", "tokens"),
-            T("Mean tokens each example processes: input plus output, plus padding "
-              "where it costs compute.",
-              "Tokens medios que procesa cada ejemplo: entrada más salida, y el "
-              "relleno si consume cómputo."),
-        ),
-        Input(
-            "DatasetExamples", "examples", 100_000,
-            T("Dataset size", "Tamaño del conjunto de datos"), T("examples", "ejemplos"),
-            T("Examples in the training set. A whole number, 1 or more.",
-              "Ejemplos del conjunto de entrenamiento. Un entero, 1 o más."),
-            whole=True,
-        ),
-        Input(
-            "Epochs", "epochs", 3,
-            T("Epochs", "Épocas"), T("passes", "pasadas"),
-            T("Passes over the dataset; fractions are allowed (1.5).",
-              "Pasadas sobre el conjunto de datos; se admiten fracciones (1,5)."),
-            fmt=tx.DECIMAL,
-        ),
+        TOKENS_PER_EXAMPLE,
+        DATASET_EXAMPLES,
+        EPOCHS,
         PRICE,
         CURRENCY,
     ),
@@ -135,6 +121,29 @@ SPEED_STEPS = Results(
             T("Tokens/s per GPU used", "Tokens/s por GPU usados"), T("tokens/s", "tokens/s"),
             T("The measured figure, or the estimate, as chosen above.",
               "La cifra medida, o la estimación, según lo elegido arriba."),
+        ),
+        Result(
+            "ImpliedMFU", Ref("TokensPerSecUsed") / Ref("EstimatedTokensPerSec") * Ref("MFU"),
+            T("MFU this speed implies", "MFU que implica esta velocidad"), T("% of peak", "% del pico"),
+            T("Tokens/s per GPU used ÷ the estimate × the MFU above: how much of the "
+              "GPU's peak a measured speed reaches, to compare with the 35-55 % of "
+              "large runs.",
+              "Tokens/s por GPU usados ÷ la estimación × la MFU de arriba: cuánto del "
+              "pico de la GPU alcanza una velocidad medida, frente al 35-55 % de los "
+              "grandes entrenamientos."),
+            fmt=tx.PERCENT_FMT,
+            checks=(
+                Check(Ref("ImpliedMFU").le(1),
+                      T("Error: faster than the GPU's peak allows: tokens/s per GPU, "
+                        "not per cluster or per minute?",
+                        "Error: más rápido de lo que permite el pico de la GPU: ¿tokens/s "
+                        "por GPU, no por clúster ni por minuto?")),
+                Check(Ref("ImpliedMFU").ge(0.02),
+                      T("Warning: under 2% of the GPU's peak: check the speed, the model "
+                        "and the GPU",
+                        "Aviso: menos del 2 % del pico de la GPU: revise la velocidad, el "
+                        "modelo y la GPU"), error=False),
+            ),
         ),
         Result(
             "EffectiveThroughput", call("FT_THROUGHPUT", *_FT),
@@ -344,36 +353,19 @@ ASSUMPTIONS = Notes(
         T("The memory check counts the model state and the activations and keeps "
           "the rest of each GPU free (the usable share): no other fixed overhead.",
           "El control de memoria cuenta el estado del modelo y las activaciones y "
-          "deja libre el resto de cada GPU (la parte utilizable): ningún otro gasto "
-          "fijo."),
+          "deja libre el resto de cada GPU (la parte utilizable): ninguna otra "
+          "reserva fija de memoria."),
     ),
 )  # fmt: skip
 
 SUMMARY = Sheet(
     T("Summary", "Resumen"),
     (
-        Figures(
-            T("Money", "Dinero"),
-            (
-                Result(
-                    "TotalCost", Ref("TrainingCost") * (1 + Ref("Contingency")),
-                    T("Total, with contingency", "Total, con contingencia"), T("{currency}", "{currency}"),
-                    T("Training cost + contingency.", "Coste + contingencia."),
-                    fmt=tx.MONEY, key=True,
-                ),
-                "TrainingCost",
-                Result(
-                    "ContingencyCost", Ref("TrainingCost") * Ref("Contingency"),
-                    T("Contingency", "Contingencia"), T("{currency}", "{currency}"),
-                    T("Training cost × contingency %.", "Coste × % de contingencia."),
-                    fmt=tx.MONEY,
-                ),
-                "PricePerGPUHour",
-            ),
-        ),
+        with_contingency(Ref("TrainingCost"), ("TrainingCost",)),
         Figures(
             T("Time and resources", "Tiempo y recursos"),
-            ("TrainingDays", "GPUHours", "ExamplesPerSec", "MethodMemoryGB", "MethodMinGPUs"),
+            ("FTModel", "FTMethod", "GPUModel", "GPUs", "TrainingHours", "GPUHours",
+             "ExamplesPerSec", "MethodMemoryGB", "MethodMinGPUs"),
         ),
         Inputs(T("Key assumptions", "Supuestos clave"), (CONTINGENCY_INPUT, USABLE)),
         ASSUMPTIONS,

@@ -30,6 +30,7 @@ from .shared import (
     SOURCES_SIZE,
     glossary,
     time_checks,
+    with_contingency,
 )
 from .texts import T
 
@@ -188,28 +189,11 @@ NOTES = Notes(
 SUMMARY = Sheet(
     T("Summary", "Resumen"),
     (
-        Figures(
-            T("Money", "Dinero"),
-            (
-                Result(
-                    "TotalCost", Ref("ClusterCost") * (1 + Ref("Contingency")),
-                    T("Total, with contingency", "Total, con contingencia"), T("{currency}", "{currency}"),
-                    T("Training cost + contingency.", "Coste + contingencia."),
-                    fmt=tx.MONEY, key=True,
-                ),
-                "ClusterCost",
-                Result(
-                    "ContingencyCost", Ref("ClusterCost") * Ref("Contingency"),
-                    T("Contingency", "Contingencia"), T("{currency}", "{currency}"),
-                    T("Training cost × contingency %.", "Coste × % de contingencia."),
-                    fmt=tx.MONEY,
-                ),
-                "PricePerGPUHour",
-            ),
-        ),
+        with_contingency(Ref("ClusterCost"), ("ClusterCost",)),
         Figures(
             T("The model and the run", "El modelo y la ejecución"),
-            ("OptimalParams", "OptimalTokens", "ClusterDays", "ClusterGPUHours"),
+            ("ComputeBudgetPFDays", "OptimalParams", "OptimalTokens", "GPUs",
+             "PeakTFLOPSPerGPU", "ClusterDays", "ClusterGPUHours"),
         ),
         Inputs(T("Key assumptions", "Supuestos clave"), (CONTINGENCY_INPUT,)),
         Notes(
@@ -278,10 +262,12 @@ CHINCHILLA = Template(
               "the cost of serving the model.",
               "La regla de 20 tokens es óptima solo para la pérdida de entrenamiento; "
               "ignora el coste de servir el modelo."),
-            T("Time and cost assume the MFU holds for the whole run; restarts and "
-              "evaluations are not counted.",
-              "Duración y coste suponen que la MFU se mantiene toda la ejecución; no "
-              "cuentan reinicios ni evaluaciones."),
+            T("Time and the training cost assume the MFU holds for the whole run; "
+              "restarts and re-runs are in the contingency on the Summary, "
+              "evaluations nowhere.",
+              "Duración y coste del entrenamiento suponen que la MFU se mantiene toda "
+              "la ejecución; los reinicios y repeticiones van en la contingencia del "
+              "Resumen, las evaluaciones en ninguna parte."),
         ),
         sources=SOURCES_SIZE,
     ),

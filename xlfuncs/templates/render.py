@@ -413,6 +413,7 @@ def _number(v: Any) -> float | None:
 
 
 def place_chart(w: SheetWriter, chart: Any) -> None:
+    w.split()
     w.next()
     w.ws.add_chart(chart, w.coord("label"))
     for _ in range(CHART_ROWS):

@@ -19,10 +19,10 @@ from ..data.units import USABLE_MEMORY
 from ..registry.domains import Domain
 from ..registry.excel import key
 from . import texts as tx
-from .blocks import Check, Input, Notes, Result, Verdict
+from .blocks import Check, Figures, Input, Notes, Result, Verdict
 from .checks import figure, fit, looked_up
 from .expr import Expr, F, Lit, Ref, Say, call
-from .texts import T
+from .texts import T, Text
 from .written import parse
 
 # ------------------------------------------------------------------ money
@@ -87,7 +87,7 @@ USABLE = Input(
       "context, buffers and fragmentation. Every memory check and the fewest GPUs "
       "use it.",
       "La parte de la memoria de cada GPU que un plan puede llenar; el resto es para "
-      "el contexto CUDA, los buffers y la fragmentación. Todos los controles de "
+      "el contexto CUDA, los búferes y la fragmentación. Todos los controles de "
       "memoria y el mínimo de GPU la usan."),
     fmt=tx.PERCENT_FMT,
 )  # fmt: skip
@@ -230,7 +230,7 @@ def memory_rows(
                T("Activations", "Activaciones"), T("GB", "GB"),
                T("With gradient checkpointing, each layer's input kept: 2·s·b·h bytes a "
                  "layer (Korthikanti et al. 2022).",
-                 "Con gradient checkpointing, se guarda la entrada de cada capa: 2·s·b·h "
+                 "Con recomputación de activaciones (gradient checkpointing), se guarda la entrada de cada capa: 2·s·b·h "
                  "bytes por capa (Korthikanti et al. 2022)."), fmt=tx.DECIMAL),
     ]  # fmt: skip
     methods = (
@@ -371,6 +371,63 @@ def glossary(*terms: str) -> Notes:
     return Notes(T("Glossary", "Glosario"), tuple(_TERMS[t] for t in terms))
 
 
+_TRAINING_COST = T("Training cost", "Coste")
+
+
+def with_contingency(
+    cost: Expr,
+    costs: tuple[str, ...],
+    what: Text = _TRAINING_COST,
+    more: tuple[str, ...] = (),
+) -> Figures:
+    """The summary's money: the all-in total first, the ``costs`` (names of
+    results) it adds up, the contingency on them, ``more`` money outside the
+    total, and the price they rest on."""
+    money = T("{currency}", "{currency}")
+    total_row = Result(
+        "TotalCost", cost * (1 + Ref("Contingency")),
+        T("Total, with contingency", "Total, con contingencia"), money,
+        T(f"{what.en} + contingency.", f"{what.es} + contingencia."),
+        fmt=tx.MONEY, key=True,
+    )  # fmt: skip
+    part = Result(
+        "ContingencyCost", cost * Ref("Contingency"),
+        T("Contingency", "Contingencia"), money,
+        T(f"{what.en} × contingency %.", f"{what.es} × % de contingencia."),
+        fmt=tx.MONEY,
+    )  # fmt: skip
+    rows: tuple[str | Result, ...] = (total_row, *costs, part, *more, "PricePerGPUHour")
+    return Figures(T("Money", "Dinero"), rows)
+
+
+# ------------------------------------------------------------------ a fine-tune's data
+# The same three inputs in the fine-tuning workbook and the planner's fine-tune.
+
+TOKENS_PER_EXAMPLE = Input(
+    "TokensPerExample", "tokens_per_example", 900,
+    T("Tokens per example (T)", "Tokens por ejemplo (T)"), T("tokens", "tokens"),
+    T("Mean tokens each example processes: input plus output, plus padding "
+      "where it costs compute.",
+      "Tokens medios que procesa cada ejemplo: entrada más salida, y el "
+      "relleno si consume cómputo."),
+)  # fmt: skip
+
+DATASET_EXAMPLES = Input(
+    "DatasetExamples", "examples", 100_000,
+    T("Dataset size", "Tamaño del conjunto de datos"), T("examples", "ejemplos"),
+    T("Examples in the fine-tuning set. A whole number, 1 or more.",
+      "Ejemplos del conjunto de ajuste. Un entero, 1 o más."),
+    whole=True,
+)  # fmt: skip
+
+EPOCHS = Input(
+    "Epochs", "epochs", 3,
+    T("Epochs", "Épocas"), T("passes", "pasadas"),
+    T("Passes over the fine-tuning set; fractions are allowed (1.5).",
+      "Pasadas por el conjunto de ajuste; se admiten fracciones (1,5)."),
+    fmt=tx.DECIMAL,
+)  # fmt: skip
+
 # ------------------------------------------------------------------ sources
 
 SEED_FINETUNE = T(
@@ -439,9 +496,16 @@ MEMORY_SOURCES = T(
     "Transformer Models', https://arxiv.org/abs/2205.05198; Dettmers et al. 2023, "
     "'QLoRA', https://arxiv.org/abs/2305.14314",
 )
-CONTINGENCY_CITE = T("Contingency: " + CONTINGENCY_SOURCE,
-                     "Contingencia: " + CONTINGENCY_SOURCE)  # fmt: skip
-LORA_CITE = T("LoRA's speed: " + LORA_SOURCE, "Velocidad de LoRA: " + LORA_SOURCE)
+CONTINGENCY_CITE = T(
+    "Contingency: " + CONTINGENCY_SOURCE + ": 466 job interruptions in 54 days, "
+    "over 90 % effective training time; 1/0.9 = 1.11.",
+    "Contingencia: " + CONTINGENCY_SOURCE + ": 466 interrupciones en 54 días, "
+    "más del 90 % del tiempo entrenando; 1/0,9 = 1,11.",
+)
+LORA_CITE = T(
+    "LoRA's speed: " + LORA_SOURCE + ": about 67 % of full fine-tuning's compute.",
+    "Velocidad de LoRA: " + LORA_SOURCE + ": un 67 % del cómputo del ajuste completo.",
+)
 PRICES = T(
     "Prices: the price band that flags a price is public on-demand and spot prices "
     "(CoreWeave, Lambda, AWS, Google Cloud, Azure price pages, late 2026); the "
@@ -459,6 +523,10 @@ SOURCES_PLANNER = (SEED_SIZE, SEED_FINETUNE, HOFFMANN, BESIROGLU, KAPLAN, PALM,
                    MEMORY_SOURCES, LORA_CITE, DATASHEETS, CONTINGENCY_CITE, PRICES)  # fmt: skip
 
 __all__ = [
+    "with_contingency",
+    "DATASET_EXAMPLES",
+    "EPOCHS",
+    "TOKENS_PER_EXAMPLE",
     "CONTINGENCY_INPUT",
     "CURRENCY",
     "DTYPE",

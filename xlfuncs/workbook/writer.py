@@ -94,6 +94,7 @@ class SheetWriter:
         self.row = 0
         self.heights: dict[int, float] = {}
         self.blocks: list[tuple[int, int]] = []  # (first, last) rows kept together
+        self._first = 1  # the first row of the block being written
         self.cached: dict[tuple[str, str], Any] = {}
         for c in columns:
             ws.column_dimensions[self.letters[c.key]].width = c.width
@@ -237,10 +238,17 @@ class SheetWriter:
     @contextlib.contextmanager
     def block(self) -> Iterator[None]:
         """Rows written inside are kept on one page when they fit on one."""
-        first = self.row + 1
+        self._first = self.row + 1
         yield
-        if self.row >= first:
-            self.blocks.append((first, self.row))
+        if self.row >= self._first:
+            self.blocks.append((self._first, self.row))
+
+    def split(self) -> None:
+        """End the block here and go on in a new one: a chart below its table
+        is kept whole on a page of its own rather than cut with the table."""
+        if self.row >= self._first:
+            self.blocks.append((self._first, self.row))
+        self._first = self.row + 1
 
     def finish(
         self,
@@ -276,9 +284,9 @@ class SheetWriter:
             ws.protection.formatRows = False
 
     def _breaks(self, page: float) -> None:
-        """A block starts a new page when it would not fit on the current one,
-        unless that page is still half empty: a long block then runs on
-        rather than leave a page nearly blank."""
+        """A block starts a new page when it would not fit on the current one:
+        when it fits on a page by itself and this page is a quarter full, and
+        a block longer than a page when this page is half full."""
 
         def height(a: int, b: int) -> float:
             return sum(self.heights.get(r, ROW) for r in range(a, b + 1))
@@ -288,11 +296,18 @@ class SheetWriter:
         used = height(1, self.blocks[0][0] - 1)
         for first, end in self.blocks:
             h = height(first, end)
-            if used + h > page and used > page / 2:
+            if first == self.blocks[0][0]:  # the sheet's head leads into it
+                used = (used + h) % page
+                continue
+            # A block that fits on a page starts one rather than be cut, unless
+            # that leaves three quarters of this page blank; a longer one is cut
+            # anyway, so it starts one only when this page is half full.
+            if used + h > page and used > (page / 4 if h <= page else page / 2):
                 self.ws.row_breaks.append(Break(id=first - 1))
                 used = h
             else:
                 used += h
+            used %= page  # what a block longer than a page leaves on its last
 
 
 def column_key(coord: str) -> str:

@@ -12,10 +12,16 @@ the money first.
 
 from __future__ import annotations
 
-from .. import texts as tx
-from ..blocks import Cover, Figures, Inputs, Notes, Result, Sheet, Stamp, Template
+from ..blocks import Cover, Figures, Inputs, Notes, Sheet, Stamp, Template
 from ..expr import Ref
-from ..shared import CONTINGENCY_INPUT, SOURCES_PLANNER, STATE_BYTES, USABLE, glossary
+from ..shared import (
+    CONTINGENCY_INPUT,
+    SOURCES_PLANNER,
+    STATE_BYTES,
+    USABLE,
+    glossary,
+    with_contingency,
+)
 from ..texts import T
 from .deploy import (
     ENERGY,
@@ -79,37 +85,19 @@ NOTES = Notes(
     ),
 )  # fmt: skip
 
-_MONEY = T("{currency}", "{currency}")
-_RUNS = Ref("PretrainCost") + Ref("FTCost")
 
 SUMMARY = Sheet(
     T("Summary", "Resumen"),
     (
-        Figures(
-            T("Money", "Dinero"),
-            (
-                Result(
-                    "TotalCost", _RUNS * (1 + Ref("Contingency")),
-                    T("Total, with contingency", "Total, con contingencia"), _MONEY,
-                    T("The runs' cost + contingency.", "Coste de las ejecuciones + contingencia."),
-                    fmt=tx.MONEY, key=True,
-                ),
-                "PretrainCost",
-                "FTCost",
-                Result(
-                    "ContingencyCost", _RUNS * Ref("Contingency"),
-                    T("Contingency", "Contingencia"), _MONEY,
-                    T("The runs' cost × contingency %.", "Coste de las ejecuciones × % de contingencia."),
-                    fmt=tx.MONEY,
-                ),
-                "ServingMonthlyCost",
-                "PricePerGPUHour",
-            ),
+        with_contingency(
+            Ref("PretrainCost") + Ref("FTCost"), ("PretrainCost", "FTCost"),
+            T("The runs' cost", "Coste de las ejecuciones"), more=("ServingMonthlyCost",),
         ),
         Figures(
             T("The model and the runs", "El modelo y las ejecuciones"),
-            ("RuleParams", "RuleTokens", "GPUs", "Days", "PretrainGPUHours",
-             "FTTrainingHours", "FTGPUHours", "ServingGPUs", "EnergyMWh", "CO2Tonnes"),
+            ("RuleParams", "RuleTokens", "GPUModel", "GPUs", "Days", "PretrainGPUHours",
+             "FTModel", "FTMethod", "FTGPUs", "FTTrainingHours", "FTGPUHours", "ServingGPUs",
+             "EnergyMWh", "CO2Tonnes"),
         ),
         Inputs(T("Key assumptions", "Supuestos clave"), (CONTINGENCY_INPUT, USABLE)),
         Notes(

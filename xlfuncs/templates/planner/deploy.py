@@ -11,8 +11,11 @@ from ..blocks import Input, Inputs, Result, Results, Verdict
 from ..checks import figure
 from ..expr import F, Lit, Ref, Say, call
 from ..shared import (
+    DATASET_EXAMPLES,
+    EPOCHS,
     FT_METHOD,
     FT_MODEL,
+    TOKENS_PER_EXAMPLE,
     estimate_rows,
     memory_rows,
     memory_verdicts,
@@ -46,28 +49,9 @@ FT_INPUTS = Inputs(
               "comunicación, evaluación y secuencias cortas que la MFU no cuenta."),
             fmt=tx.PERCENT_FMT,
         ),
-        Input(
-            "TokensPerExample", "tokens_per_example", 900,
-            T("Tokens per example (T)", "Tokens por ejemplo (T)"), T("tokens", "tokens"),
-            T("Mean tokens each example processes: input plus output, plus padding "
-              "where it costs compute.",
-              "Tokens medios que procesa cada ejemplo: entrada más salida, y el "
-              "relleno si consume cómputo."),
-        ),
-        Input(
-            "DatasetExamples", "examples", 100_000,
-            T("Dataset size", "Tamaño del conjunto de datos"), T("examples", "ejemplos"),
-            T("Examples in the fine-tuning set. A whole number, 1 or more.",
-              "Ejemplos del conjunto de ajuste. Un entero, 1 o más."),
-            whole=True,
-        ),
-        Input(
-            "Epochs", "epochs", 3,
-            T("Epochs", "Épocas"), T("passes", "pasadas"),
-            T("Passes over the fine-tuning set; fractions are allowed (1.5).",
-              "Pasadas por el conjunto de ajuste; se admiten fracciones (1,5)."),
-            fmt=tx.DECIMAL,
-        ),
+        TOKENS_PER_EXAMPLE,
+        DATASET_EXAMPLES,
+        EPOCHS,
         Input(
             "FTSeqLen", "seq_len", 2048,
             T("Fine-tune sequence length", "Longitud de secuencia del ajuste"), T("tokens", "tokens"),
