@@ -22,7 +22,7 @@ from ..registry.excel import key
 from . import texts as tx
 from .blocks import Check, Input
 from .expr import Expr, F, Ref, Say
-from .texts import Text
+from .texts import T, Text
 from .written import parse
 
 # An input no library function takes (a table's multiple): a positive number.
@@ -139,8 +139,13 @@ def guarded(body: Expr, conds: Sequence[Expr]) -> Expr:
 
 
 def severity(status: Expr) -> Expr:
-    """0 for OK, 2 for an error, 1 for anything else (a warning, n/a)."""
-    error = F.LEFT(status, len(tx.ERROR_WORD.en)).eq(Say(tx.ERROR_WORD))
+    """0 for OK, 2 for an error, 1 for anything else (a warning, n/a). A line
+    of several checks says where first ("Training time: Error: …"), so an
+    error is also ": Error:" inside the text."""
+    word = tx.ERROR_WORD
+    after = Say(T(": " + word.en, ": " + word.es))
+    inside = F.LEN(F.SUBSTITUTE(status, after, "")).lt(F.LEN(status))
+    error = F.OR(F.LEFT(status, len(word.en)).eq(Say(word)), inside)
     return F.IF(status.eq(Say(tx.OK)), 0, F.IF(error, 2, 1))
 
 

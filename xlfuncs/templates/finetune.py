@@ -275,14 +275,14 @@ SCENARIOS = Scenarios(
 )  # fmt: skip
 
 _AROUND = (0.25, 0.5, 1.0, 2.0, 4.0)
-_ETA = (0.8, 0.9, 1.0, 1.1)
+_ETA = (0.8, 0.9, 1.0, 1.1, 1.2)
 
 HOURS_GRID = Grid(
     T("Sensitivity: training time", "Sensibilidad: duración"),
     T("Hours for the run above at a quarter to four times its GPUs and at 80 % to "
-      "110 % of its efficiency (never above 100 %); the middle is the base case.",
+      "120 % of its efficiency (never above 100 %); the middle is the base case.",
       "Horas de la ejecución de arriba con de un cuarto a cuatro veces sus GPU y del "
-      "80 % al 110 % de su eficiencia (nunca más del 100 %); el centro es el caso "
+      "80 % al 120 % de su eficiencia (nunca más del 100 %); el centro es el caso "
       "base."),
     "TrainingHours", Axis("GPUs", _AROUND, multiples=True), Axis("Efficiency", _ETA, multiples=True),
 )  # fmt: skip
@@ -290,10 +290,10 @@ HOURS_GRID = Grid(
 COST_GRID = Grid(
     T("Sensitivity: cost", "Sensibilidad: coste"),
     T("Cost of the run above at half to twice the price per GPU-hour and at 80 % to "
-      "110 % of its efficiency; the middle is the base case. The GPU count changes "
+      "120 % of its efficiency (never above 100 %); the middle is the base case. The GPU count changes "
       "the time, not the cost: twice the GPUs finish in half the time.",
       "Coste de la ejecución de arriba con de la mitad al doble del precio por "
-      "GPU-hora y del 80 % al 110 % de su eficiencia; el centro es el caso base. El "
+      "GPU-hora y del 80 % al 120 % de su eficiencia (nunca más del 100 %); el centro es el caso base. El "
       "número de GPU cambia la duración, no el coste: el doble de GPU termina en la "
       "mitad de tiempo."),
     "TrainingCost", Axis("PricePerGPUHour", (0.5, 0.75, 1.0, 1.5, 2.0), multiples=True),

@@ -95,9 +95,9 @@ SUMMARY = Sheet(
         ),
         Figures(
             T("The model and the runs", "El modelo y las ejecuciones"),
-            ("RuleParams", "RuleTokens", "GPUModel", "GPUs", "Days", "PretrainGPUHours",
-             "FTModel", "FTMethod", "FTGPUs", "FTTrainingHours", "FTGPUHours", "ServingGPUs",
-             "EnergyMWh", "CO2Tonnes"),
+            ("RuleParams", "GPUModel", "GPUs", "Days", "PretrainGPUHours", "FTModel",
+             "FTMethod", "FTGPUs", "FTTrainingHours", "ServingGPUs", "EnergyMWh",
+             "CO2Tonnes"),
         ),
         Inputs(T("Key assumptions", "Supuestos clave"), (CONTINGENCY_INPUT, USABLE)),
         Notes(
