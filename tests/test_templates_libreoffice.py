@@ -152,6 +152,11 @@ WORST = [
     ("measured-405b", FINETUNE, {"FTModel": "Llama 3.1 405B"},
      "Check of the results: MFU this speed implies: Error: faster than the GPU's "
      "peak allows: tokens/s per GPU, not per cluster or per minute?"),
+    # On 64 GPUs the 6,000 PF/s-days run takes 6e6 ÷ (64 × 989.4 × 0.4) = 236.9
+    # days, but the table's 100,000 PF/s-days row 3,948: a row warns, never fails.
+    ("budget-row-years", CHINCHILLA, {"GPUs": 64},
+     "Budgets from 1 to 100,000 PF/s-days: Training time D40: Warning: longer than "
+     "a year"),
     # MFU at 100 % warns, but the model it buys (148 B) does not fit: the error wins.
     ("mfu-100-worst", PLANNER, {"MFU": 1.0},
      "Memory check, pre-training: Error: does not fit: "),

@@ -142,13 +142,13 @@ RUN = Results(
 )  # fmt: skip
 
 BUDGETS = Sweep(
-    T("Budgets from 1 to 1,000,000 PF/s-days", "Presupuestos de 1 a 1.000.000 PF/s-días"),
+    T("Budgets from 1 to 100,000 PF/s-days", "Presupuestos de 1 a 100.000 PF/s-días"),
     T("Tokens per parameter as above; type other budgets in the yellow cells. Each "
       "10× budget gives √10 ≈ 3.16× the parameters and the tokens.",
       "Tokens por parámetro como arriba; escriba otros presupuestos en las celdas "
       "amarillas. Cada presupuesto 10× da √10 ≈ 3,16× parámetros y tokens."),
     "ComputeBudgetPFDays",
-    (1, 10, 100, 1_000, 10_000, 100_000, 1_000_000),
+    (1, 10, 100, 1_000, 10_000, 100_000),
     ("OptimalParams", "OptimalTokens", "ClusterDays", "ClusterCost"),
     Chart(T("Compute-optimal parameters and tokens against budget",
             "Parámetros y tokens óptimos según el presupuesto"),

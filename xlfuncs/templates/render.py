@@ -365,10 +365,20 @@ def sweep(lay: Layout, w: SheetWriter, block: Sweep) -> None:
         for c, name in zip(cols, block.results):
             res = lay.tpl.result(name)
             tree = lay.model.case(name, {inp.name: cell})
-            table[name].append(
-                lay.formula(w, c, tree, wr.RESULT.but(fmt=fmt(lay, res.fmt)))
-            )
+            here = lay.formula(w, c, tree, wr.RESULT.but(fmt=fmt(lay, res.fmt)))
+            table[name].append(here)
+            # Each row's result judged by the result's warnings (a run over a
+            # year), when it is a number: a row is a what-if, not the plan, so
+            # its figures warn rather than fail the model.
+            items += [
+                (Check(F.OR(F.NOT(F.ISNUMBER(Ref(here))), rename(k.cond, {name: here})),
+                       k.message, error=False),
+                 res.label + f" {w.coord(c)}: ")
+                for k in res.checks
+                if not k.error
+            ]  # fmt: skip
     first, last = head_row + 1, w.row
+    items = [i for i in items if i[0].error] + [i for i in items if not i[0].error]
     check_line(lay, w, block.title, items)
     if block.chart is not None:
         ch = block.chart
