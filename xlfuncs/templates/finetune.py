@@ -271,7 +271,7 @@ SCENARIOS = Scenarios(
         Case(T("Pessimistic", "Pesimista"), (0.5, 0.85, 1.25, 1.25)),
         Case(T("Optimistic", "Optimista"), (2.0, 1.1, 0.8, 0.8)),
     ),
-    ("ExamplesPerSec", "TrainingHours", "GPUHours", "TrainingCost"),
+    ("ExamplesPerSec", "TrainingHours", "GPUHours", "TrainingCost", "TotalCost"),
 )  # fmt: skip
 
 _AROUND = (0.25, 0.5, 1.0, 2.0, 4.0)

@@ -353,7 +353,8 @@ SCENARIOS = Scenarios(
         Case(T("Smaller run", "Ejecución menor"), (0.5, 0.75, 0.5, 1.4)),
         Case(T("Larger run", "Ejecución mayor"), (2.0, 1.25, 2.0, 0.8)),
     ),
-    ("ComputeBudgetPFDays", "RuleParams", "RuleTokens", "PretrainGPUHours", "PretrainCost"),
+    ("ComputeBudgetPFDays", "RuleParams", "RuleTokens", "PretrainGPUHours", "PretrainCost",
+     "TotalCost"),
 )  # fmt: skip
 
 _AROUND = (0.25, 0.5, 1.0, 2.0, 4.0)
