@@ -19,11 +19,11 @@ from typing import Any
 from openpyxl import Workbook
 
 from .. import __version__
-from ..workbook.writer import SheetWriter
+from ..workbook.writer import Column, SheetWriter
 from .blocks import Template
 from .cover import add_cover
 from .data_sheet import add_data_sheet, tables
-from .layout import COLUMNS, STAMP, SUMMARY_COLUMNS, Layout, build_date
+from .layout import COLUMNS, STAMP, SUMMARY_COLUMNS, Layout, build_date, wide_columns
 from .model import Model
 from .render import head, render
 from .texts import LANGS, T
@@ -51,7 +51,9 @@ def build_template(
     lay = Layout(tpl, lang, wb, model)
     first = True
     for sheet in tpl.sheets:
-        columns = SUMMARY_COLUMNS if sheet.summary else COLUMNS
+        columns: tuple[Column, ...] = SUMMARY_COLUMNS if sheet.summary else COLUMNS
+        if sheet.columns:
+            columns = wide_columns(sheet.columns)
         w = SheetWriter(wb, wb.create_sheet(lay.t(sheet.name)), columns)
         lay.compact = sheet.summary
         head(lay, w, sheet, first and sheet.check)

@@ -38,6 +38,7 @@ from .blocks import (
     Sheet,
     Stamp,
     Sweep,
+    Table,
 )
 from .expr import Expr, F, Ref
 from .layout import DATA, Layout, build_date, heading
@@ -548,6 +549,15 @@ RENDERERS: dict[type, Any] = {
     Stamp: stamp,
     Custom: custom,
 }
+
+
+def _table(lay: Layout, w: SheetWriter, block: Table) -> None:
+    from .table import render_table  # it uses this module's section and note
+
+    render_table(lay, w, block)
+
+
+RENDERERS[Table] = _table
 
 
 def render(lay: Layout, w: SheetWriter, block: Block) -> None:
