@@ -316,7 +316,9 @@ def formula_cells_without_cached_value(
             for c in row:
                 if c.data_type == "f":
                     count += 1
-                    if cached[ws.title][c.coordinate].value is None:
+                    shown = cached[ws.title][c.coordinate]
+                    # An empty text is a value: an unused row shows nothing.
+                    if shown.value is None and shown.data_type != "str":
                         missing.append(f"{ws.title}!{c.coordinate}")
     return count, missing
 

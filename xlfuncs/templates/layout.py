@@ -192,8 +192,10 @@ class Layout:
             w.define(name, key)
             self.public.add(name)
         label = self.t(inp.label)
-        if validate:
-            w.validate(ck.validation(inp, self.lang, label, self.t(inp.help)), key)
+        dv = ck.validation(inp, self.lang, label, self.t(inp.help))
+        if not validate:  # any value: the pop-up still says what it takes
+            dv.type = dv.operator = dv.formula1 = dv.formula2 = None
+        w.validate(dv, key)
         return name
 
     def unit(

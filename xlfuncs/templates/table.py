@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import dataclasses
 
+from openpyxl.worksheet.pagebreak import Break
+
 from ..workbook import writer as wr
 from ..workbook.page import lines
 from ..workbook.writer import SheetWriter
@@ -56,8 +58,10 @@ def field_checks(table: Table, f: Field) -> list[Check]:
         out = [Check(F.ISNUMBER(choice(f)), tx.PICK)]
     else:
         out = ck.input_checks(f.input)
-    if not f.input.blank:
-        return out
+    if not f.input.blank or not (
+        f.checks is not None or f.choices or f.input.kind == "list"
+    ):
+        return out  # a number's own checks let a blank through already
     x = Ref(f.name)
     return [dataclasses.replace(c, cond=F.OR(F.ISBLANK(x), c.cond)) for c in out]
 
@@ -120,6 +124,7 @@ def render_table(lay: Layout, w: SheetWriter, block: Table) -> None:
             continue
         title = block.bands[bands.index(b) - 1] if block.bands else block.title
         w.next()
+        w.ws.row_breaks.append(Break(id=w.row))  # each band starts a page
         w.next()
         w.put("label", lay.t(title), wr.BOLD)
         for start in range(0, len(shown), width - 1):  # the run named again

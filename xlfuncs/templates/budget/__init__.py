@@ -26,7 +26,7 @@ from ..blocks import (
     Stamp,
     Template,
 )
-from ..expr import F, Lit, Ref
+from ..expr import Array, F, Lit, Ref
 from ..shared import (
     CONTINGENCY_INPUT,
     CURRENCY,
@@ -136,8 +136,7 @@ SERVING = Inputs(
               T("Prompt and output tokens kept in the key/value cache.",
                 "Tokens de entrada y salida guardados en la caché de claves y valores.")),
         Input("ServingUtilization", "utilization", 0.5,
-              T("Share of the decode bound reached", "Parte del límite de decodificación alcanzada"),
-              T("%", "%"),
+              T("Share of the bound reached", "Parte del límite alcanzada"), T("%", "%"),
               T("Memory bandwidth bounds decoding; servers reach part of it (30-60 %).",
                 "El ancho de banda limita la decodificación; los servidores alcanzan parte "
                 "(30-60 %)."), fmt=tx.PERCENT_FMT),
@@ -202,8 +201,11 @@ def _by_month(name: str, label: T, row: str) -> Result:
 
 
 def _quarter(q: int) -> Result:
-    months = [Ref(f"MonthlyCost.{m}") for m in range(3 * q - 2, 3 * q + 1)]
-    return Result(f"BudgetQ{q}", months[0] + months[1] + months[2],
+    # The quarter's months picked from the row by a mask: {0,0,0,1,1,1,0,…}.
+    mask = Array(
+        (tuple(Lit(1 if (m - 1) // 3 == q - 1 else 0) for m in range(1, MONTHS + 1)),)
+    )
+    return Result(f"BudgetQ{q}", F.SUMPRODUCT(Ref("MonthlyCost"), mask),
                   T(f"Quarter {q}", f"Trimestre {q}"), _MONEY,
                   T(f"Months {3 * q - 2} to {3 * q}, all in.", f"Meses {3 * q - 2} a {3 * q}, todo incluido."),
                   fmt=tx.MONEY)  # fmt: skip
@@ -339,8 +341,8 @@ BUDGET = Template(
     sheets=(
         SUMMARY,
         Sheet(T("Runs", "Ejecuciones"), (RUNS,), columns=_RUN_WIDTHS),
-        Sheet(T("Months", "Meses"), (Custom(draw), Custom(draw_scenarios)), columns=_MONTH_WIDTHS),
         Sheet(T("Prices", "Precios"), (PRICES,), columns=(13.0, 11, 11, 11, 11, 50, 18)),
+        Sheet(T("Months", "Meses"), (Custom(draw), Custom(draw_scenarios)), columns=_MONTH_WIDTHS),
         Sheet(T("Assumptions", "Supuestos"),
               (PLAN, CAPACITY, RESERVED_PRICE, TRAINING, SERVING, ENERGY, NOTES)),
     ),

@@ -11,9 +11,10 @@ average GPUs busy that month.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
-from openpyxl.chart import BarChart, LineChart, Reference
-from openpyxl.chart.series import SeriesLabel
+from openpyxl.chart import BarChart, LineChart, Reference, Series
+from openpyxl.chart.data_source import AxDataSource
 
 from ...registry.domains import Domain
 from ...workbook import charts
@@ -60,6 +61,14 @@ def _spread(k: int, m: int, what: str, per_month: bool) -> Expr:
 
 def draw(lay: Layout, w: SheetWriter) -> None:
     months = [w.letter_key(k) for k in range(1, MONTHS + 1)]
+    # Each run's months, in the model first: the rows above sum them, the chart
+    # caches their sums, and the grids below show them.
+    for k in range(1, RUN_ROWS + 1):
+        for m in range(1, MONTHS + 1):
+            lay.model.add(cell(f"RunMonthCost.{k}", m), _spread(k, m, "RunCost", False))
+            lay.model.add(
+                cell(f"RunMonthGPUs.{k}", m), _spread(k, m, "RunGPUsUsed", True)
+            )
     section(lay, w, T("Month by month", "Mes a mes"))
     note(lay, w, T(
         "Each run's cost is spread over the months it runs, in proportion to its time; a "
@@ -72,7 +81,13 @@ def draw(lay: Layout, w: SheetWriter) -> None:
     w.put("label", lay.t(T("Month", "Mes")), wr.HEADER)
     for m, key in enumerate(months, start=1):
         date = F.DATE(F.YEAR(Ref("PlanStart")), F.MONTH(Ref("PlanStart")) + (m - 1), 1)
-        lay.formula(w, key, F.IFERROR(date, m), wr.HEADER_CENTRED.but(fmt="mmm yy"))
+        lay.formula(
+            w,
+            key,
+            F.IFERROR(date, m),
+            wr.HEADER_CENTRED.but(fmt="mmm yy"),
+            name=f"MonthHead.{m}",
+        )
     w.put("how", lay.t(T("Year", "Año")), wr.HEADER_CENTRED)
     head_row = w.row
 
@@ -202,8 +217,7 @@ def _grid(lay: Layout, w: SheetWriter, months: list[str], title: Text, unit: Tex
         name = Ref(cell("RunName", k))
         lay.formula(w, "label", F.IF(F.LEN(F.TRIM(name)).eq(0), "", name), wr.WRAPPED)
         placed = [
-            lay.formula(w, key, _spread(k, m, what, per_month), wr.BODY.but(fmt=fmt),
-                        name=cell(f"{prefix}.{k}", m))
+            lay.formula(w, key, None, wr.BODY.but(fmt=fmt), name=cell(f"{prefix}.{k}", m))
             for m, key in enumerate(months, start=1)
         ]  # fmt: skip
         year = (
@@ -218,39 +232,52 @@ def _grid(lay: Layout, w: SheetWriter, months: list[str], title: Text, unit: Tex
 
 def _chart(lay: Layout, w: SheetWriter, head_row: int, months: list[str],
            rows: dict[str, list[str]]) -> None:  # fmt: skip
-    """Monthly cost stacked by kind, cumulative spend as a line on its own axis."""
+    """Monthly cost stacked by kind, cumulative spend as a line on its own
+    axis; each series carries its values, for viewers that do not calculate."""
     bar = BarChart()
     bar.type, bar.grouping, bar.overlap = "col", "stacked", 100
     bar.title = lay.t(T("Monthly cost by kind, and cumulative spend",
                         "Coste mensual por tipo, y gasto acumulado"))  # fmt: skip
     bar.y_axis.title = lay.t(T("thousands a month", "miles al mes"))
-    bar.y_axis.numFmt = "#,##0,"
+    bar.y_axis.number_format = "#,##0,"
+    bar.x_axis.number_format = "mmm yy"
     bar.height = CHART_ROWS * 13 * 0.0353
     bar.width = 24
     first, last = w.letter(months[0]), w.letter(months[-1])
-    cats = Reference(range_string=f"{_q(w)}!${first}${head_row}:${last}${head_row}")
-    stacked = ("MonthPretraining", "MonthFinetuning", "MonthServing", "MonthIdle",
-               "MonthOverheads", "MonthContingency")  # fmt: skip
-    for k, name in enumerate(stacked):
+    dates = [_number(lay.model.value(f"MonthHead.{m}")) for m in range(1, MONTHS + 1)]
+    cats = charts.numbers(
+        f"{_q(w)}!${first}${head_row}:${last}${head_row}", dates, "mmm yy"
+    )
+
+    def one(name: str, label: Text) -> Any:  # openpyxl's Series
         r = _row_of(lay, rows[name][0])
-        ref = Reference(range_string=f"{_q(w)}!${first}${r}:${last}${r}")
-        bar.add_data(ref, from_rows=True, titles_from_data=False)
-        s = bar.series[-1]
-        s.tx = SeriesLabel(v=lay.t(LABELS[name]))
-        s.graphicalProperties.solidFill = (charts.COLOURS + ("7F7F7F", "A5A5A5"))[k]
-    bar.set_categories(cats)
+        ref = f"{_q(w)}!${first}${r}:${last}${r}"
+        s = Series(Reference(range_string=ref), title=lay.t(label))
+        s.val.numRef = charts.numbers(ref, [_number(lay.model.value(n)) for n in rows[name]],
+                                      "#,##0")  # fmt: skip
+        s.cat = AxDataSource(numRef=cats)
+        return s
+
+    colours = (*charts.COLOURS, "7F7F7F", "A5A5A5")
+    for k, (name, label) in enumerate(LABELS.items()):
+        s = one(name, label)
+        s.graphicalProperties.solidFill = colours[k]
+        bar.series.append(s)
     line = LineChart()
-    r = _row_of(lay, rows["MonthCumulative"][0])
-    line.add_data(Reference(range_string=f"{_q(w)}!${first}${r}:${last}${r}"),
-                  from_rows=True, titles_from_data=False)  # fmt: skip
-    line.series[0].tx = SeriesLabel(v=lay.t(T("Cumulative", "Acumulado")))
+    cum = one("MonthCumulative", T("Cumulative", "Acumulado"))
+    cum.graphicalProperties.line.solidFill = "000000"
+    line.series.append(cum)
     line.y_axis.axId = 200
     line.y_axis.title = lay.t(T("thousands, cumulative", "miles, acumulado"))
-    line.y_axis.numFmt = "#,##0,"
+    line.y_axis.number_format = "#,##0,"
     line.y_axis.crosses = "max"
     bar += line
     bar.legend.position = "b"
     place_chart(w, bar)
+
+
+def _number(v: object) -> float | None:
+    return float(v) if isinstance(v, float) else None
 
 
 LABELS = {
