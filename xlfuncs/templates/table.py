@@ -17,7 +17,6 @@ import dataclasses
 from openpyxl.worksheet.pagebreak import Break
 
 from ..workbook import writer as wr
-from ..workbook.page import lines
 from ..workbook.writer import SheetWriter
 from . import checks as ck
 from . import texts as tx
@@ -228,11 +227,8 @@ def row_check(
     )
     where = Say(block.title + ", ").cat(Ref(ren[block.label]))
     lay.problems.append((where, name))
-    longest = max(
-        (lines(c.message(lay.lang), w.width(key)) for c, _ in own
-         if isinstance(c.message, Text)), default=1,
-    )  # fmt: skip
-    w.fit(min(longest + 1, 4))
+    if k <= len(block.rows):  # a filled row: room for two lines of its check
+        w.fit(2)
 
 
 def table_input(name: str, label: Text, unit: Text, help: Text, **kw: object) -> Input:

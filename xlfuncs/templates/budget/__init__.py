@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from ...data.planning import CONTINGENCY_SOURCE
 from ...registry.domains import NONNEGATIVE, Domain
+from ...workbook import writer as wr
+from ...workbook.writer import SheetWriter
 from .. import texts as tx
 from ..blocks import (
     Check,
@@ -27,6 +29,8 @@ from ..blocks import (
     Template,
 )
 from ..expr import Array, F, Lit, Ref
+from ..layout import Layout
+from ..render import section
 from ..shared import (
     CONTINGENCY_INPUT,
     CURRENCY,
@@ -211,13 +215,22 @@ def _quarter(q: int) -> Result:
                   fmt=tx.MONEY)  # fmt: skip
 
 
-def _costliest(k: int) -> Result:
-    amount = F.LARGE(Ref("RunCost"), k)
-    name = F.INDEX(Ref("RunName"), F.MATCH(amount, Ref("RunCost"), 0))
-    return Result(f"CostliestRun{k}", name.cat(": ", F.FIXED(amount, 0), " ", F.TRIM(Ref("Currency"))),
-                  T(f"Costliest run {k}", f"Ejecución más cara {k}"), T("", ""),
-                  T("Before contingency (Runs sheet).", "Sin contingencia (hoja Ejecuciones)."),
-                  fmt="@")  # fmt: skip
+def costliest(lay: Layout, w: SheetWriter) -> None:
+    """The three costliest runs, their names and costs before contingency."""
+    section(lay, w, T("The costliest runs", "Las ejecuciones más caras"))
+    for k in (1, 2, 3):
+        w.next()
+        amount = F.LARGE(Ref("RunCost"), k)
+        name = F.INDEX(Ref("RunName"), F.MATCH(amount, Ref("RunCost"), 0))
+        lay.formula(w, "label", F.IFERROR(name, "–"), wr.WRAPPED, name=f"CostliestRunName{k}",
+                    public=True)  # fmt: skip
+        lay.formula(w, "value", F.IFERROR(amount, "–"), wr.RESULT.but(fmt=tx.MONEY),
+                    name=f"CostliestRun{k}", public=True)  # fmt: skip
+        lay.unit(w, "unit", _MONEY)
+        if k == 1:
+            w.put("check", lay.t(T("Before contingency (Runs sheet).",
+                                   "Sin contingencia (hoja Ejecuciones).")),
+                  wr.WRAPPED.but(font=wr.NOTE.font), to="how")  # fmt: skip
 
 
 SUMMARY = Sheet(
@@ -240,8 +253,7 @@ SUMMARY = Sheet(
                 *(_quarter(q) for q in range(1, MONTHS // 3 + 1)),
             ),
         ),
-        Figures(T("The costliest runs", "Las ejecuciones más caras"),
-                tuple(_costliest(k) for k in (1, 2, 3))),
+        Custom(costliest),
         Figures(
             T("Capacity, energy, emissions", "Capacidad, energía, emisiones"),
             (

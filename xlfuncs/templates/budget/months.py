@@ -139,9 +139,9 @@ def draw(lay: Layout, w: SheetWriter) -> None:
         ("MonthFinetuning", T("Fine-tuning", "Ajuste fino"), 2),
         ("MonthServing", T("Serving", "Servicio"), 3),
     ]
-    subhead(lay, w, T("Cost", "Coste"))
-    w.put("value", None)
-    lay.label(w, "value", "", _K, wr.NOTE)
+    w.next()
+    lay.label(w, "label", T("Cost", "Coste"), _K, wr.BOLD)
+    w.fit(2)
     for name, label, k in by_kind:
         line(name, label, [F.SUMIF(Ref("RunKindCode"), k, Span(c)) for c in cost],
              THOUSANDS, "sum")  # fmt: skip
@@ -197,10 +197,10 @@ def draw(lay: Layout, w: SheetWriter) -> None:
     check_line(lay, w, T("Months", "Meses"), items)
     _chart(lay, w, head_row, months, rows)
     _grid(lay, w, months, T("Cost by run and month", "Coste por ejecución y mes"), _K,
-          "RunMonthCost", "RunCost", THOUSANDS, per_month=False)  # fmt: skip
+          "RunMonthCost", "RunCost", "#,##0.0,;-#,##0.0,;", per_month=False)  # fmt: skip
     _grid(lay, w, months, T("GPUs by run and month (average in use)",
                             "GPU por ejecución y mes (media en uso)"), T("GPUs", "GPU"),
-          "RunMonthGPUs", "RunGPUsUsed", GPUS_FMT, per_month=True)  # fmt: skip
+          "RunMonthGPUs", "RunGPUsUsed", "#,##0.0;-#,##0.0;", per_month=True)  # fmt: skip
 
 
 def _grid(lay: Layout, w: SheetWriter, months: list[str], title: Text, unit: Text,
@@ -208,9 +208,11 @@ def _grid(lay: Layout, w: SheetWriter, months: list[str], title: Text, unit: Tex
     """One row a run: its cost or GPUs in each month."""
     section(lay, w, title)
     w.next()
-    lay.label(w, "label", T("Run", "Ejecución"), unit, wr.HEADER)
+    lay.label(w, "label", "", unit, wr.NOTE)
+    w.next()
+    w.put("label", lay.t(T("Run", "Ejecución")), wr.HEADER)
     for m, key in enumerate(months, start=1):
-        w.put(key, m, wr.HEADER_CENTRED.but(fmt="0"))
+        lay.formula(w, key, Ref(f"MonthHead.{m}"), wr.HEADER_CENTRED.but(fmt="mmm yy"))
     w.put("how", lay.t(T("Year", "Año")), wr.HEADER_CENTRED)
     for k in range(1, RUN_ROWS + 1):
         w.next()
