@@ -20,7 +20,7 @@ from openpyxl import Workbook
 
 from .. import __version__
 from ..workbook.writer import Column, SheetWriter
-from .blocks import Template
+from .blocks import Custom, Table, Template
 from .cover import add_cover
 from .data_sheet import add_data_sheet, tables
 from .layout import COLUMNS, STAMP, SUMMARY_COLUMNS, Layout, build_date, wide_columns
@@ -45,8 +45,24 @@ def build_template(
     """The workbook of one template in one language, and its cached values."""
     if lang not in LANGS:
         raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(LANGS)}")
+    lay = laid_out(tpl, lang, values)
+    wb = lay.wb
+    cached = lay.finish()
+    if tpl.data_sheet:
+        cached.update(add_data_sheets(wb, lang))
+    add_cover(wb, wb.worksheets[0], tpl, lang, build_date(), lay.filled)
+    wb.active = 1  # open on the first sheet after the cover
+    set_properties(wb, lang, title=tpl.title(lang), subject=tpl.subject(lang),
+                   keywords=tpl.keywords(lang), description=lay.filled(tpl.subtitle))  # fmt: skip
+    return Built(wb, cached)
+
+
+def laid_out(
+    tpl: Template, lang: str, values: Mapping[str, Any] | None = None
+) -> Layout:
+    """Every sheet of the template placed, the Checks sheet too: the model
+    holds every cell, the cover still to come."""
     wb = Workbook()
-    cover = wb.worksheets[0]
     model = Model(tpl, lang, tables() if tpl.data_sheet else {}, values)
     lay = Layout(tpl, lang, wb, model)
     first = True
@@ -65,14 +81,7 @@ def build_template(
                  title_rows=None if sheet.summary else "1:1",
                  freeze=None if sheet.summary else "A2", stamp=STAMP)  # fmt: skip
     lay.checks_sheet()
-    cached = lay.finish()
-    if tpl.data_sheet:
-        cached.update(add_data_sheets(wb, lang))
-    add_cover(wb, cover, tpl, lang, build_date(), lay.filled)
-    wb.active = 1  # open on the first sheet after the cover
-    set_properties(wb, lang, title=tpl.title(lang), subject=tpl.subject(lang),
-                   keywords=tpl.keywords(lang), description=lay.filled(tpl.subtitle))  # fmt: skip
-    return Built(wb, cached)
+    return lay
 
 
 def compute(
@@ -80,7 +89,12 @@ def compute(
 ) -> dict[str, Any]:
     """Every input, result and verdict of ``tpl`` with ``inputs`` typed in, as
     its workbook computes them (a result whose inputs are invalid reads n/a)."""
-    model = Model(tpl, lang, tables() if tpl.data_sheet else {}, inputs)
+    if any(isinstance(b, (Table, Custom)) for b in tpl.blocks):
+        model = laid_out(
+            tpl, lang, inputs
+        ).model  # a table's cells come with its layout
+    else:
+        model = Model(tpl, lang, tables() if tpl.data_sheet else {}, inputs)
     names = [*model.inputs, *model.results, *model.verdicts]
     return {n: model.value(n) for n in names}
 

@@ -65,6 +65,17 @@ def field_checks(table: Table, f: Field) -> list[Check]:
     return [dataclasses.replace(c, cond=F.OR(F.ISBLANK(x), c.cond)) for c in out]
 
 
+def naming(message: Text | Expr, label: Text) -> Text | Expr:
+    """A field's message, "Error: enter a number", as "Error: GPUs: enter a number":
+    still beginning with its severity, which the model check ranks by."""
+    if not isinstance(message, Text):
+        return message
+    en, es = message.en.split(": ", 1), message.es.split(": ", 1)
+    if len(en) < 2 or len(es) < 2:
+        return label + ": " + message
+    return Text(f"{en[0]}: {label.en}: {en[1]}", f"{es[0]}: {label.es}: {es[1]}")
+
+
 def typed_deps(table: Table, name: str, seen: set[str] | None = None) -> list[str]:
     """The typed fields a field reads, through the computed ones, in order."""
     fields = {f.name: f for f in table.fields}
@@ -217,9 +228,10 @@ def row_check(
     for f in block.fields:
         for c in checks[f.name]:
             cond = F.IFERROR(rename(c.cond, ren), False)
-            own.append((Check(cond, c.message, c.error), f.label + ": "))
+            own.append((Check(cond, naming(c.message, f.label), c.error), Text("", "")))
     for c in block.checks:
-        own.append((Check(rename(c.cond, ren), c.message, c.error), Text("", "")))
+        said = c.message if isinstance(c.message, Text) else rename(c.message, ren)
+        own.append((Check(rename(c.cond, ren), said, c.error), Text("", "")))
     own = [c for c in own if c[0].error] + [c for c in own if not c[0].error]
     tree = F.IF(blank(block, k), Say(tx.OK), ck.first_problem(own))
     name = lay.formula(

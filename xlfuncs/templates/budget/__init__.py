@@ -352,11 +352,11 @@ BUDGET = Template(
     ),
     sheets=(
         SUMMARY,
+        Sheet(T("Assumptions", "Supuestos"),
+              (PLAN, CAPACITY, RESERVED_PRICE, TRAINING, SERVING, ENERGY, NOTES)),
         Sheet(T("Runs", "Ejecuciones"), (RUNS,), columns=_RUN_WIDTHS),
         Sheet(T("Prices", "Precios"), (PRICES,), columns=(13.0, 11, 11, 11, 11, 50, 18)),
         Sheet(T("Months", "Meses"), (Custom(draw), Custom(draw_scenarios)), columns=_MONTH_WIDTHS),
-        Sheet(T("Assumptions", "Supuestos"),
-              (PLAN, CAPACITY, RESERVED_PRICE, TRAINING, SERVING, ENERGY, NOTES)),
     ),
     data_sheet=True,
 )  # fmt: skip

@@ -111,7 +111,7 @@ _TRAIN_FIT = F.IF(
 )  # fmt: skip
 _SERVE_FIT = F.IF(
     _MOST.ge(Ref("ServingBatch")), Say(tx.OK),
-    Say(T("Error: a replica holds ", "Error: una réplica admite ")).cat(
+    Say(T("Error: does not fit: a replica holds ", "Error: no cabe: una réplica admite ")).cat(
         figure(F.MAX(0, _MOST), 0),
         T(" sequences, not the batch: more GPUs per replica",
           " secuencias, no el lote: más GPU por réplica")),
