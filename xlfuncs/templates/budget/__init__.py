@@ -40,8 +40,8 @@ from ..shared import (
     USABLE,
 )
 from ..texts import T
-from .months import draw, draw_scenarios
-from .runs import MONTHS, PRICES, RUNS
+from .months import draw, draw_grids, draw_scenarios
+from .runs import MONTHS, PRICE_NOTES, PRICES, RUNS
 
 _MONEY = T("{currency}", "{currency}")
 _DATE = Domain(36526.0, 73050.0, True, True, "be a date from 2000 to 2099")
@@ -281,7 +281,7 @@ SUMMARY = Sheet(
     summary=True,
 )  # fmt: skip
 
-_RUN_WIDTHS = (15.0, 13, 13, 8, 9, 11, 6, 8, 6, 6, 12, 18)
+_RUN_WIDTHS = (15.0, 13, 13, 7, 9, 11, 6, 8, 6, 7, 12, 18)
 _MONTH_WIDTHS = (18.0,) + (8.0,) * MONTHS + (10.0,)
 
 BUDGET = Template(
@@ -355,8 +355,8 @@ BUDGET = Template(
         Sheet(T("Assumptions", "Supuestos"),
               (PLAN, CAPACITY, RESERVED_PRICE, TRAINING, SERVING, ENERGY, NOTES)),
         Sheet(T("Runs", "Ejecuciones"), (RUNS,), columns=_RUN_WIDTHS),
-        Sheet(T("Prices", "Precios"), (PRICES,), columns=(13.0, 11, 11, 11, 11, 50, 18)),
-        Sheet(T("Months", "Meses"), (Custom(draw), Custom(draw_scenarios)), columns=_MONTH_WIDTHS),
+        Sheet(T("Prices", "Precios"), (PRICES, PRICE_NOTES), columns=(11.0, 10, 10, 10, 11, 55, 18)),
+        Sheet(T("Months", "Meses"), (Custom(draw), Custom(draw_scenarios), Custom(draw_grids)), columns=_MONTH_WIDTHS),
     ),
     data_sheet=True,
 )  # fmt: skip

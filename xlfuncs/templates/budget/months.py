@@ -52,6 +52,14 @@ def _share(k: int, m: int) -> Expr:
     return F.MAX(0, F.MIN(m, s - 1 + d) - F.MAX(m - 1, s - 1)) / d
 
 
+def _guarded(lay: Layout, tree: Expr) -> Expr:
+    """n/a unless the inputs the month's figure reads pass their checks (a
+    contingency typed as text), and n/a for a figure that reads an n/a."""
+    conds = [c for n in sorted(tree.names()) if lay.tpl.is_input(n)
+             for c in ck.errors(lay.model.checks[n])]  # fmt: skip
+    return ck.guarded(tree, conds)
+
+
 def _spread(k: int, m: int, what: str, per_month: bool) -> Expr:
     """Run k's cost (or GPUs) in month m; blank when the run has none."""
     x = Ref(cell(what, k))
@@ -104,7 +112,9 @@ def draw(lay: Layout, w: SheetWriter) -> None:
         else:
             lay.label(w, "label", label, unit, wr.WRAPPED)
         rows[name] = [
-            lay.formula(w, key, tree, style.but(fmt=fmt), name=f"{name}.{m}")
+            lay.formula(
+                w, key, _guarded(lay, tree), style.but(fmt=fmt), name=f"{name}.{m}"
+            )
             for m, (key, tree) in enumerate(zip(months, trees), start=1)
         ]
         span = Span(rows[name], across=True)
@@ -196,6 +206,11 @@ def draw(lay: Layout, w: SheetWriter) -> None:
     items = [i for i in items if i[0].error] + [i for i in items if not i[0].error]
     check_line(lay, w, T("Months", "Meses"), items)
     _chart(lay, w, head_row, months, rows)
+
+
+def draw_grids(lay: Layout, w: SheetWriter) -> None:
+    """Each run's cost and GPUs, month by month: where the totals come from."""
+    months = [w.letter_key(k) for k in range(1, MONTHS + 1)]
     _grid(lay, w, months, T("Cost by run and month", "Coste por ejecución y mes"), _K,
           "RunMonthCost", "RunCost", "#,##0.0,;-#,##0.0,;", per_month=False)  # fmt: skip
     _grid(lay, w, months, T("GPUs by run and month (average in use)",
@@ -321,7 +336,7 @@ EXTRA = Input(
 
 def draw_scenarios(lay: Layout, w: SheetWriter) -> None:
     """The total under other prices, MFU and contingency, against the base."""
-    cols = [w.letter_key(k) for k in range(2, 2 + 2 * len(SCENARIOS), 2)]
+    cols = [w.letter_key(k) for k in range(2, 2 + len(SCENARIOS))]
     section(lay, w, T("Scenarios against the base", "Escenarios frente a la base"))
     note(lay, w, T(
         "Each case multiplies every price (the commitment's too) and every MFU-based "
@@ -335,12 +350,7 @@ def draw_scenarios(lay: Layout, w: SheetWriter) -> None:
     w.put("label", lay.t(T("Scenario", "Escenario")), wr.HEADER)
     w.put("value", lay.t(tx.BASE), wr.HEADER_CENTRED)
     for c, (label, *_) in zip(cols, SCENARIOS):
-        w.put(
-            c,
-            lay.t(label),
-            wr.HEADER_CENTRED,
-            to=w.letter_key(list(w.columns).index(c) + 1),
-        )
+        w.put(c, lay.t(label), wr.HEADER_CENTRED)
     w.fit(2)
     items: list[tuple[Check, Text]] = []
     cells: list[dict[str, str]] = [{} for _ in SCENARIOS]
@@ -364,6 +374,7 @@ def draw_scenarios(lay: Layout, w: SheetWriter) -> None:
     idle = F.SUM(Ref("MonthIdle"))
     w.next()
     lay.label(w, "label", T("All-in total", "Total"), _K, wr.BOLD)
+    w.fit(2)
     lay.formula(w, "value", Ref("BudgetTotal"), wr.KEY_RESULT.but(fmt=THOUSANDS))
     totals: list[str] = []
     for c, here in zip(cols, cells):

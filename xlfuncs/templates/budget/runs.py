@@ -15,7 +15,7 @@ from __future__ import annotations
 from ...data.planning import LORA_SPEEDUP
 from ...registry.domains import POSITIVE, WHOLE, Domain
 from .. import texts as tx
-from ..blocks import Check, Field, Table
+from ..blocks import Check, Field, Notes, Table
 from ..checks import figure, looked_up
 from ..expr import Expr, F, Lit, Ref, Say, call
 from ..shared import code, time_checks
@@ -338,10 +338,7 @@ RUNS = Table(
 # ------------------------------------------------------------------ prices
 
 # Sources are quoted as published, in English in both editions (as on the Data sheet).
-_SOURCE = (
-    "CoreWeave, coreweave.com/pricing (8-GPU node ÷ 8); reserved: less 30.6 %, "
-    "Google Cloud's 1-year commitment discount (a3-highgpu-8g, 2025-03)"
-)
+_SOURCE = "coreweave.com/pricing, node ÷ 8; reserved: -30.6 % (note)"
 _RESERVED_OFF = 1 - 0.306
 
 
@@ -391,6 +388,30 @@ PRICES = Table(
     8, "PriceGPU",
     (Check(F.OR(looked_up("PriceGPU", "AcceleratorKeys")),
            T("Error: a GPU from the Data sheet", "Error: una GPU de la hoja Datos")),),
+)  # fmt: skip
+
+PRICE_NOTES = Notes(
+    T("Where the example prices come from", "De dónde salen los precios de ejemplo"),
+    (
+        T("On-demand and spot: CoreWeave's public price page, "
+          "https://www.coreweave.com/pricing, an 8-GPU node's hourly price ÷ 8, read "
+          "2026-09-20 (through a public transcription of the page); L40S has no spot "
+          "price there.",
+          "Bajo demanda y spot: la página pública de precios de CoreWeave, "
+          "https://www.coreweave.com/pricing, el precio por hora de un nodo de 8 GPU "
+          "÷ 8, leída el 2026-09-20 (a través de una transcripción pública); la L40S no "
+          "tiene precio spot allí."),
+        T("Reserved: the on-demand price less 30.6 %, Google Cloud's 1-year committed-use "
+          "discount on a3-highgpu-8g in us-central1 (its price list of March 2025); "
+          "providers publish no reserved GPU prices of their own.",
+          "Reservada: el precio bajo demanda menos un 30,6 %, el descuento por uso "
+          "comprometido de 1 año de Google Cloud en a3-highgpu-8g en us-central1 (su "
+          "lista de marzo de 2025); los proveedores no publican precios reservados de GPU."),
+        T("Replace every figure with your contract's, in the currency of the Assumptions "
+          "sheet: the examples are in USD.",
+          "Sustituya cada cifra por la de su contrato, en la moneda de la hoja Supuestos: "
+          "los ejemplos están en USD."),
+    ),
 )  # fmt: skip
 
 __all__ = ["EXAMPLE", "HOURS_A_MONTH", "MONTHS", "PRICES", "RUNS", "RUN_ROWS"]
