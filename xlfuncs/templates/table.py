@@ -46,6 +46,18 @@ def choice(field: Field, name: str | None = None) -> Expr:
     return F.MOD(found - 1, n) + 1
 
 
+def edition(f: Field, value: object, lang: str) -> object:
+    """A typed choice in the edition's words (the example's "serving" is
+    "servicio" in Spanish); any other value as it is."""
+    for c in f.choices:
+        if isinstance(value, str) and value.strip().lower() in (
+            c.en.lower(),
+            c.es.lower(),
+        ):
+            return c(lang)
+    return value
+
+
 def field_checks(table: Table, f: Field) -> list[Check]:
     """A typed field's checks over its own name; the label field has none. A
     field that may be blank passes every check when blank."""
@@ -112,7 +124,9 @@ def render_table(lay: Layout, w: SheetWriter, block: Table) -> None:
         given = block.rows[k - 1] if k <= len(block.rows) else {}
         for f in block.fields:
             if f.input is not None:
-                lay.model.add(ren[f.name], value=given.get(f.name))
+                lay.model.add(
+                    ren[f.name], value=edition(f, given.get(f.name), lay.lang)
+                )
         for f in block.fields:
             if f.expr is None:
                 continue
