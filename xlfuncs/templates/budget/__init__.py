@@ -281,7 +281,7 @@ SUMMARY = Sheet(
     summary=True,
 )  # fmt: skip
 
-_RUN_WIDTHS = (15.0, 13, 13, 7, 9, 11, 6, 8, 6, 7, 12, 18)
+_RUN_WIDTHS = (14.0, 15, 13, 7, 9, 11, 6, 8, 6, 7, 12, 17)
 _MONTH_WIDTHS = (18.0,) + (8.0,) * MONTHS + (10.0,)
 
 BUDGET = Template(
