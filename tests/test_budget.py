@@ -122,6 +122,11 @@ def test_idle_reservation_by_hand(default):
     assert v(default, "BudgetIdle") == pytest.approx(499_904, abs=1e-6)
     assert v(default, "CommitmentUse") == pytest.approx(48 / 64)
     assert v(default, "PeakReserved") == 64
+    # Month 1: the pre-training run's 256 GPUs for 11 of its 30.4 days, 92.3 on
+    # average; at once, at most 256. Month 6: 32 (a fine-tune) + 48 (serving).
+    assert v(default, "PeakGPUs") == pytest.approx(256 * 263.2066 / 730, rel=1e-5)
+    assert v(default, "PeakGPUsActive") == 256
+    assert v(default, "MonthGPUsActive")[5] == 32 + 48
 
 
 def test_the_total_is_the_months_and_covers_contingency(default):

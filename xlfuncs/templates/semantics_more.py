@@ -9,6 +9,7 @@ system, days since 1899-12-30 (for dates after February 1900).
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from datetime import date, timedelta
 
@@ -27,11 +28,15 @@ from .semantics import (
 EPOCH = date(1899, 12, 30)
 
 
+CRITERIA = re.compile(r"^(<=|>=|<>|<|>|=)(-?[0-9.]+)$")
+
+
 @function("SUMIF")
 def _sumif(v: Sequence[Value], _: str) -> Value:
-    """SUMIF(range, value, sum_range) with a number or a plain text (no
-    operators, no wildcards): the cells equal to it, case ignored."""
+    """SUMIF(range, value, sum_range) with a number, a plain text (no
+    wildcards; case ignored) or a comparison with a number (">0")."""
     where, crit = v[0], v[1]
+    test = CRITERIA.match(crit) if isinstance(crit, str) else None
     sums = v[2] if len(v) > 2 else where
     if isinstance(crit, XlError):
         return crit
@@ -41,7 +46,11 @@ def _sumif(v: Sequence[Value], _: str) -> Value:
         return VALUE
     total = 0.0
     for c, s in zip(where.flat(), sums.flat()):
-        if isinstance(crit, str):
+        if test is not None:
+            op, x = test.group(1), float(test.group(2))
+            number_ = isinstance(c, (int, float)) and not isinstance(c, bool)
+            hit = number_ and compare(op, c, x) is True
+        elif isinstance(crit, str):
             hit = isinstance(c, str) and c.lower() == crit.lower()
         else:
             hit = isinstance(c, (int, float)) and compare("=", c, crit) is True

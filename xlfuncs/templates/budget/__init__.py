@@ -259,6 +259,10 @@ SUMMARY = Sheet(
             (
                 Result("PeakGPUs", F.MAX(Ref("MonthGPUs")), T("Peak GPUs in use", "Pico de GPU en uso"),
                        T("GPUs", "GPU"), T("The busiest month's average.", "La media del mes de más uso.")),
+                Result("PeakGPUsActive", F.MAX(Ref("MonthGPUsActive")),
+                       T("Most GPUs at once", "Máximo de GPU a la vez"), T("GPUs", "GPU"),
+                       T("At most: the GPUs of the runs active in the busiest month.",
+                         "Como mucho: las GPU de las ejecuciones activas en el mes de más uso.")),
                 Result("PeakReserved", F.MAX(Ref("MonthReserved")),
                        T("Most GPUs reserved", "Máximo de GPU reservadas"), T("GPUs", "GPU"),
                        T("The largest month's commitment.", "El compromiso del mes mayor.")),

@@ -15,6 +15,7 @@ from typing import Any
 
 from openpyxl.chart import BarChart, LineChart, Reference, Series
 from openpyxl.chart.data_source import AxDataSource
+from openpyxl.worksheet.pagebreak import Break
 
 from ...registry.domains import Domain
 from ...workbook import charts
@@ -187,13 +188,10 @@ def draw(lay: Layout, w: SheetWriter) -> None:
         GPUS_FMT,
         "max",
     )
-    line(
-        "MonthReservedUsed",
-        T("of them reserved", "de ellas reservadas"),
-        used,
-        GPUS_FMT,
-        "max",
-    )
+    line("MonthReservedUsed", T("of them reserved", "de ellas reservadas"), used, GPUS_FMT,
+         "max")  # fmt: skip
+    line("MonthGPUsActive", T("GPUs of the runs active", "GPU de las ejecuciones activas"),
+         [F.SUMIF(Span(g), ">0", Ref("RunGPUsUsed")) for g in gpus], GPUS_FMT, "max")  # fmt: skip
     line("MonthCommitmentUse", T("Commitment used", "Compromiso usado"),
          [F.IF(Ref(r).gt(0), Ref(f"MonthReservedUsed.{m}") / Ref(r), "")
           for m, r in enumerate(reserved, start=1)], "0%", "max")  # fmt: skip
@@ -205,6 +203,7 @@ def draw(lay: Layout, w: SheetWriter) -> None:
         items.append((over, Text("", "")))
     items = [i for i in items if i[0].error] + [i for i in items if not i[0].error]
     check_line(lay, w, T("Months", "Meses"), items)
+    w.ws.row_breaks.append(Break(id=w.row))  # the chart on a page of its own
     _chart(lay, w, head_row, months, rows)
 
 
