@@ -104,6 +104,22 @@ def typed_deps(table: Table, name: str, seen: set[str] | None = None) -> list[st
     return out
 
 
+def read_inputs(lay: Layout, table: Table, name: str) -> set[str]:
+    """The template inputs a field reads, through the computed fields."""
+    fields = {f.name: f for f in table.fields}
+    out: set[str] = set()
+    todo, seen = [name], {name}
+    while todo:
+        f = fields[todo.pop()]
+        for n in f.expr.names() if f.expr is not None else ():
+            if lay.tpl.is_input(n):
+                out.add(n)
+            elif n in fields and n not in seen:
+                seen.add(n)
+                todo.append(n)
+    return out
+
+
 def blank(table: Table, k: int) -> Expr:
     return F.LEN(F.TRIM(Ref(cell(table.label, k)))).eq(0)
 
@@ -136,7 +152,13 @@ def render_table(lay: Layout, w: SheetWriter, block: Table) -> None:
                 for c in checks[d]
                 if c.error
             ]
-            body = ck.guarded(rename(f.expr, ren), [rename(c.cond, ren) for c in conds])
+            # The workbook's own inputs a field reads (a PUE, a batch) guard it
+            # too: a blank one is 0 in a formula, but its default to the library.
+            inputs = [c for n in sorted(read_inputs(lay, block, f.name))
+                      for c in ck.errors(lay.model.checks[n])]  # fmt: skip
+            body = ck.guarded(
+                rename(f.expr, ren), [rename(c.cond, ren) for c in conds] + inputs
+            )
             lay.model.add(ren[f.name], F.IF(blank(block, k), "", body))
     bands = sorted({f.shown_in for f in block.fields})
     width = len(w.columns)
