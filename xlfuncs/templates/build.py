@@ -26,6 +26,7 @@ from .data_sheet import add_data_sheet, tables
 from .layout import COLUMNS, STAMP, SUMMARY_COLUMNS, Layout, build_date, wide_columns
 from .model import Model
 from .render import head, render
+from .table import render_table  # noqa: F401  (registers the table block's renderer)
 from .texts import LANGS, T
 
 

@@ -38,7 +38,6 @@ from .blocks import (
     Sheet,
     Stamp,
     Sweep,
-    Table,
 )
 from .expr import Expr, F, Ref
 from .layout import DATA, Layout, build_date, heading
@@ -551,16 +550,9 @@ RENDERERS: dict[type, Any] = {
 }
 
 
-def _table(lay: Layout, w: SheetWriter, block: Table) -> None:
-    from .table import render_table  # it uses this module's section and note
-
-    render_table(lay, w, block)
-
-
-RENDERERS[Table] = _table
-
-
 def render(lay: Layout, w: SheetWriter, block: Block) -> None:
+    """Draw ``block``; a table's renderer (:mod:`~xlfuncs.templates.table`)
+    adds itself to :data:`RENDERERS` when imported."""
     with w.block():
         RENDERERS[type(block)](lay, w, block)
 

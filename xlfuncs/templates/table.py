@@ -24,6 +24,7 @@ from .blocks import Check, Field, Input, Table
 from .expr import ATOM, Array, Ctx, Env, Expr, F, Lit, Ref, Say
 from .layout import Cells, Layout, heading
 from .model import rename
+from .render import RENDERERS, note, section
 from .semantics import Range, Value
 from .texts import Text
 
@@ -125,8 +126,6 @@ def blank(table: Table, k: int) -> Expr:
 
 
 def render_table(lay: Layout, w: SheetWriter, block: Table) -> None:
-    from .render import note, section
-
     section(lay, w, block.title)
     note(lay, w, block.note)
     fields = {f.name: f for f in block.fields}
@@ -300,5 +299,7 @@ class Span(Expr):
         values = [env[n] for n in self.cells]
         return Range.row(values) if self.across else Range.column(values)
 
+
+RENDERERS[Table] = render_table
 
 __all__ = ["Span", "cell", "choice", "heading", "render_table", "table_input"]

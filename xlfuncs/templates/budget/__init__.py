@@ -257,8 +257,8 @@ SUMMARY = Sheet(
         Figures(
             T("Capacity, energy, emissions", "Capacidad, energía, emisiones"),
             (
-                Result("PeakGPUs", F.MAX(Ref("MonthGPUs")), T("Peak GPUs in use", "Pico de GPU en uso"),
-                       T("GPUs", "GPU"), T("The busiest month's average.", "La media del mes de más uso.")),
+                Result("PeakGPUs", F.MAX(Ref("MonthGPUs")), T("GPUs in use, busiest month", "GPU en uso, mes de más uso"),
+                       T("GPUs", "GPU"), T("Its average over the month.", "Su media en el mes.")),
                 Result("PeakGPUsActive", F.MAX(Ref("MonthGPUsActive")),
                        T("Most GPUs at once", "Máximo de GPU a la vez"), T("GPUs", "GPU"),
                        T("At most: the GPUs of the runs active in the busiest month.",

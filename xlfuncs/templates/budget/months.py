@@ -183,14 +183,14 @@ def draw(lay: Layout, w: SheetWriter) -> None:
     subhead(lay, w, T("Capacity", "Capacidad"))
     line(
         "MonthGPUs",
-        T("GPUs in use (average)", "GPU en uso (media)"),
+        T("GPUs in use, average", "GPU en uso, media"),
         [F.SUM(Span(g)) for g in gpus],
         GPUS_FMT,
         "max",
     )
     line("MonthReservedUsed", T("of them reserved", "de ellas reservadas"), used, GPUS_FMT,
          "max")  # fmt: skip
-    line("MonthGPUsActive", T("GPUs of the runs active", "GPU de las ejecuciones activas"),
+    line("MonthGPUsActive", T("GPUs of active runs", "GPU de ejecuciones activas"),
          [F.SUMIF(Span(g), ">0", Ref("RunGPUsUsed")) for g in gpus], GPUS_FMT, "max")  # fmt: skip
     line("MonthCommitmentUse", T("Commitment used", "Compromiso usado"),
          [F.IF(Ref(r).gt(0), Ref(f"MonthReservedUsed.{m}") / Ref(r), "")
