@@ -90,6 +90,10 @@ def draw(lay: Layout, w: SheetWriter) -> None:
     w.put("label", lay.t(T("Month", "Mes")), wr.HEADER)
     for m, key in enumerate(months, start=1):
         date = F.DATE(F.YEAR(Ref("PlanStart")), F.MONTH(Ref("PlanStart")) + (m - 1), 1)
+        # A first month that is no date (blank is 1900's day 0 to a spreadsheet,
+        # which engines date differently): M1, M2… instead.
+        valid = ck.errors(lay.model.checks["PlanStart"])
+        date = F.IF(F.AND(*valid), date, f"M{m}")
         lay.formula(
             w,
             key,
