@@ -22,7 +22,7 @@ from . import checks as ck
 from . import texts as tx
 from .blocks import Check, Field, Input, Table
 from .expr import ATOM, Array, Ctx, Env, Expr, F, Lit, Ref, Say
-from .layout import Cells, Layout, heading
+from .layout import Cells, Layout
 from .model import rename
 from .render import RENDERERS, note, section
 from .semantics import Range, Value
@@ -302,4 +302,4 @@ class Span(Expr):
 
 RENDERERS[Table] = render_table
 
-__all__ = ["Span", "cell", "choice", "heading", "render_table", "table_input"]
+__all__ = ["Span", "cell", "choice", "render_table", "table_input"]

@@ -359,7 +359,7 @@ BUDGET = Template(
         Sheet(T("Assumptions", "Supuestos"),
               (PLAN, CAPACITY, RESERVED_PRICE, TRAINING, SERVING, ENERGY, NOTES)),
         Sheet(T("Runs", "Ejecuciones"), (RUNS,), columns=_RUN_WIDTHS),
-        Sheet(T("Prices", "Precios"), (PRICES, PRICE_NOTES), columns=(11.0, 10, 10, 10, 11, 55, 18)),
+        Sheet(T("Prices", "Precios"), (PRICES, PRICE_NOTES), columns=(14.0, 10, 10, 10, 11, 52, 18)),
         Sheet(T("Months", "Meses"), (Custom(draw), Custom(draw_scenarios), Custom(draw_grids)), columns=_MONTH_WIDTHS),
     ),
     data_sheet=True,

@@ -338,7 +338,7 @@ RUNS = Table(
 # ------------------------------------------------------------------ prices
 
 # Sources are quoted as published, in English in both editions (as on the Data sheet).
-_SOURCE = "coreweave.com/pricing, node ÷ 8; reserved: -30.6 % (note)"
+_SOURCE = "coreweave.com/pricing (node ÷ 8); reserved: GCP 1-yr, -30.6 %"
 _RESERVED_OFF = 1 - 0.306
 
 
