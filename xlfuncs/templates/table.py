@@ -171,7 +171,7 @@ def render_table(lay: Layout, w: SheetWriter, block: Table) -> None:
         w.next()
         w.ws.row_breaks.append(Break(id=w.row))  # each band starts a page
         w.next()
-        w.put("label", lay.t(title), wr.BOLD)
+        w.put("label", lay.t(title), wr.BOLD, to="how")
         for start in range(0, len(shown), width - 1):  # the run named again
             part = [fields[block.label], *shown[start : start + width - 1]]
             _band(lay, w, block, names, checks, part, check=False)
@@ -187,7 +187,7 @@ def _band(
     *,
     check: bool,
 ) -> None:
-    """The rows of some fields, headed, with a check column and totals."""
+    """The rows of some fields, headed, with their totals and a check column."""
     keys = list(w.columns)[: len(shown) + check]
     w.next()
     for key, f in zip(keys, shown):
@@ -195,6 +195,16 @@ def _band(
     if check:
         w.put(keys[-1], lay.t(tx.CHECK), wr.HEADER_CENTRED)
     w.height(3 * 13 + 2)
+    # Totals first, under the headings: on the page the reader opens, whatever
+    # the rows below run to.
+    totals = [(key, f) for key, f in zip(keys, shown) if f.total]
+    if totals:
+        w.next()
+        w.put(keys[0], lay.t(TOTAL), wr.BOLD)
+        for key, f in totals:
+            style = wr.KEY_RESULT.but(fmt=lay.t(f.fmt))
+            lay.formula(w, key, F.SUM(Ref(f.name)), style, name=f"{f.name}Total",
+                        public=True)  # fmt: skip
     first = w.row + 1
     for k, ren in enumerate(names, start=1):
         w.next()
@@ -209,14 +219,6 @@ def _band(
         w.define_range(f.name, key, key, first, last)
         lay.public.add(f.name)
         lay.model.add(f.name, Cells([r[f.name] for r in names]))
-    totals = [(key, f) for key, f in zip(keys, shown) if f.total]
-    if totals:
-        w.next()
-        w.put(keys[0], lay.t(TOTAL), wr.BOLD)
-        for key, f in totals:
-            style = wr.KEY_RESULT.but(fmt=lay.t(f.fmt))
-            lay.formula(w, key, F.SUM(Ref(f.name)), style, name=f"{f.name}Total",
-                        public=True)  # fmt: skip
 
 
 TOTAL = Text("Total", "Total")
