@@ -354,7 +354,7 @@ def draw_scenarios(lay: Layout, w: SheetWriter) -> None:
     w.put("value", lay.t(tx.BASE), wr.HEADER_CENTRED)
     for c, (label, *_) in zip(cols, SCENARIOS):
         w.put(c, lay.t(label), wr.HEADER_CENTRED)
-    w.fit(2)
+    w.fit(3)  # "Más contingencia" in a column of 8
     items: list[tuple[Check, Text]] = []
     cells: list[dict[str, str]] = [{} for _ in SCENARIOS]
     for what, label, k, inp in (("p", T("Price ×", "Precio ×"), 1, FACTOR),
