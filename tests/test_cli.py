@@ -300,6 +300,7 @@ def test_build_command(tmp_path, capsys):
     assert names == [
         "chinchilla-model-size-es.xlsx",
         "finetune-throughput-es.xlsx",
+        "llm-compute-budget-es.xlsx",
         "llm-training-planner-es.xlsx",
     ]
     assert main(["build", "--out", str(tmp_path), "--lang", "es"]) == 2
@@ -308,7 +309,7 @@ def test_build_command(tmp_path, capsys):
     assert main(["build", "--out", str(tmp_path), "--force"]) == 0
     # Both editions of the templates, and the LAMBDA library (English) with its
     # Advanced Formula Environment module.
-    assert len(list(tmp_path.iterdir())) == 8
+    assert len(list(tmp_path.iterdir())) == 10
     assert (tmp_path / "xlfuncs-functions.lambda.txt").exists()
 
 

@@ -231,7 +231,8 @@ def same(got: Any, want: Any) -> bool:
         return isinstance(got, (int, float)) and got == pytest.approx(
             want, rel=1e-9, abs=1e-300
         )
-    return got == want
+    # An empty text (an unused row of a table) reads back as an empty cell.
+    return got == want or (want in ("", None) and got in ("", None))
 
 
 def test_every_formula_cell_is_what_its_tree_computes(engine):

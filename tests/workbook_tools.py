@@ -319,7 +319,9 @@ def formula_cells_without_cached_value(
             for c in row:
                 if c.data_type == "f":
                     count += 1
-                    if cached[ws.title][c.coordinate].value is None:
+                    shown = cached[ws.title][c.coordinate]
+                    # An empty text is a value: an unused row shows nothing.
+                    if shown.value is None and shown.data_type != "str":
                         missing.append(f"{ws.title}!{c.coordinate}")
     return count, missing
 
@@ -346,3 +348,34 @@ def prints_whole_at_full_size(ws: openpyxl.worksheet.worksheet.Worksheet) -> boo
     ]
     widths = [ws.column_dimensions[c].width or 8.43 for c in letters]
     return width_px(widths) <= WIDTH_PX[ps.orientation or "portrait"]
+
+
+def with_rows(tpl, table_title: str, changes: dict[int, dict[str, object]]):
+    """The template with some rows of a table block changed: ``{row index from
+    0: {field: value}}`` (None clears a cell; a row past the filled ones is added)."""
+    from dataclasses import replace
+
+    from xlfuncs.templates.blocks import Table
+
+    def block(b):
+        if not isinstance(b, Table) or b.title.en != table_title:
+            return b
+        rows = [dict(r) for r in b.rows]
+        for k, change in changes.items():
+            while len(rows) <= k:
+                rows.append({})
+            rows[k].update(change)
+        return replace(b, rows=tuple(rows))
+
+    sheets = tuple(replace(s, blocks=tuple(map(block, s.blocks))) for s in tpl.sheets)
+    return replace(tpl, sheets=sheets)
+
+
+def named_values(wb: openpyxl.Workbook, name: str) -> object:
+    """A workbook name's value: one cell's, or a range's as a flat list."""
+    dest = wb.defined_names[name].attr_text.replace("$", "")
+    title, ref = dest.rsplit("!", 1)
+    ws = wb[title.strip("'")]
+    if ":" not in ref:
+        return ws[ref].value
+    return [c.value for row in ws[ref] for c in row]

@@ -11,6 +11,7 @@ import inspect
 import os
 import re
 import sys
+from datetime import date, timedelta
 from pathlib import Path
 
 from . import FUNCTIONS
@@ -233,6 +234,8 @@ def names_table(tpl: Template) -> str:
                 shown_ = "blank"
             elif isinstance(v, str):
                 shown_ = v
+            elif "yyyy" in fmt:  # a date: its serial number as the month it names
+                shown_ = (date(1899, 12, 30) + timedelta(days=int(v))).strftime("%Y-%m")
             else:
                 shown_ = shown(float(v), fmt)
                 if "{currency}" in row.unit.en and currency:

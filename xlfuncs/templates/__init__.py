@@ -19,6 +19,7 @@ from typing import Any
 
 from ..workbook.xlsx import existing, workbook_bytes, writable_folder, write_bytes
 from .blocks import Template
+from .budget import BUDGET
 from .build import build_template, compute
 from .finetune import FINETUNE
 from .library import FILENAME as LIBRARY
@@ -29,7 +30,7 @@ from .model_size import CHINCHILLA
 from .planner import PLANNER
 from .texts import LANGS
 
-TEMPLATES: tuple[Template, ...] = (FINETUNE, CHINCHILLA, PLANNER)
+TEMPLATES: tuple[Template, ...] = (FINETUNE, CHINCHILLA, PLANNER, BUDGET)
 
 
 def build(
@@ -108,6 +109,7 @@ def build(
 
 
 __all__ = [
+    "BUDGET",
     "CHINCHILLA",
     "FINETUNE",
     "LANGS",

@@ -215,6 +215,13 @@ class Field:
     expr: Expr | None = None  # computed: over the row's fields, by name
     total: bool = False  # summed below the table
     width: float = 10.0
+    band: int = 0  # 0: typed fields 1, computed 2; 3: workings (grey)
+    choices: tuple[Text, ...] = ()  # a typed word from this list (both editions)
+    checks: tuple[Check, ...] | None = None  # instead of the input's own
+
+    @property
+    def shown_in(self) -> int:
+        return self.band or (1 if self.input is not None else 2)
 
 
 @dataclass(frozen=True)
@@ -227,6 +234,8 @@ class Table:
     rows: tuple[dict[str, Any], ...]  # typed values, one dict per filled row
     size: int  # rows in all (the rest left blank to fill)
     label: str  # the field that names a row in messages
+    checks: tuple[Check, ...] = ()  # per row, over its fields: errors, then warnings
+    bands: tuple[Text, ...] = ()  # the title of each band after the first
 
 
 @dataclass(frozen=True)
@@ -278,6 +287,7 @@ class Sheet:
     blocks: tuple[Block, ...]
     check: bool = True  # the model check at the top
     summary: bool = False  # the one printed page for the reader who signs
+    columns: tuple[float, ...] = ()  # widths of a wide sheet (a table, months)
 
 
 @dataclass(frozen=True)

@@ -19,13 +19,14 @@ from typing import Any
 from openpyxl import Workbook
 
 from .. import __version__
-from ..workbook.writer import SheetWriter
-from .blocks import Template
+from ..workbook.writer import Column, SheetWriter
+from .blocks import Custom, Table, Template
 from .cover import add_cover
 from .data_sheet import add_data_sheet, tables
-from .layout import COLUMNS, STAMP, SUMMARY_COLUMNS, Layout, build_date
+from .layout import COLUMNS, STAMP, SUMMARY_COLUMNS, Layout, build_date, wide_columns
 from .model import Model
 from .render import head, render
+from .table import render_table  # noqa: F401  (registers the table block's renderer)
 from .texts import LANGS, T
 
 
@@ -45,27 +46,12 @@ def build_template(
     """The workbook of one template in one language, and its cached values."""
     if lang not in LANGS:
         raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(LANGS)}")
-    wb = Workbook()
-    cover = wb.worksheets[0]
-    model = Model(tpl, lang, tables() if tpl.data_sheet else {}, values)
-    lay = Layout(tpl, lang, wb, model)
-    first = True
-    for sheet in tpl.sheets:
-        columns = SUMMARY_COLUMNS if sheet.summary else COLUMNS
-        w = SheetWriter(wb, wb.create_sheet(lay.t(sheet.name)), columns)
-        lay.compact = sheet.summary
-        head(lay, w, sheet, first and sheet.check)
-        first = first and not sheet.check
-        for block in sheet.blocks:
-            render(lay, w, block)
-        w.finish(lang, last="how", portrait=sheet.summary, breaks=not sheet.summary,
-                 one_page=sheet.summary,
-                 title_rows=None if sheet.summary else "1:1",
-                 freeze=None if sheet.summary else "A2", stamp=STAMP)  # fmt: skip
-    lay.checks_sheet()
+    lay = laid_out(tpl, lang, values)
+    wb = lay.wb
     cached = lay.finish()
     if tpl.data_sheet:
         cached.update(add_data_sheets(wb, lang))
+    cover = wb.worksheets[0]
     add_cover(wb, cover, tpl, lang, build_date(), lay.filled)
     if tpl.sheets[0].summary:  # the page for the reader who signs comes first
         wb.move_sheet(cover, offset=1)
@@ -77,12 +63,44 @@ def build_template(
     return Built(wb, cached)
 
 
+def laid_out(
+    tpl: Template, lang: str, values: Mapping[str, Any] | None = None
+) -> Layout:
+    """Every sheet of the template placed, the Checks sheet too: the model
+    holds every cell, the cover still to come."""
+    wb = Workbook()
+    model = Model(tpl, lang, tables() if tpl.data_sheet else {}, values)
+    lay = Layout(tpl, lang, wb, model)
+    first = True
+    for sheet in tpl.sheets:
+        columns: tuple[Column, ...] = SUMMARY_COLUMNS if sheet.summary else COLUMNS
+        if sheet.columns:
+            columns = wide_columns(sheet.columns)
+        w = SheetWriter(wb, wb.create_sheet(lay.t(sheet.name)), columns)
+        lay.compact = sheet.summary
+        head(lay, w, sheet, first and sheet.check)
+        first = first and not sheet.check
+        for block in sheet.blocks:
+            render(lay, w, block)
+        w.finish(lang, last="how", portrait=sheet.summary, breaks=not sheet.summary,
+                 one_page=sheet.summary,
+                 title_rows=None if sheet.summary else "1:1",
+                 freeze=None if sheet.summary else "A2", stamp=STAMP)  # fmt: skip
+    lay.checks_sheet()
+    return lay
+
+
 def compute(
     tpl: Template, inputs: Mapping[str, Any] | None = None, lang: str = "en"
 ) -> dict[str, Any]:
     """Every input, result and verdict of ``tpl`` with ``inputs`` typed in, as
     its workbook computes them (a result whose inputs are invalid reads n/a)."""
-    model = Model(tpl, lang, tables() if tpl.data_sheet else {}, inputs)
+    if any(isinstance(b, (Table, Custom)) for b in tpl.blocks):
+        model = laid_out(
+            tpl, lang, inputs
+        ).model  # a table's cells come with its layout
+    else:
+        model = Model(tpl, lang, tables() if tpl.data_sheet else {}, inputs)
     names = [*model.inputs, *model.results, *model.verdicts]
     return {n: model.value(n) for n in names}
 

@@ -27,6 +27,7 @@ from typing import ClassVar, TypeAlias
 from ..registry import REGISTRY, InputError, UnusualValueWarning
 from ..registry.excel import literal, xl
 from . import semantics as S
+from . import semantics_more  # noqa: F401  (registers SUMIF, LARGE and dates)
 from .semantics import Range, Value, XlError
 from .texts import Text
 

@@ -54,6 +54,17 @@ SUMMARY_COLUMNS = (
     Column("note", 11),
     Column("how", 12),
 )
+
+
+def wide_columns(widths: tuple[float, ...]) -> tuple[Column, ...]:
+    """A wide sheet's columns (a table's, the months'): the first five named as
+    on a model sheet, the last "how", so titles and notes span them all."""
+    assert len(widths) >= 6, widths
+    keys = ["label", "value", "unit", "check", "note"]
+    keys += [f"c{k}" for k in range(5, len(widths) - 1)] + ["how"]
+    return tuple(Column(k, w) for k, w in zip(keys, widths))
+
+
 #: The columns a table or grid spreads its values over, after the label.
 DATA = ("value", "unit", "check", "note", "how")
 STAMP = f"xlfuncs {__version__}"
@@ -163,8 +174,10 @@ class Layout:
         *,
         name: str | None = None,
         public: bool = False,
+        validate: bool = True,
     ) -> str:
-        """An input cell: yellow, unlocked, validated by the input's rules."""
+        """An input cell: yellow, unlocked, validated by the input's rules
+        (``validate`` False: a cell that takes a name or a number)."""
         if name is None:
             name = self.new_name(inp.name)
             self.model.add(name, value=value)
@@ -179,7 +192,10 @@ class Layout:
             w.define(name, key)
             self.public.add(name)
         label = self.t(inp.label)
-        w.validate(ck.validation(inp, self.lang, label, self.t(inp.help)), key)
+        dv = ck.validation(inp, self.lang, label, self.t(inp.help))
+        if not validate:  # any value: the pop-up still says what it takes
+            dv.type = dv.operator = dv.formula1 = dv.formula2 = None
+        w.validate(dv, key)
         return name
 
     def unit(
@@ -319,6 +335,7 @@ __all__ = [
     "STAMP",
     "Layout",
     "build_date",
+    "wide_columns",
     "cache",
     "heading",
 ]

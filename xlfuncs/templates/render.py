@@ -562,6 +562,8 @@ RENDERERS: dict[type, Any] = {
 
 
 def render(lay: Layout, w: SheetWriter, block: Block) -> None:
+    """Draw ``block``; a table's renderer (:mod:`~xlfuncs.templates.table`)
+    adds itself to :data:`RENDERERS` when imported."""
     with w.block():
         RENDERERS[type(block)](lay, w, block)
 

@@ -43,6 +43,11 @@ def _num(ref: str, values: Sequence[float | None], fmt: str) -> NumRef:
     )
 
 
+def numbers(ref: str, values: Sequence[float | None], fmt: str) -> NumRef:
+    """A reference with its values cached, for any chart's series."""
+    return _num(ref, values, fmt)
+
+
 def series(
     title_ref: str | None,
     title: str,

@@ -1,0 +1,107 @@
+"""More of Excel's functions for the budget workbook: SUMIF, LARGE and dates.
+
+Registered in :data:`~xlfuncs.templates.semantics.FUNCTIONS` as the others are,
+with Excel's rules as LibreOffice and Gnumeric apply them (the tests
+recalculate the budget with both). Dates are serial numbers of the 1900 date
+system, days since 1899-12-30 (for dates after February 1900).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from datetime import date, timedelta
+
+from .semantics import (
+    FUNCTIONS,
+    NUM,
+    VALUE,
+    Range,
+    Value,
+    XlError,
+    compare,
+    function,
+    numeric,
+)
+
+EPOCH = date(1899, 12, 30)
+
+
+CRITERIA = re.compile(r"^(<=|>=|<>|<|>|=)(-?[0-9.]+)$")
+
+
+@function("SUMIF")
+def _sumif(v: Sequence[Value], _: str) -> Value:
+    """SUMIF(range, value, sum_range) with a number, a plain text (no
+    wildcards; case ignored) or a comparison with a number (">0")."""
+    where, crit = v[0], v[1]
+    test = CRITERIA.match(crit) if isinstance(crit, str) else None
+    sums = v[2] if len(v) > 2 else where
+    if isinstance(crit, XlError):
+        return crit
+    if not isinstance(where, Range) or not isinstance(sums, Range):
+        return VALUE
+    if where.shape != sums.shape:
+        return VALUE
+    total = 0.0
+    for c, s in zip(where.flat(), sums.flat()):
+        if test is not None:
+            op, x = test.group(1), float(test.group(2))
+            number_ = isinstance(c, (int, float)) and not isinstance(c, bool)
+            hit = number_ and compare(op, c, x) is True
+        elif isinstance(crit, str):
+            hit = isinstance(c, str) and c.lower() == crit.lower()
+        else:
+            hit = isinstance(c, (int, float)) and compare("=", c, crit) is True
+        if not hit:
+            continue
+        if isinstance(s, XlError):
+            return s
+        if isinstance(s, (int, float)) and not isinstance(s, bool):
+            total += float(s)
+    return total
+
+
+@function("LARGE")
+def _large(v: Sequence[Value], _: str) -> Value:
+    where, k = v[0], v[1]
+    if isinstance(k, XlError):
+        return k
+    cells = where.flat() if isinstance(where, Range) else [where]
+    err = next((c for c in cells if isinstance(c, XlError)), None)
+    if err is not None:
+        return err
+    xs = sorted(
+        (
+            float(c)
+            for c in cells
+            if isinstance(c, (int, float)) and not isinstance(c, bool)
+        ),
+        reverse=True,
+    )
+    if not isinstance(k, (int, float)) or not 1 <= math.ceil(k) <= len(xs):
+        return NUM
+    return xs[math.ceil(k) - 1]
+
+
+def _date(y: float, m: float, d: float) -> float | XlError:
+    y, m = int(y), int(m)
+    y, m = y + (m - 1) // 12, (m - 1) % 12 + 1
+    if not 1900 <= y <= 9999:
+        return NUM
+    return float((date(y, m, 1) - EPOCH).days + int(d) - 1)
+
+
+def _part(serial: float, which: str) -> float | XlError:
+    if serial < 61:  # the 1900 system's false 29 February lies before this
+        return NUM
+    day = EPOCH + timedelta(days=int(serial))
+    return float(day.year if which == "year" else day.month)
+
+
+FUNCTIONS |= {
+    "DATE": numeric(_date),
+    "YEAR": numeric(lambda s: _part(s, "year")),
+    "MONTH": numeric(lambda s: _part(s, "month")),
+}
