@@ -285,8 +285,8 @@ SUMMARY = Sheet(
     summary=True,
 )  # fmt: skip
 
-_RUN_WIDTHS = (14.0, 15, 13, 7, 9, 11, 6, 8, 6, 7, 12, 17)
-_MONTH_WIDTHS = (18.0,) + (8.0,) * MONTHS + (10.0,)
+_RUN_WIDTHS = (14.0, 15, 13, 7, 9, 11, 7, 8, 6, 7, 11, 17)
+_MONTH_WIDTHS = (17.5,) + (7.8,) * MONTHS + (10.0,)
 
 BUDGET = Template(
     slug="llm-compute-budget",

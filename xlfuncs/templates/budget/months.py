@@ -286,6 +286,7 @@ def _chart(lay: Layout, w: SheetWriter, head_row: int, months: list[str],
     line = LineChart()
     cum = one("MonthCumulative", T("Cumulative", "Acumulado"))
     cum.graphicalProperties.line.solidFill = "000000"
+    cum.smooth = False  # a spend is month by month: straight segments, no dip
     line.series.append(cum)
     line.y_axis.axId = 200
     line.y_axis.title = lay.t(T("thousands, cumulative", "miles, acumulado"))
