@@ -186,7 +186,8 @@ def test_text_in_a_gpu_count_names_the_run_and_shows_na(tmp_path):
     tpl = with_rows(BUDGET, RUNS, {2: {"RunGPUs": "eight"}})
     wb = built(tmp_path, tpl, "es")
     assert (
-        v(wb, "ModelCheck") == "Ejecuciones, Code 7B: Error: GPU: introduzca un número"
+        v(wb, "ModelCheck")
+        == "Ejecuciones, Code 7B: Error: GPU (por réplica en servicio): introduzca un número"
     )
     assert v(wb, "RunCost")[2] == "n/d: ver Control"
     assert isinstance(v(wb, "BudgetTotal"), float)
@@ -213,7 +214,10 @@ def test_errors_outrank_warnings_across_runs(tmp_path):
     tpl = with_rows(BUDGET, RUNS, {0: {"RunStart": 12, "RunTokens": 2e13},
                                    5: {"RunGPUs": "four"}})  # fmt: skip
     wb = built(tmp_path, tpl)
-    assert v(wb, "ModelCheck") == "Runs, Assistant 70B: Error: GPUs: enter a number"
+    assert (
+        v(wb, "ModelCheck")
+        == "Runs, Assistant 70B: Error: GPUs (a replica if serving): enter a number"
+    )
 
 
 def test_another_currency_names_every_amount(tmp_path):

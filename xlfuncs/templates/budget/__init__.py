@@ -269,7 +269,7 @@ SUMMARY = Sheet(
                 Result("CommitmentUse",
                        F.IF(F.SUM(Ref("MonthReserved")).gt(0),
                             F.SUM(Ref("MonthReservedUsed")) / F.SUM(Ref("MonthReserved")), Lit(0)),
-                       T("Commitment used", "Compromiso usado"), T("% of the year", "% del año"),
+                       T("Commitment used", "Compromiso usado"), T("% of reserved GPU-h", "% de GPU-h reservadas"),
                        T("Reserved GPU-months used ÷ committed.", "GPU-mes reservadas usadas ÷ comprometidas."),
                        fmt="0%"),
                 Result("BudgetEnergy", F.SUM(Ref("RunEnergy")), T("Energy", "Energía"), T("MWh", "MWh"),
@@ -285,7 +285,7 @@ SUMMARY = Sheet(
     summary=True,
 )  # fmt: skip
 
-_RUN_WIDTHS = (14.0, 15, 13, 7, 9, 11, 7, 8, 6, 7, 11, 17)
+_RUN_WIDTHS = (15.5, 13.5, 13, 7, 9, 11, 7, 8, 6, 7, 11, 17)
 _MONTH_WIDTHS = (17.5,) + (7.8,) * MONTHS + (10.0,)
 
 BUDGET = Template(

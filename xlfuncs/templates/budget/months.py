@@ -101,7 +101,8 @@ def draw(lay: Layout, w: SheetWriter) -> None:
             wr.HEADER_CENTRED.but(fmt="mmm yy"),
             name=f"MonthHead.{m}",
         )
-    w.put("how", lay.t(T("Year", "Año")), wr.HEADER_CENTRED)
+    # Money adds up over the year; GPUs and shares do not: their peak month.
+    w.put("how", lay.t(T("Year: sum or peak", "Año: suma o máximo")), wr.HEADER_CENTRED)
     head_row = w.row
 
     rows: dict[str, list[str]] = {}
@@ -231,7 +232,8 @@ def _grid(lay: Layout, w: SheetWriter, months: list[str], title: Text, unit: Tex
     w.put("label", lay.t(T("Run", "Ejecución")), wr.HEADER)
     for m, key in enumerate(months, start=1):
         lay.formula(w, key, Ref(f"MonthHead.{m}"), wr.HEADER_CENTRED.but(fmt="mmm yy"))
-    w.put("how", lay.t(T("Year", "Año")), wr.HEADER_CENTRED)
+    year_head = T("Year: peak", "Año: máximo") if per_month else T("Year", "Año")
+    w.put("how", lay.t(year_head), wr.HEADER_CENTRED)
     for k in range(1, RUN_ROWS + 1):
         w.next()
         name = Ref(cell("RunName", k))
