@@ -17,6 +17,7 @@ from typing import Any
 
 import openpyxl
 import pytest
+import workbook_tools
 from libreoffice import recalculate, require_libreoffice
 from workbook_tools import named_values, strip_cached_values, with_rows
 
@@ -96,18 +97,7 @@ def books(tmp_path_factory):
 
 
 def disagreements(formulas, cached, engine) -> tuple[int, list]:
-    compared, wrong = 0, []
-    for ws in formulas.worksheets:
-        for row in ws.iter_rows():
-            for c in row:
-                if c.data_type != "f":
-                    continue
-                want = cached[ws.title][c.coordinate].value
-                got = engine[ws.title][c.coordinate].value
-                if not same(want, got):
-                    wrong.append((ws.title, c.coordinate, got, want))
-                compared += 1
-    return compared, wrong
+    return workbook_tools.disagreements(formulas, cached, engine, same)
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))

@@ -18,7 +18,7 @@ from typing import Any
 import openpyxl
 import pytest
 from test_templates_libreoffice import WORST
-from workbook_tools import strip_cached_values
+from workbook_tools import disagreements, strip_cached_values
 
 from xlfuncs.templates import TEMPLATES
 from xlfuncs.templates.build import build_template
@@ -75,16 +75,9 @@ def recalculated(tmp_path_factory):
 def test_gnumeric_computes_every_formula_cell_as_the_builder_cached(recalculated):
     compared, wrong = 0, []
     for case, (formulas, cached, gnumeric) in recalculated.items():
-        for ws in formulas.worksheets:
-            for row in ws.iter_rows():
-                for c in row:
-                    if c.data_type != "f":
-                        continue
-                    want = cached[ws.title][c.coordinate].value
-                    got = gnumeric[ws.title][c.coordinate].value
-                    if not agree(want, got):
-                        wrong.append((case, ws.title, c.coordinate, want, got))
-                    compared += 1
+        n, bad = disagreements(formulas, cached, gnumeric, agree)
+        compared += n
+        wrong += [(case, *b) for b in bad]
     assert not wrong, (len(wrong), wrong[:10])
     assert compared > 2_000
 

@@ -17,7 +17,7 @@ from typing import Any
 import openpyxl
 import pytest
 from libreoffice import recalculate, require_libreoffice
-from workbook_tools import random_inputs, strip_cached_values
+from workbook_tools import disagreements, random_inputs, strip_cached_values
 
 from xlfuncs.templates import CHINCHILLA, FINETUNE, PLANNER, TEMPLATES, compute
 from xlfuncs.templates.blocks import Case, Scenarios, Template
@@ -238,16 +238,9 @@ def same(got: Any, want: Any) -> bool:
 def test_every_formula_cell_is_what_its_tree_computes(engine):
     compared, wrong = 0, []
     for case, (cached, recalc, formulas, _) in engine.items():
-        for ws in formulas.worksheets:
-            for row in ws.iter_rows():
-                for c in row:
-                    if c.data_type != "f":
-                        continue
-                    want = cached[ws.title][c.coordinate].value
-                    got = recalc[ws.title][c.coordinate].value
-                    if not same(got, want):
-                        wrong.append((case, ws.title, c.coordinate, got, want))
-                    compared += 1
+        n, bad = disagreements(formulas, cached, recalc, lambda w, g: same(g, w))
+        compared += n
+        wrong += [(case, *b) for b in bad]
     assert not wrong, (len(wrong), wrong[:20])
     assert compared > 10_000
 

@@ -379,3 +379,21 @@ def named_values(wb: openpyxl.Workbook, name: str) -> object:
     if ":" not in ref:
         return ws[ref].value
     return [c.value for row in ws[ref] for c in row]
+
+
+def disagreements(formulas, cached, engine, same) -> tuple[int, list]:
+    """Every formula cell of ``formulas`` compared: what the builder cached
+    against what ``engine`` (a recalculated copy) holds, by ``same(want, got)``;
+    how many were compared, and (sheet, cell, got, want) where they differ."""
+    compared, wrong = 0, []
+    for ws in formulas.worksheets:
+        for row in ws.iter_rows():
+            for c in row:
+                if c.data_type != "f":
+                    continue
+                want = cached[ws.title][c.coordinate].value
+                got = engine[ws.title][c.coordinate].value
+                if not same(want, got):
+                    wrong.append((ws.title, c.coordinate, got, want))
+                compared += 1
+    return compared, wrong
