@@ -187,7 +187,7 @@ def test_text_in_a_gpu_count_names_the_run_and_shows_na(tmp_path):
     wb = built(tmp_path, tpl, "es")
     assert (
         v(wb, "ModelCheck")
-        == "Ejecuciones, Code 7B: Error: GPU (por réplica en servicio): introduzca un número"
+        == "Ejecuciones, Code 7B: Error: GPU (o réplica): introduzca un número"
     )
     assert v(wb, "RunCost")[2] == "n/d: ver Control"
     assert isinstance(v(wb, "BudgetTotal"), float)
@@ -216,7 +216,7 @@ def test_errors_outrank_warnings_across_runs(tmp_path):
     wb = built(tmp_path, tpl)
     assert (
         v(wb, "ModelCheck")
-        == "Runs, Assistant 70B: Error: GPUs (a replica if serving): enter a number"
+        == "Runs, Assistant 70B: Error: GPUs (or replica): enter a number"
     )
 
 

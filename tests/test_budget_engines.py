@@ -160,7 +160,7 @@ def test_the_checks_name_the_run(books):
     )
     lo = books["gpus-text"][2]
     assert named_values(lo, "ModelCheck") == (
-        "Ejecuciones, Code 7B: Error: GPU (por réplica en servicio): introduzca un número"
+        "Ejecuciones, Code 7B: Error: GPU (o réplica): introduzca un número"
     )
     assert named_values(lo, "RunCost")[2] == "n/d: ver Control"
     # A run past the plan's last month: counted up to it, and said so.

@@ -269,7 +269,7 @@ SUMMARY = Sheet(
                 Result("CommitmentUse",
                        F.IF(F.SUM(Ref("MonthReserved")).gt(0),
                             F.SUM(Ref("MonthReservedUsed")) / F.SUM(Ref("MonthReserved")), Lit(0)),
-                       T("Commitment used", "Compromiso usado"), T("% of reserved GPU-h", "% de GPU-h reservadas"),
+                       T("Commitment used", "Compromiso usado"), T("% used", "% usado"),
                        T("Reserved GPU-months used ÷ committed.", "GPU-mes reservadas usadas ÷ comprometidas."),
                        fmt="0%"),
                 Result("BudgetEnergy", F.SUM(Ref("RunEnergy")), T("Energy", "Energía"), T("MWh", "MWh"),

@@ -154,7 +154,7 @@ RUN_FIELDS = (
            T("A GPU from the Data sheet, priced on the Prices sheet.",
              "Una GPU de la hoja Datos, con precio en la hoja Precios."),
            kind="list", keys="AcceleratorKeys", menu="AcceleratorNames"),
-    _typed("RunGPUs", T("GPUs (a replica if serving)", "GPU (por réplica en servicio)"), T("", ""),
+    _typed("RunGPUs", T("GPUs (or replica)", "GPU (o réplica)"), T("", ""),
            T("GPUs the run trains on; for serving, the GPUs holding one copy (blank: 1).",
              "GPU del entrenamiento; en servicio, las GPU de una copia (en blanco: 1)."),
            domain=WHOLE, blank=True),
