@@ -226,3 +226,22 @@ def test_another_currency_names_every_amount(tmp_path):
     ws = wb["Summary"]
     units = {r[2].value for r in ws.iter_rows() if r[2].value}
     assert "EUR" in units and "USD" not in units
+
+
+def test_a_fine_tune_costs_what_the_fine_tuning_workbook_says(default):
+    # "Support 70B": LoRA of Llama 3.1 70B on 2.0e9 tokens, 8 A100 SXM at 35 %
+    # MFU, on demand at 2.70 USD. The fine-tuning workbook, asked the same (its
+    # speed estimated, its scaling efficiency 100 %: a budget row has no
+    # efficiency of its own), gives the same GPU-hours and cost.
+    from xlfuncs.templates import FINETUNE, compute
+
+    same_run = {
+        "FTModel": "Llama 3.1 70B", "FTMethod": "LoRA", "GPUModel": "A100 SXM",
+        "GPUs": 8, "MFU": 0.35, "ThroughputSource": "estimated", "Efficiency": 1.0,
+        "DatasetExamples": 2_000_000, "TokensPerExample": 1_000, "Epochs": 1,
+        "PricePerGPUHour": 2.70,
+    }  # fmt: skip
+    ft = compute(FINETUNE, same_run)
+    assert v(default, "RunName")[1] == "Support 70B"
+    assert v(default, "RunGPUHours")[1] == pytest.approx(ft["GPUHours"], rel=1e-12)
+    assert v(default, "RunCost")[1] == pytest.approx(ft["TrainingCost"], rel=1e-12)
