@@ -20,7 +20,7 @@ from .blocks import Check, Input, Template
 from .expr import Call, Env, Expr, Ref
 from .semantics import Range, Value
 from .texts import Text
-from .written import Writing, inline
+from .written import Writing, inline, rename
 
 
 @dataclass
@@ -158,15 +158,6 @@ class Model:
 
     def values(self, names: Iterable[str] | None = None) -> dict[str, Value]:
         return {n: self.value(n) for n in (names or self.nodes)}
-
-
-def rename(e: Expr, renames: Mapping[str, str]) -> Expr:
-    if not renames:
-        return e
-    if isinstance(e, Ref):
-        return Ref(renames[e.name]) if e.name in renames else e
-    kids = [rename(c, renames) for c in e.children()]
-    return e.rebuilt(kids) if kids else e
 
 
 def _cell(value: Any) -> Value:

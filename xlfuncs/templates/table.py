@@ -23,10 +23,10 @@ from . import texts as tx
 from .blocks import Check, Field, Input, Table
 from .expr import ATOM, Array, Ctx, Env, Expr, F, Lit, Ref, Say
 from .layout import Cells, Layout
-from .model import rename
 from .render import RENDERERS, note, section
 from .semantics import Range, Value
 from .texts import Text
+from .written import mentioning, rename
 
 
 def cell(field: str, k: int) -> str:
@@ -134,6 +134,20 @@ def render_table(lay: Layout, w: SheetWriter, block: Table) -> None:
         {f.name: cell(f.name, k) for f in block.fields} for k in range(1, size + 1)
     ]
     checks = {f.name: field_checks(block, f) for f in block.fields}
+    # Each computed field's tree over the field names, guarded by the checks of
+    # the typed fields it reads; the workbook's own inputs it reads (a PUE, a
+    # batch) guard it too: a blank one is 0 in a formula, but its default to
+    # the library.
+    trees: dict[str, Expr] = {}
+    for f in block.fields:
+        if f.expr is None:
+            continue
+        conds = [F.IFERROR(c.cond, False) for d in typed_deps(block, f.name)
+                 for c in checks[d] if c.error]  # fmt: skip
+        inputs = [c for n in sorted(read_inputs(lay, block, f.name))
+                  for c in ck.errors(lay.model.checks[n])]  # fmt: skip
+        trees[f.name] = ck.guarded(f.expr, conds + inputs)
+    within = {n: mentioning(tree, fields) for n, tree in trees.items()}
     # The row's cells, in the model first: typed values, then computed trees.
     for k, ren in enumerate(names, start=1):
         given = block.rows[k - 1] if k <= len(block.rows) else {}
@@ -142,23 +156,9 @@ def render_table(lay: Layout, w: SheetWriter, block: Table) -> None:
                 lay.model.add(
                     ren[f.name], value=edition(f, given.get(f.name), lay.lang)
                 )
-        for f in block.fields:
-            if f.expr is None:
-                continue
-            conds = [
-                dataclasses.replace(c, cond=F.IFERROR(c.cond, False))
-                for d in typed_deps(block, f.name)
-                for c in checks[d]
-                if c.error
-            ]
-            # The workbook's own inputs a field reads (a PUE, a batch) guard it
-            # too: a blank one is 0 in a formula, but its default to the library.
-            inputs = [c for n in sorted(read_inputs(lay, block, f.name))
-                      for c in ck.errors(lay.model.checks[n])]  # fmt: skip
-            body = ck.guarded(
-                rename(f.expr, ren), [rename(c.cond, ren) for c in conds] + inputs
-            )
-            lay.model.add(ren[f.name], F.IF(blank(block, k), "", body))
+        for name, tree in trees.items():
+            row = rename(tree, ren, within[name])
+            lay.model.add(ren[name], F.IF(blank(block, k), "", row))
     bands = sorted({f.shown_in for f in block.fields})
     width = len(w.columns)
     for b in bands:

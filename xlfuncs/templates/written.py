@@ -11,7 +11,7 @@ for a LAMBDA's body, its parameters bound to the LAMBDA's.
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping, Set
 from typing import Any
 
 from openpyxl.formula import Tokenizer
@@ -194,8 +194,125 @@ def inline(
     """``call_`` as its function's Excel expression written out: arguments bound,
     sibling calls written out too (or replaced through ``reuse`` by a cell that
     holds them), OMITTED decided and constant tests folded away."""
-    functions = _functions() if functions is None else functions
-    return fold(_expand(call_, {}, {}, functions, reuse or {}, top=True))
+    if functions is not None:
+        return fold(_expand(call_, {}, {}, functions, reuse or {}, top=True))
+    return _SHAPES.written(call_, reuse or {}, _functions())
+
+
+class _Asked:
+    """The reuse map as one call's writing-out asks it: each question (a sibling
+    call, in the shape's names) recorded with the answer for that call's names."""
+
+    def __init__(self, reuse: Mapping[Call, Expr], names: Mapping[str, str]) -> None:
+        self.reuse, self.names = reuse, names
+        self.asked: list[tuple[Expr, Expr | None]] = []
+
+    def __contains__(self, here: object) -> bool:
+        assert isinstance(here, Call)
+        answer = self.reuse.get(rename(here, self.names))  # type: ignore[arg-type]
+        self.asked.append((here, answer))
+        return answer is not None
+
+    def __getitem__(self, here: Call) -> Expr:
+        answer = self.asked[-1][1]
+        assert answer is not None and self.asked[-1][0] == here
+        return answer
+
+
+class _Shapes:
+    """Calls written out once per shape. A budget's 30 rows call the same
+    functions on cells that differ only by row; writing out and folding is the
+    bulk of a build, so a call is written out with its cell names as
+    placeholders (``RunGPUs.3`` → ``\\x000``) and the result renamed back.
+
+    Renaming is one-to-one, and folding never looks at a name, only at whether
+    two trees are equal and which are literals, so the renamed result is the
+    one writing out the call itself gives. The sibling calls it found (or did
+    not find) in ``reuse`` are asked again for each call's names: a different
+    answer writes that call out afresh."""
+
+    def __init__(self) -> None:
+        self.done: dict[
+            tuple[Call, int], tuple[Expr, list[tuple[Expr, Expr | None]], set[int]]
+        ]
+        self.done = {}
+
+    def written(
+        self, call_: Call, reuse: Mapping[Call, Expr], functions: Functions
+    ) -> Expr:
+        order: dict[str, str] = {}
+        for a in call_.args:
+            for e in a.walk():
+                if isinstance(e, Ref) and e.name not in order:
+                    order[e.name] = f"\x00{len(order)}"
+        back = {p: n for n, p in order.items()}
+        shape = Call(call_.function, tuple(rename(a, order) for a in call_.args))
+        key = (shape, _SEEN[0])
+        if key in self.done:
+            tree, asked, within = self.done[key]
+            if all(reuse.get(rename(q, back)) == a for q, a in asked):  # type: ignore[arg-type]
+                return rename(tree, back, within)
+        ask = _Asked(reuse, back)
+        tree = fold(_expand(shape, {}, {}, functions, ask, top=True))  # type: ignore[arg-type]
+        # An answer that is one of the call's own names would not rename
+        # one-to-one; such a call (none is known) is not kept.
+        if not any(a is not None and a.names() & order.keys() for _, a in ask.asked):
+            self.done[key] = (tree, ask.asked, mentioning(tree, back))
+        return rename(tree, back)
+
+
+_SHAPES = _Shapes()
+
+
+def rename(e: Expr, names: Mapping[str, str], within: Set[int] | None = None) -> Expr:
+    """``e`` with the names of ``names`` renamed (a sub-tree it holds twice,
+    such as a check guarding several cells, renamed once). ``within``, from
+    :func:`mentioning`, skips the sub-trees that read none of them."""
+    if not names:
+        return e
+    done: dict[int, Expr] = {}
+
+    def renamed(e: Expr) -> Expr:
+        if within is not None and id(e) not in within:
+            return e
+        if id(e) in done:
+            return done[id(e)]
+        if isinstance(e, Ref):
+            out: Expr = Ref(names[e.name]) if e.name in names else e
+        else:
+            kids = e.children()
+            new = [renamed(c) for c in kids]
+            same = all(a is b for a, b in zip(new, kids))
+            out = e if same else e.rebuilt(new)
+        done[id(e)] = out
+        return out
+
+    return renamed(e)
+
+
+def mentioning(e: Expr, names: Collection[str]) -> set[int]:
+    """The ids of the sub-trees of ``e`` that read any of ``names``: what
+    renaming them touches, when one tree is renamed many times (a table's
+    rows). The set holds for ``e`` only, while ``e`` lives."""
+    hits: set[int] = set()
+    seen: set[int] = set()
+
+    def visit(e: Expr) -> None:
+        if id(e) in seen:
+            return
+        seen.add(id(e))
+        if isinstance(e, Ref):
+            hit = e.name in names
+        else:
+            hit = False
+            for c in e.children():
+                visit(c)
+                hit = hit or id(c) in hits
+        if hit:
+            hits.add(id(e))
+
+    visit(e)
+    return hits
 
 
 def bind(
