@@ -16,7 +16,8 @@ from workbook_tools import named_values, with_rows
 
 from xlfuncs.templates import BUDGET, TEMPLATES
 from xlfuncs.templates.blocks import Table
-from xlfuncs.templates.build import build_template
+from xlfuncs.templates.build import build_template, laid_out
+from xlfuncs.templates.semantics import Range
 from xlfuncs.workbook.xlsx import save_workbook
 
 HOURS_A_MONTH = 730
@@ -28,6 +29,18 @@ def built(tmp_path, tpl=BUDGET, lang="en", values=None):
     path = tmp_path / f"{tpl.slug}-{lang}.xlsx"
     save_workbook(b.workbook, path, b.cached)
     return openpyxl.load_workbook(path, data_only=True)
+
+
+def figures(tpl=BUDGET, lang="en", values=None):
+    """The workbook's figures by name, from the model whose values the builder
+    caches in its cells (laid out, no file written): a range as a list."""
+    model = laid_out(tpl, lang, values or {}).model
+
+    def value(name):
+        v = model.value(name)
+        return v.flat() if isinstance(v, Range) else v
+
+    return value
 
 
 @pytest.fixture(scope="module")
@@ -152,10 +165,10 @@ def test_costliest_runs_by_name(default):
     assert v(default, "CostliestRun1") == pytest.approx(1_499_712, abs=1e-6)
 
 
-def test_more_contingency_raises_the_total_by_a_tenth_of_the_runs(tmp_path, default):
-    more = built(tmp_path, values={"Contingency": 0.21})
+def test_more_contingency_raises_the_total_by_a_tenth_of_the_runs(default):
+    more = figures(values={"Contingency": 0.21})
     runs = sum(filled(v(default, "RunCost")))
-    rise = v(more, "BudgetTotal") - v(default, "BudgetTotal")
+    rise = more("BudgetTotal") - v(default, "BudgetTotal")
     assert rise == pytest.approx(0.1 * runs, rel=1e-12)
     # The scenario "More contingency" (+10 points) says the same of the base.
     ws = default["Months"]
@@ -171,26 +184,24 @@ def test_more_contingency_raises_the_total_by_a_tenth_of_the_runs(tmp_path, defa
 # ------------------------------------------------------------------ checks
 
 
-def test_a_run_that_does_not_fit_is_named(tmp_path):
+def test_a_run_that_does_not_fit_is_named():
     # Full fine-tuning of a 70 B model on 2 H200s: 16 bytes × 70e9 = 1,120 GB of
     # state, 560 GB a GPU even sharded.
-    tpl = with_rows(BUDGET, RUNS, {4: {"RunGPUs": 2}})
-    wb = built(tmp_path, tpl)
-    assert v(wb, "ModelCheck").startswith(
+    got = figures(with_rows(BUDGET, RUNS, {4: {"RunGPUs": 2}}))
+    assert got("ModelCheck").startswith(
         "Runs, Multilingual 70B: Error: does not fit: needs "
     )
-    assert v(wb, "RunMemory")[4].startswith("Error: does not fit")
+    assert got("RunMemory")[4].startswith("Error: does not fit")
 
 
-def test_text_in_a_gpu_count_names_the_run_and_shows_na(tmp_path):
-    tpl = with_rows(BUDGET, RUNS, {2: {"RunGPUs": "eight"}})
-    wb = built(tmp_path, tpl, "es")
+def test_text_in_a_gpu_count_names_the_run_and_shows_na():
+    got = figures(with_rows(BUDGET, RUNS, {2: {"RunGPUs": "eight"}}), "es")
     assert (
-        v(wb, "ModelCheck")
+        got("ModelCheck")
         == "Ejecuciones, Code 7B: Error: GPU (o réplica): introduzca un número"
     )
-    assert v(wb, "RunCost")[2] == "n/d: ver Control"
-    assert isinstance(v(wb, "BudgetTotal"), float)
+    assert got("RunCost")[2] == "n/d: ver Control"
+    assert isinstance(got("BudgetTotal"), float)
 
 
 @pytest.mark.parametrize(
@@ -203,19 +214,18 @@ def test_text_in_a_gpu_count_names_the_run_and_shows_na(tmp_path):
         ({"RunStart": 12}, "Runs, Code 7B: Warning: runs past month 12: the months after are not budgeted"),
     ],
 )  # fmt: skip
-def test_the_model_check_names_the_run_and_its_problem(tmp_path, change, message):
+def test_the_model_check_names_the_run_and_its_problem(change, message):
     if change.get("RunStart") == 12:  # 2e11 tokens on 8 GPUs: 801 hours, over a month
         change = {**change, "RunTokens": 2e11}
-    wb = built(tmp_path, with_rows(BUDGET, RUNS, {2: change}))
-    assert v(wb, "ModelCheck") == message
+    got = figures(with_rows(BUDGET, RUNS, {2: change}))
+    assert got("ModelCheck") == message
 
 
-def test_errors_outrank_warnings_across_runs(tmp_path):
+def test_errors_outrank_warnings_across_runs():
     tpl = with_rows(BUDGET, RUNS, {0: {"RunStart": 12, "RunTokens": 2e13},
                                    5: {"RunGPUs": "four"}})  # fmt: skip
-    wb = built(tmp_path, tpl)
     assert (
-        v(wb, "ModelCheck")
+        figures(tpl)("ModelCheck")
         == "Runs, Assistant 70B: Error: GPUs (or replica): enter a number"
     )
 

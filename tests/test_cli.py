@@ -294,22 +294,17 @@ def test_unwritable_folder_is_one_line(tmp_path, capsys):
     assert err.startswith("xlfuncs: error:") and "\n" not in err
 
 
-def test_build_command(tmp_path, capsys):
+def test_build_command(tmp_path, capsys, few_templates):
     assert main(["build", "--out", str(tmp_path), "--lang", "es"]) == 0
     names = sorted(p.name for p in tmp_path.iterdir())
-    assert names == [
-        "chinchilla-model-size-es.xlsx",
-        "finetune-throughput-es.xlsx",
-        "llm-compute-budget-es.xlsx",
-        "llm-training-planner-es.xlsx",
-    ]
+    assert names == sorted(tpl.filename("es") for tpl in few_templates)
     assert main(["build", "--out", str(tmp_path), "--lang", "es"]) == 2
     err = capsys.readouterr().err.strip()
     assert "--force" in err and "\n" not in err
     assert main(["build", "--out", str(tmp_path), "--force"]) == 0
     # Both editions of the templates, and the LAMBDA library (English) with its
     # Advanced Formula Environment module.
-    assert len(list(tmp_path.iterdir())) == 10
+    assert len(list(tmp_path.iterdir())) == 2 * len(few_templates) + 2
     assert (tmp_path / "xlfuncs-functions.lambda.txt").exists()
 
 
@@ -526,7 +521,7 @@ def test_an_unwritable_config_is_named_as_given(tmp_path, monkeypatch, capsys):
     assert err == f"xlfuncs: error: Permission denied: {conf}"
 
 
-def test_build_with_company_defaults(tmp_path, capsys):
+def test_build_with_company_defaults(tmp_path, capsys, few_templates):
     import openpyxl
 
     out = tmp_path / "wb"

@@ -831,7 +831,7 @@ def test_valid_ooxml(built):
 # ---------------------------------------------------------------- building
 
 
-def test_built_by_xlfuncs_build_with_the_templates(tmp_path):
+def test_built_by_xlfuncs_build_with_the_templates(tmp_path, few_templates):
     written = T.build(tmp_path, ["en"])
     assert (
         tmp_path / lib.FILENAME in written and tmp_path / lib.MODULE_FILENAME in written
@@ -861,7 +861,7 @@ def test_a_dangling_link_among_the_targets_stops_the_whole_build(tmp_path):
     assert link.is_symlink() and not (tmp_path / "elsewhere.txt").exists()
 
 
-def test_an_error_while_building_writes_nothing(tmp_path, monkeypatch):
+def test_an_error_while_building_writes_nothing(tmp_path, monkeypatch, few_templates):
     def broken(texts=None):
         raise RuntimeError("the library failed to build")
 
@@ -871,7 +871,7 @@ def test_an_error_while_building_writes_nothing(tmp_path, monkeypatch):
     assert not (tmp_path / "out").exists()  # the templates, built first, neither
 
 
-def test_the_lambdas_are_made_once_a_build(tmp_path, monkeypatch):
+def test_the_lambdas_are_made_once_a_build(tmp_path, monkeypatch, few_templates):
     calls = []
     real = lib.definitions
 
@@ -909,7 +909,8 @@ def test_deterministic_and_dated_by_source_date_epoch(tmp_path, monkeypatch):
 def test_committed_library_is_what_build_produces(built):
     committed = ROOT / "workbooks" / lib.FILENAME
     assert committed.exists(), "run `xlfuncs build --force`"
-    assert summary(committed) == summary(built / lib.FILENAME), (
+    same = committed.read_bytes() == (built / lib.FILENAME).read_bytes()
+    assert same or summary(committed) == summary(built / lib.FILENAME), (
         "workbooks/xlfuncs-functions.xlsx is stale: run `xlfuncs build --force`"
     )
     module = (ROOT / "workbooks" / lib.MODULE_FILENAME).read_text(encoding="utf-8")

@@ -6,6 +6,7 @@ These edit and read files the way a test needs; the package only writes them
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import pathlib
@@ -124,6 +125,24 @@ def set_inputs(
     save_workbook(wb, dst, {}, force=True)
 
 
+def opened(path: str | os.PathLike[str], values: bool = False) -> openpyxl.Workbook:
+    """The workbook at ``path`` as openpyxl reads it, its formulas or (``values``)
+    its cached values: loaded once while the file stays the same, for tests that
+    only read it (a change to the file, a rewrite included, loads it anew)."""
+    st = os.stat(path)
+    return _opened(os.fspath(path), values, st.st_ino, st.st_mtime_ns, st.st_size)
+
+
+def forget_opened() -> None:
+    """Let go of every workbook :func:`opened` holds."""
+    _opened.cache_clear()
+
+
+@functools.lru_cache(maxsize=32)
+def _opened(path: str, values: bool, *stamp: int) -> openpyxl.Workbook:
+    return openpyxl.load_workbook(path, data_only=values)
+
+
 def read_names(path: str | os.PathLike[str]) -> dict[str, object]:
     """Read the value behind every single-cell workbook-scoped defined name.
 
@@ -131,7 +150,7 @@ def read_names(path: str | os.PathLike[str]) -> dict[str, object]:
     their cached value (``None`` if there is none).  Names that are not a
     reference to exactly one cell (ranges, constants, formulas) are skipped.
     """
-    wb = openpyxl.load_workbook(path, data_only=True)
+    wb = opened(path, values=True)
     result: dict[str, object] = {}
     for name, dn in wb.defined_names.items():
         ref = _single_cell(dn.attr_text)
@@ -226,8 +245,7 @@ def summary(path: str | os.PathLike[str]) -> dict[str, object]:
     Names, every cell's value or formula and style, cached values, merged cells,
     sizes, validation, protection, print set-up, charts and document properties.
     """
-    wb = openpyxl.load_workbook(path)
-    cached = openpyxl.load_workbook(path, data_only=True)
+    wb, cached = opened(path), opened(path, values=True)
     out: dict[str, object] = {
         "sheets": wb.sheetnames,
         "names": {k: v.attr_text for k, v in wb.defined_names.items()},
@@ -311,8 +329,7 @@ def formula_cells_without_cached_value(
     A cell without one shows empty in previews and in readers that do not
     recalculate (a mail client, a phone).
     """
-    wb = openpyxl.load_workbook(path)
-    cached = openpyxl.load_workbook(path, data_only=True)
+    wb, cached = opened(path), opened(path, values=True)
     count, missing = 0, []
     for ws in wb.worksheets:
         for row in ws.iter_rows():
