@@ -2,8 +2,17 @@
 
 from __future__ import annotations
 
+import gc
+
 import pytest
 from workbook_tools import forget_opened
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    # The modules imported so far (numpy, openpyxl, hypothesis, the package)
+    # live as long as the run: kept out of every later garbage collection,
+    # which otherwise walks them all again, many times a build.
+    gc.freeze()
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -16,13 +25,13 @@ def _workbooks_read_in_this_file():
 
 
 @pytest.fixture
-def few_templates(monkeypatch):
-    """The whole set, as ``xlfuncs build`` makes it, is the fine-tuning and
-    model-size templates: for tests of how a build writes its files (refusals,
-    exclusive and atomic writes, a full disk), which need files, not every
-    workbook. test_templates.py builds the whole set once."""
+def one_template(monkeypatch):
+    """The whole set, as ``xlfuncs build`` makes it, is the model-size
+    template alone (the quickest to build): for tests of how a build writes
+    its files (refusals, exclusive and atomic writes, a full disk, the LAMBDA
+    library beside them), which need files, not every workbook.
+    test_templates.py builds the whole set once."""
     import xlfuncs.templates as T
 
-    few = (T.FINETUNE, T.CHINCHILLA)
-    monkeypatch.setattr(T, "TEMPLATES", few)
-    return few
+    monkeypatch.setattr(T, "TEMPLATES", (T.CHINCHILLA,))
+    return T.CHINCHILLA

@@ -294,17 +294,17 @@ def test_unwritable_folder_is_one_line(tmp_path, capsys):
     assert err.startswith("xlfuncs: error:") and "\n" not in err
 
 
-def test_build_command(tmp_path, capsys, few_templates):
+def test_build_command(tmp_path, capsys, one_template):
     assert main(["build", "--out", str(tmp_path), "--lang", "es"]) == 0
     names = sorted(p.name for p in tmp_path.iterdir())
-    assert names == sorted(tpl.filename("es") for tpl in few_templates)
+    assert names == [one_template.filename("es")]
     assert main(["build", "--out", str(tmp_path), "--lang", "es"]) == 2
     err = capsys.readouterr().err.strip()
     assert "--force" in err and "\n" not in err
     assert main(["build", "--out", str(tmp_path), "--force"]) == 0
     # Both editions of the templates, and the LAMBDA library (English) with its
     # Advanced Formula Environment module.
-    assert len(list(tmp_path.iterdir())) == 2 * len(few_templates) + 2
+    assert len(list(tmp_path.iterdir())) == 2 + 2
     assert (tmp_path / "xlfuncs-functions.lambda.txt").exists()
 
 
@@ -521,8 +521,12 @@ def test_an_unwritable_config_is_named_as_given(tmp_path, monkeypatch, capsys):
     assert err == f"xlfuncs: error: Permission denied: {conf}"
 
 
-def test_build_with_company_defaults(tmp_path, capsys, few_templates):
+def test_build_with_company_defaults(tmp_path, capsys, monkeypatch):
     import openpyxl
+
+    import xlfuncs.templates as T
+
+    monkeypatch.setattr(T, "TEMPLATES", (T.FINETUNE,))  # the one read below
 
     out = tmp_path / "wb"
     code = main(["build", "--out", str(out), "--lang", "en", "--set", "Currency=EUR",

@@ -831,7 +831,7 @@ def test_valid_ooxml(built):
 # ---------------------------------------------------------------- building
 
 
-def test_built_by_xlfuncs_build_with_the_templates(tmp_path, few_templates):
+def test_built_by_xlfuncs_build_with_the_templates(tmp_path, one_template):
     written = T.build(tmp_path, ["en"])
     assert (
         tmp_path / lib.FILENAME in written and tmp_path / lib.MODULE_FILENAME in written
@@ -861,7 +861,7 @@ def test_a_dangling_link_among_the_targets_stops_the_whole_build(tmp_path):
     assert link.is_symlink() and not (tmp_path / "elsewhere.txt").exists()
 
 
-def test_an_error_while_building_writes_nothing(tmp_path, monkeypatch, few_templates):
+def test_an_error_while_building_writes_nothing(tmp_path, monkeypatch, one_template):
     def broken(texts=None):
         raise RuntimeError("the library failed to build")
 
@@ -871,7 +871,7 @@ def test_an_error_while_building_writes_nothing(tmp_path, monkeypatch, few_templ
     assert not (tmp_path / "out").exists()  # the templates, built first, neither
 
 
-def test_the_lambdas_are_made_once_a_build(tmp_path, monkeypatch, few_templates):
+def test_the_lambdas_are_made_once_a_build(tmp_path, monkeypatch, one_template):
     calls = []
     real = lib.definitions
 

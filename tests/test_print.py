@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 from libreoffice import SOFFICE, make_profile, require_libreoffice
 
-pymupdf = pytest.importorskip("pymupdf")
 pytestmark = pytest.mark.engine
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -34,6 +33,7 @@ NO_CARLITO = """<?xml version="1.0"?>
 def printed(tmp: Path, env: dict[str, str]) -> dict[str, list[float]]:
     """Each workbook's PDF: the smallest text size on each page."""
     require_libreoffice()
+    pymupdf = pytest.importorskip("pymupdf")  # here: a second to import
     assert SOFFICE is not None
     profile = make_profile(tmp / "profile")
     subprocess.run(

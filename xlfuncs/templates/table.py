@@ -13,6 +13,7 @@ its check OK. Each field's column is a workbook name (a range over the rows).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping, Sequence
 
 from openpyxl.worksheet.pagebreak import Break
 
@@ -21,12 +22,12 @@ from ..workbook.writer import SheetWriter
 from . import checks as ck
 from . import texts as tx
 from .blocks import Check, Field, Input, Table
-from .expr import ATOM, Array, Ctx, Env, Expr, F, Lit, Ref, Say
+from .expr import ATOM, Array, Call, Ctx, Env, Expr, F, Lit, Ref, Say
 from .layout import Cells, Layout
 from .render import RENDERERS, note, section
 from .semantics import Range, Value
 from .texts import Text
-from .written import mentioning, rename
+from .written import rename
 
 
 def cell(field: str, k: int) -> str:
@@ -147,7 +148,6 @@ def render_table(lay: Layout, w: SheetWriter, block: Table) -> None:
         inputs = [c for n in sorted(read_inputs(lay, block, f.name))
                   for c in ck.errors(lay.model.checks[n])]  # fmt: skip
         trees[f.name] = ck.guarded(f.expr, conds + inputs)
-    within = {n: mentioning(tree, fields) for n, tree in trees.items()}
     # The row's cells, in the model first: typed values, then computed trees.
     for k, ren in enumerate(names, start=1):
         given = block.rows[k - 1] if k <= len(block.rows) else {}
@@ -157,8 +157,7 @@ def render_table(lay: Layout, w: SheetWriter, block: Table) -> None:
                     ren[f.name], value=edition(f, given.get(f.name), lay.lang)
                 )
         for name, tree in trees.items():
-            row = rename(tree, ren, within[name])
-            lay.model.add(ren[name], F.IF(blank(block, k), "", row))
+            lay.model.add(ren[name], F.IF(blank(block, k), "", InRow(tree, ren)))
     bands = sorted({f.shown_in for f in block.fields})
     width = len(w.columns)
     for b in bands:
@@ -283,6 +282,46 @@ def row_check(
 def table_input(name: str, label: Text, unit: Text, help: Text, **kw: object) -> Input:
     """An input for a table's field: its checks and drop-down, per row."""
     return Input(name, kw.pop("arg", ""), None, label, unit, help, **kw)  # type: ignore[arg-type]
+
+
+class InRow(Expr):
+    """A field's tree in one row: its field names read that row's cells, as a
+    relative reference reads its own row in Excel. One tree serves every row
+    (renaming a copy for each is most of laying out a long table); its value
+    and its formula are that tree's, read through the row's names."""
+
+    def __init__(self, tree: Expr, names: Mapping[str, str]) -> None:
+        self.tree, self.names = tree, names
+
+    def printed(self, ctx: Ctx) -> tuple[str, int]:
+        return self.tree.printed(_RowCtx(ctx, self.names))
+
+    def value(self, env: Env) -> Value:
+        names = self.names
+        return self.tree.value(
+            Env(lookup=lambda n: env[names.get(n, n)], lang=env.lang)
+        )
+
+    def children(self) -> tuple[Expr, ...]:
+        return (rename(self.tree, self.names),)  # the row's own tree, for a walk
+
+    def rebuilt(self, children: Sequence[Expr]) -> Expr:
+        return children[0]
+
+
+class _RowCtx(Ctx):
+    """Prints a field's tree for one row: a field name as that row's cell."""
+
+    def __init__(self, ctx: Ctx, names: Mapping[str, str]) -> None:
+        self.ctx, self.names = ctx, names
+        self.reuse, self.lang, self.keep_calls = ctx.reuse, ctx.lang, ctx.keep_calls
+
+    def ref(self, name: str) -> str | Expr:
+        return self.ctx.ref(self.names.get(name, name))
+
+    def written_out(self, call: Call) -> Expr:
+        # Written out in the row's names, which are no field's: read as they are.
+        return self.ctx.written_out(rename(call, self.names))  # type: ignore[arg-type]
 
 
 class Span(Expr):
