@@ -195,4 +195,4 @@ class SheetCtx(Writing):
         return inline(call, reuse=self.reuse)
 
 
-__all__ = ["Model", "Node", "SheetCtx", "check_name", "rename"]
+__all__ = ["Model", "Node", "SheetCtx", "check_name"]

@@ -41,8 +41,8 @@ from .blocks import (
 )
 from .expr import Expr, F, Ref
 from .layout import DATA, Layout, build_date, heading
-from .model import rename
 from .texts import T, Text
+from .written import rename
 
 CHART_ROWS = 18  # rows a chart takes below its table
 

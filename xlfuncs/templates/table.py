@@ -1,9 +1,10 @@
 """The table block: records a row each (a plan's runs, a price list), a field a
 column, in bands (what is typed, what it gives, the workings) and totals.
 
-Each row's cell of a computed field is the field's tree with the field names
-renamed to that row's cells (``RunCost`` → ``RunCost.3``), added to the model
-under that internal name, so its cached value and its formula are one tree. A
+Each row's cell of a computed field is the field's tree read with the field
+names as that row's cells (``RunCost`` → ``RunCost.3``, :class:`InRow`), added
+to the model under that internal name, so its cached value and its formula are
+one tree. A
 typed cell is checked with its input's own checks, applied to that row; a row's
 Check cell names its first problem (errors first) and the run it belongs to on
 the Checks sheet. A row whose label is blank is unused: its results are blank,
@@ -285,43 +286,62 @@ def table_input(name: str, label: Text, unit: Text, help: Text, **kw: object) ->
 
 
 class InRow(Expr):
-    """A field's tree in one row: its field names read that row's cells, as a
+    """A field's tree in one row: its field names read that row's ``cells``, as a
     relative reference reads its own row in Excel. One tree serves every row
     (renaming a copy for each is most of laying out a long table); its value
     and its formula are that tree's, read through the row's names."""
 
-    def __init__(self, tree: Expr, names: Mapping[str, str]) -> None:
-        self.tree, self.names = tree, names
+    def __init__(self, tree: Expr, cells: Mapping[str, str]) -> None:
+        self.tree, self.cells = tree, cells
+        self._own: tuple[Expr, ...] | None = None
 
     def printed(self, ctx: Ctx) -> tuple[str, int]:
-        return self.tree.printed(_RowCtx(ctx, self.names))
+        return self.tree.printed(_RowCtx(ctx, self.cells))
 
     def value(self, env: Env) -> Value:
-        names = self.names
+        cells = self.cells
         return self.tree.value(
-            Env(lookup=lambda n: env[names.get(n, n)], lang=env.lang)
+            Env(lookup=lambda n: env[cells.get(n, n)], lang=env.lang)
         )
 
     def children(self) -> tuple[Expr, ...]:
-        return (rename(self.tree, self.names),)  # the row's own tree, for a walk
+        if self._own is None:  # the row's own tree, for a walk: made once
+            self._own = (rename(self.tree, self.cells),)
+        return self._own
 
     def rebuilt(self, children: Sequence[Expr]) -> Expr:
         return children[0]
 
 
 class _RowCtx(Ctx):
-    """Prints a field's tree for one row: a field name as that row's cell."""
+    """Prints a field's tree for one row: a field name as that row's cell, all
+    else as the sheet's own context prints it."""
 
     def __init__(self, ctx: Ctx, names: Mapping[str, str]) -> None:
         self.ctx, self.names = ctx, names
         self.reuse, self.lang, self.keep_calls = ctx.reuse, ctx.lang, ctx.keep_calls
 
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.ctx, name)
+
     def ref(self, name: str) -> str | Expr:
         return self.ctx.ref(self.names.get(name, name))
 
     def written_out(self, call: Call) -> Expr:
-        # Written out in the row's names, which are no field's: read as they are.
-        return self.ctx.written_out(rename(call, self.names))  # type: ignore[arg-type]
+        # Written out in the row's names, and printed by the sheet's context:
+        # its names (the row's cells, the library's own) are no field's.
+        out = self.ctx.written_out(rename(call, self.names))  # type: ignore[arg-type]
+        return _PrintedBy(out, self.ctx)
+
+
+class _PrintedBy(Expr):
+    """A tree printed by a context of its own, whichever context asks."""
+
+    def __init__(self, tree: Expr, ctx: Ctx) -> None:
+        self.tree, self.ctx = tree, ctx
+
+    def printed(self, ctx: Ctx) -> tuple[str, int]:
+        return self.tree.printed(self.ctx)
 
 
 class Span(Expr):

@@ -201,7 +201,9 @@ def inline(
 
 class _Asked:
     """The reuse map as one call's writing-out asks it: each question (a sibling
-    call, in the shape's names) recorded with the answer for that call's names."""
+    call, in the shape's names) recorded with the answer for that call's names.
+    :func:`_expand` asks ``here in reuse`` and then, on a yes, ``reuse[here]``
+    at once: the item is the last answer given."""
 
     def __init__(self, reuse: Mapping[Call, Expr], names: Mapping[str, str]) -> None:
         self.reuse, self.names = reuse, names
@@ -222,18 +224,22 @@ class _Asked:
 class _Shapes:
     """Calls written out once per shape. A budget's 30 rows call the same
     functions on cells that differ only by row; writing out and folding is the
-    bulk of a build, so a call is written out with its cell names as
-    placeholders (``RunGPUs.3`` → ``\\x000``) and the result renamed back.
+    bulk of a build, so a call is written out with its names as placeholders
+    (``RunGPUs.3`` → ``\\x000``) and the result renamed back.
 
-    Renaming is one-to-one, and folding never looks at a name, only at whether
-    two trees are equal and which are literals, so the renamed result is the
-    one writing out the call itself gives. The sibling calls it found (or did
-    not find) in ``reuse`` are asked again for each call's names: a different
-    answer writes that call out afresh."""
+    Folding looks at names only to see whether two trees are equal (``x=x``),
+    so the renamed result is the one writing out the call itself gives as long
+    as renaming is one-to-one: as long as none of the call's names is already
+    in the tree, as a library global (``AcceleratorKeys``) or as a cell that a
+    sibling call is read from. A call whose names are is written out as it is.
+    The sibling calls found (or not) in ``reuse`` are asked again for each
+    call's names: a different answer writes that call out afresh."""
 
     def __init__(self) -> None:
+        # shape -> (tree, questions and answers, sub-trees to rename, other names)
         self.done: dict[
-            tuple[Call, int], tuple[Expr, list[tuple[Expr, Expr | None]], set[int]]
+            tuple[Call, int],
+            tuple[Expr, list[tuple[Expr, Expr | None]], set[int], set[str]],
         ]
         self.done = {}
 
@@ -249,15 +255,18 @@ class _Shapes:
         shape = Call(call_.function, tuple(rename(a, order) for a in call_.args))
         key = (shape, _SEEN[0])
         if key in self.done:
-            tree, asked, within = self.done[key]
-            if all(reuse.get(rename(q, back)) == a for q, a in asked):  # type: ignore[arg-type]
+            tree, asked, within, other = self.done[key]
+            if other.isdisjoint(order) and all(
+                reuse.get(rename(q, back)) == a  # type: ignore[arg-type]
+                for q, a in asked
+            ):
                 return rename(tree, back, within)
         ask = _Asked(reuse, back)
         tree = fold(_expand(shape, {}, {}, functions, ask, top=True))  # type: ignore[arg-type]
-        # An answer that is one of the call's own names would not rename
-        # one-to-one; such a call (none is known) is not kept.
-        if not any(a is not None and a.names() & order.keys() for _, a in ask.asked):
-            self.done[key] = (tree, ask.asked, mentioning(tree, back))
+        other = tree.names() - back.keys()
+        self.done[key] = (tree, ask.asked, mentioning(tree, back), other)
+        if not other.isdisjoint(order):
+            return fold(_expand(call_, {}, {}, functions, reuse, top=True))
         return rename(tree, back)
 
 
@@ -270,13 +279,13 @@ def rename(e: Expr, names: Mapping[str, str], within: Set[int] | None = None) ->
     :func:`mentioning`, skips the sub-trees that read none of them."""
     if not names:
         return e
-    done: dict[int, Expr] = {}
+    done: dict[int, tuple[Expr, Expr]] = {}  # each node kept, so its id stays its
 
     def renamed(e: Expr) -> Expr:
         if within is not None and id(e) not in within:
             return e
         if id(e) in done:
-            return done[id(e)]
+            return done[id(e)][1]
         if isinstance(e, Ref):
             out: Expr = Ref(names[e.name]) if e.name in names else e
         else:
@@ -284,7 +293,7 @@ def rename(e: Expr, names: Mapping[str, str], within: Set[int] | None = None) ->
             new = [renamed(c) for c in kids]
             same = all(a is b for a, b in zip(new, kids))
             out = e if same else e.rebuilt(new)
-        done[id(e)] = out
+        done[id(e)] = (e, out)
         return out
 
     return renamed(e)
@@ -292,15 +301,15 @@ def rename(e: Expr, names: Mapping[str, str], within: Set[int] | None = None) ->
 
 def mentioning(e: Expr, names: Collection[str]) -> set[int]:
     """The ids of the sub-trees of ``e`` that read any of ``names``: what
-    renaming them touches, when one tree is renamed many times (a table's
-    rows). The set holds for ``e`` only, while ``e`` lives."""
+    renaming them touches, when one tree is renamed many times (a call's
+    shape). The set holds for ``e`` only, while ``e`` lives."""
     hits: set[int] = set()
-    seen: set[int] = set()
+    seen: dict[int, Expr] = {}  # each node kept, so its id stays its
 
     def visit(e: Expr) -> None:
         if id(e) in seen:
             return
-        seen.add(id(e))
+        seen[id(e)] = e
         if isinstance(e, Ref):
             hit = e.name in names
         else:
