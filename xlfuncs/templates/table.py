@@ -28,7 +28,7 @@ from .layout import Cells, Layout
 from .render import RENDERERS, note, section
 from .semantics import Range, Value
 from .texts import Text
-from .written import rename
+from .written import rename, renamed_call
 
 
 def cell(field: str, k: int) -> str:
@@ -330,7 +330,7 @@ class _RowCtx(Ctx):
     def written_out(self, call: Call) -> Expr:
         # Written out in the row's names, and printed by the sheet's context:
         # its names (the row's cells, the library's own) are no field's.
-        out = self.ctx.written_out(rename(call, self.names))  # type: ignore[arg-type]
+        out = self.ctx.written_out(renamed_call(call, self.names))
         return _PrintedBy(out, self.ctx)
 
 

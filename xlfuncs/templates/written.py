@@ -207,11 +207,11 @@ class _Asked:
 
     def __init__(self, reuse: Mapping[Call, Expr], names: Mapping[str, str]) -> None:
         self.reuse, self.names = reuse, names
-        self.asked: list[tuple[Expr, Expr | None]] = []
+        self.asked: list[tuple[Call, Expr | None]] = []
 
     def __contains__(self, here: object) -> bool:
         assert isinstance(here, Call)
-        answer = self.reuse.get(rename(here, self.names))  # type: ignore[arg-type]
+        answer = self.reuse.get(renamed_call(here, self.names))
         self.asked.append((here, answer))
         return answer is not None
 
@@ -239,7 +239,7 @@ class _Shapes:
         # shape -> (tree, questions and answers, sub-trees to rename, other names)
         self.done: dict[
             tuple[Call, int],
-            tuple[Expr, list[tuple[Expr, Expr | None]], set[int], set[str]],
+            tuple[Expr, list[tuple[Call, Expr | None]], set[int], set[str]],
         ]
         self.done = {}
 
@@ -257,8 +257,7 @@ class _Shapes:
         if key in self.done:
             tree, asked, within, other = self.done[key]
             if other.isdisjoint(order) and all(
-                reuse.get(rename(q, back)) == a  # type: ignore[arg-type]
-                for q, a in asked
+                reuse.get(renamed_call(q, back)) == a for q, a in asked
             ):
                 return rename(tree, back, within)
         ask = _Asked(reuse, back)
@@ -297,6 +296,11 @@ def rename(e: Expr, names: Mapping[str, str], within: Set[int] | None = None) ->
         return out
 
     return renamed(e)
+
+
+def renamed_call(call: Call, names: Mapping[str, str]) -> Call:
+    """A library call with the names of ``names`` renamed in its arguments."""
+    return Call(call.function, tuple(rename(a, names) for a in call.args))
 
 
 def mentioning(e: Expr, names: Collection[str]) -> set[int]:
