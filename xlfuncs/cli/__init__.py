@@ -297,19 +297,28 @@ def _figure(x: float | None) -> str:
     return "–" if x is None else format_number(float(x))
 
 
+def _listing(
+    ns: argparse.Namespace,
+    table: tuple[list[str], list[list[str]]],
+    legend: str,
+    note: str,
+    sources: list[str],
+    left: int = 1,
+) -> None:
+    """A reference table, a line a row, and its legend; with ``--sources``, the
+    note and where each row's figures come from instead."""
+    if ns.sources:
+        print(_wrap(note, ""))
+        for line in sources:
+            print(_wrap(line, "  ", "    "))
+        return
+    for line in _table(*table, left=left):
+        print(line)
+    print(_wrap(legend, ""))
+
+
 def cmd_gpus(ns: argparse.Namespace) -> None:
     """The accelerator table, a line each; ``--sources``: where each figure is from."""
-    if ns.sources:
-        note = (
-            "Names ignore case, spaces and hyphens; H100 means the H100 SXM, A100 "
-            "the SXM4 80 GB. Tensor-core figures are dense: NVIDIA's datasheets "
-            "print them with sparsity, twice as high. Sources, one per accelerator "
-            "(peaks; memory, bandwidth and power):"
-        )
-        print(_wrap(note, ""))
-        for a in ACCELERATORS:
-            print(_wrap(f"{a.name}: {a.source}; {a.specs_source}", "  ", "    "))
-        return
     head = ["accelerator", "vendor", *DTYPES, "GB", "TB/s", "W"]
     rows = [
         [
@@ -322,15 +331,17 @@ def cmd_gpus(ns: argparse.Namespace) -> None:
         ]
         for a in ACCELERATORS
     ]
-    for line in _table(head, rows, left=2):
-        print(line)
-    print(
-        _wrap(
-            "Dense peak TFLOP/s per chip (int8: TOP/s), memory GB, bandwidth TB/s, "
-            "board power W; – no such mode or figure. Sources: xlfuncs gpus "
-            "--sources",
-            "",
-        )
+    _listing(
+        ns,
+        (head, rows),
+        "Dense peak TFLOP/s per chip (int8: TOP/s), memory GB, bandwidth TB/s, "
+        "board power W; – no such mode or figure. Sources: xlfuncs gpus --sources",
+        "Names ignore case, spaces and hyphens; H100 means the H100 SXM, A100 the "
+        "SXM4 80 GB. Tensor-core figures are dense: NVIDIA's datasheets print them "
+        "with sparsity, twice as high. Sources, one per accelerator (peaks; memory, "
+        "bandwidth and power):",
+        [f"{a.name}: {a.source}; {a.specs_source}" for a in ACCELERATORS],
+        left=2,
     )
 
 
@@ -340,16 +351,6 @@ def _billions(x: float | None) -> str:
 
 def cmd_models(ns: argparse.Namespace) -> None:
     """The model table, one line each; ``--sources``: where each shape is from."""
-    if ns.sources:
-        note = (
-            "Names ignore case, spaces, hyphens and underscores; Hugging Face ids "
-            "work with or without the organisation (meta-llama/Llama-3.1-8B). "
-            "Sources, one per model (shape; parameter count):"
-        )
-        print(_wrap(note, ""))
-        for m in MODELS:
-            print(_wrap(f"{m.name}: {m.source}; {m.params_source}", "  ", "    "))
-        return
     head = ["model", "params B", "active B", "layers", "d_model", "heads", "kv"]
     head += ["head", "ffn_dim", "vocab", "context"]
     rows = [
@@ -362,15 +363,16 @@ def cmd_models(ns: argparse.Namespace) -> None:
         ]
         for m in MODELS
     ]
-    for line in _table(head, rows):
-        print(line)
-    print(
-        _wrap(
-            "Parameters in billions (active: per token, mixtures of experts); kv: "
-            "key/value heads; head: head_dim; ffn_dim per matrix and expert. "
-            "Sources: xlfuncs models --sources",
-            "",
-        )
+    _listing(
+        ns,
+        (head, rows),
+        "Parameters in billions (active: per token, mixtures of experts); kv: "
+        "key/value heads; head: head_dim; ffn_dim per matrix and expert. "
+        "Sources: xlfuncs models --sources",
+        "Names ignore case, spaces, hyphens and underscores; Hugging Face ids work "
+        "with or without the organisation (meta-llama/Llama-3.1-8B). Sources, one "
+        "per model (shape; parameter count):",
+        [f"{m.name}: {m.source}; {m.params_source}" for m in MODELS],
     )
 
 
