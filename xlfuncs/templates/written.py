@@ -11,7 +11,7 @@ for a LAMBDA's body, its parameters bound to the LAMBDA's.
 from __future__ import annotations
 
 import functools
-from collections.abc import Collection, Mapping, Set
+from collections.abc import Mapping
 from typing import Any
 
 from openpyxl.formula import Tokenizer
@@ -194,95 +194,18 @@ def inline(
     """``call_`` as its function's Excel expression written out: arguments bound,
     sibling calls written out too (or replaced through ``reuse`` by a cell that
     holds them), OMITTED decided and constant tests folded away."""
-    if functions is not None:
-        return fold(_expand(call_, {}, {}, functions, reuse or {}, top=True))
-    return _SHAPES.written(call_, reuse or {}, _functions())
+    functions = _functions() if functions is None else functions
+    return fold(_expand(call_, {}, {}, functions, reuse or {}, top=True))
 
 
-class _Asked:
-    """The reuse map as one call's writing-out asks it: each question (a sibling
-    call, in the shape's names) recorded with the answer for that call's names.
-    :func:`_expand` asks ``here in reuse`` and then, on a yes, ``reuse[here]``
-    at once: the item is the last answer given."""
-
-    def __init__(self, reuse: Mapping[Call, Expr], names: Mapping[str, str]) -> None:
-        self.reuse, self.names = reuse, names
-        self.asked: list[tuple[Call, Expr | None]] = []
-
-    def __contains__(self, here: object) -> bool:
-        assert isinstance(here, Call)
-        answer = self.reuse.get(renamed_call(here, self.names))
-        self.asked.append((here, answer))
-        return answer is not None
-
-    def __getitem__(self, here: Call) -> Expr:
-        answer = self.asked[-1][1]
-        assert answer is not None and self.asked[-1][0] == here
-        return answer
-
-
-class _Shapes:
-    """Calls written out once per shape. A budget's 30 rows call the same
-    functions on cells that differ only by row; writing out and folding is the
-    bulk of a build, so a call is written out with its names as placeholders
-    (``RunGPUs.3`` → ``\\x000``) and the result renamed back.
-
-    Folding looks at names only to see whether two trees are equal (``x=x``),
-    so the renamed result is the one writing out the call itself gives as long
-    as renaming is one-to-one: as long as none of the call's names is already
-    in the tree, as a library global (``AcceleratorKeys``) or as a cell that a
-    sibling call is read from. A call whose names are is written out as it is.
-    The sibling calls found (or not) in ``reuse`` are asked again for each
-    call's names: a different answer writes that call out afresh."""
-
-    def __init__(self) -> None:
-        # shape -> (tree, questions and answers, sub-trees to rename, other names)
-        self.done: dict[
-            tuple[Call, int],
-            tuple[Expr, list[tuple[Call, Expr | None]], set[int], set[str]],
-        ]
-        self.done = {}
-
-    def written(
-        self, call_: Call, reuse: Mapping[Call, Expr], functions: Functions
-    ) -> Expr:
-        order: dict[str, str] = {}
-        for a in call_.args:
-            for e in a.walk():
-                if isinstance(e, Ref) and e.name not in order:
-                    order[e.name] = f"\x00{len(order)}"
-        back = {p: n for n, p in order.items()}
-        shape = Call(call_.function, tuple(rename(a, order) for a in call_.args))
-        key = (shape, _SEEN[0])
-        if key in self.done:
-            tree, asked, within, other = self.done[key]
-            if other.isdisjoint(order) and all(
-                reuse.get(renamed_call(q, back)) == a for q, a in asked
-            ):
-                return rename(tree, back, within)
-        ask = _Asked(reuse, back)
-        tree = fold(_expand(shape, {}, {}, functions, ask, top=True))  # type: ignore[arg-type]
-        other = tree.names() - back.keys()
-        self.done[key] = (tree, ask.asked, mentioning(tree, back), other)
-        if not other.isdisjoint(order):
-            return fold(_expand(call_, {}, {}, functions, reuse, top=True))
-        return rename(tree, back)
-
-
-_SHAPES = _Shapes()
-
-
-def rename(e: Expr, names: Mapping[str, str], within: Set[int] | None = None) -> Expr:
+def rename(e: Expr, names: Mapping[str, str]) -> Expr:
     """``e`` with the names of ``names`` renamed (a sub-tree it holds twice,
-    such as a check guarding several cells, renamed once). ``within``, from
-    :func:`mentioning`, skips the sub-trees that read none of them."""
+    such as a check guarding several cells, renamed once)."""
     if not names:
         return e
     done: dict[int, tuple[Expr, Expr]] = {}  # each node kept, so its id stays its
 
     def renamed(e: Expr) -> Expr:
-        if within is not None and id(e) not in within:
-            return e
         if id(e) in done:
             return done[id(e)][1]
         if isinstance(e, Ref):
@@ -301,31 +224,6 @@ def rename(e: Expr, names: Mapping[str, str], within: Set[int] | None = None) ->
 def renamed_call(call: Call, names: Mapping[str, str]) -> Call:
     """A library call with the names of ``names`` renamed in its arguments."""
     return Call(call.function, tuple(rename(a, names) for a in call.args))
-
-
-def mentioning(e: Expr, names: Collection[str]) -> set[int]:
-    """The ids of the sub-trees of ``e`` that read any of ``names``: what
-    renaming them touches, when one tree is renamed many times (a call's
-    shape). The set holds for ``e`` only, while ``e`` lives."""
-    hits: set[int] = set()
-    seen: dict[int, Expr] = {}  # each node kept, so its id stays its
-
-    def visit(e: Expr) -> None:
-        if id(e) in seen:
-            return
-        seen[id(e)] = e
-        if isinstance(e, Ref):
-            hit = e.name in names
-        else:
-            hit = False
-            for c in e.children():
-                visit(c)
-                hit = hit or id(c) in hits
-        if hit:
-            hits.add(id(e))
-
-    visit(e)
-    return hits
 
 
 def bind(
