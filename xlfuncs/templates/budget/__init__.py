@@ -285,7 +285,7 @@ SUMMARY = Sheet(
     summary=True,
 )  # fmt: skip
 
-_RUN_WIDTHS = (15.5, 13.5, 13, 7, 9, 11, 7, 8, 6, 7, 11, 17)
+_RUN_WIDTHS = (15.5, 14.5, 13, 7, 9, 11, 7, 8, 6, 7, 11, 17)
 _MONTH_WIDTHS = (17.5,) + (7.8,) * MONTHS + (10.0,)
 
 BUDGET = Template(
@@ -359,7 +359,7 @@ BUDGET = Template(
         Sheet(T("Assumptions", "Supuestos"),
               (PLAN, CAPACITY, RESERVED_PRICE, TRAINING, SERVING, ENERGY, NOTES)),
         Sheet(T("Runs", "Ejecuciones"), (RUNS,), columns=_RUN_WIDTHS),
-        Sheet(T("Prices", "Precios"), (PRICES, PRICE_NOTES), columns=(14.0, 10, 10, 10, 11, 52, 18)),
+        Sheet(T("Prices", "Precios"), (PRICES, PRICE_NOTES), columns=(16.5, 10, 10, 10, 11, 52, 18)),
         Sheet(T("Months", "Meses"), (Custom(draw), Custom(draw_scenarios), Custom(draw_grids)), columns=_MONTH_WIDTHS),
     ),
     data_sheet=True,
