@@ -285,7 +285,7 @@ SUMMARY = Sheet(
     summary=True,
 )  # fmt: skip
 
-_RUN_WIDTHS = (15.5, 14.5, 13, 7, 9, 11, 7, 8, 6, 7, 11, 17)
+_RUN_WIDTHS = (15.5, 14.5, 13, 7, 9, 11, 7, 8, 6, 7, 11, 16)
 _MONTH_WIDTHS = (17.5,) + (7.8,) * MONTHS + (10.0,)
 
 BUDGET = Template(
