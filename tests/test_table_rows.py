@@ -32,11 +32,13 @@ def test_a_row_reads_its_own_cells_in_value_and_formula():
 
 
 def test_a_library_call_in_a_row_is_written_out_with_the_row_s_cells():
-    # CLUSTER_COST(gpus, days, price) = gpus × days × 24 × price, written out.
-    tree = Call("CLUSTER_COST", (Ref("GPUs"), Ref("Days"), Ref("Price")))
+    # CLUSTER_COST(gpus, days, price) = gpus × days × 24 × price, written out
+    # once for every row by the model, then read through the row's cells.
+    model = Model(CHINCHILLA, "en")
+    tree = model.written(Call("CLUSTER_COST", (Ref("GPUs"), Ref("Days"), Ref("Price"))))
     row = InRow(tree, {"GPUs": "GPUs.2", "Days": "Days.2"})
     values = {"GPUs.2": 8.0, "Days.2": 10.0, "Price": 2.0}
     assert row.value(Env(values)) == 8 * 10 * 24 * 2.0
     places = {"GPUs.2": ("Runs", "C11"), "Days.2": ("Runs", "D11")}
-    ctx = SheetCtx(Model(CHINCHILLA, "en"), places, {"Price"}, "Runs")
+    ctx = SheetCtx(model, places, {"Price"}, "Runs")
     assert row.excel(ctx) == "C11*D11*24*Price"

@@ -21,8 +21,8 @@ from ..registry.domains import FRACTION, WHOLE, Domain
 from ..registry.excel import key
 from . import texts as tx
 from .blocks import Check, Input
-from .expr import Expr, F, Ref, Say
-from .texts import T, Text
+from .expr import Expr, F, Problems, Ref, Say
+from .texts import Text
 from .written import parse
 
 # An input no library function takes (a table's multiple): a positive number.
@@ -105,24 +105,11 @@ def _ordered(checks: Sequence[Check]) -> list[Check]:
     return [c for c in checks if c.error] + [c for c in checks if not c.error]
 
 
-def first_problem(checks: Sequence[tuple[Check, Text]]) -> Expr:
-    """The text of the first check that fails, with its prefix, or OK.
-
-    ``checks``: (check, prefix) pairs, e.g. (the GPUs check, "Pessimistic, GPUs:
-    "). A test that is an error itself (text compared with a number inside INT)
-    reads as the first message: the value is not a usable number.
-    """
-    tree: Expr = Say(tx.OK)
-    for check, prefix in reversed(checks):
-        tree = F.IF(F.NOT(check.cond), said(prefix, check.message), tree)
-    first, prefix = checks[0]
-    return F.IFERROR(tree, said(prefix, first.message))
-
-
-def said(prefix: Text, message: Text | Expr) -> Expr:
-    if isinstance(message, Text):
-        return Say(prefix + message)
-    return Say(prefix).cat(message) if prefix.en or prefix.es else message
+def first_problem(checks: Sequence[Check]) -> Expr:
+    """The message of the first check that fails, or OK (errors are listed
+    first by whoever orders ``checks``). The model numbers the messages
+    (:class:`~xlfuncs.templates.expr.Problems`)."""
+    return Problems(tuple(c.cond for c in checks), tuple(c.message for c in checks))
 
 
 def errors(checks: Sequence[Check]) -> list[Expr]:
@@ -139,13 +126,10 @@ def guarded(body: Expr, conds: Sequence[Expr]) -> Expr:
 
 
 def severity(status: Expr) -> Expr:
-    """0 for OK, 2 for an error, 1 for anything else (a warning, n/a). A line
-    of several checks says where first ("Training time: Error: …"), so an
-    error is also ": Error:" inside the text."""
+    """0 for OK, 2 for an error (a status that begins "Error:"), 1 for anything
+    else: a warning, or n/a."""
     word = tx.ERROR_WORD
-    after = Say(T(": " + word.en, ": " + word.es))
-    inside = F.LEN(F.SUBSTITUTE(status, after, "")).lt(F.LEN(status))
-    error = F.OR(F.LEFT(status, len(word.en)).eq(Say(word)), inside)
+    error = F.LEFT(status, len(word.en)).eq(Say(word))
     return F.IF(status.eq(Say(tx.OK)), 0, F.IF(error, 2, 1))
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timezone
 from typing import Any
@@ -21,14 +21,15 @@ from typing import Any
 from openpyxl import Workbook
 
 from .. import __version__
+from ..workbook import limits
 from ..workbook import writer as wr
 from ..workbook.numfmt import shown
 from ..workbook.writer import Column, SheetWriter, Style
 from . import checks as ck
 from . import texts as tx
-from .blocks import Input, Result, Template
-from .expr import Env, Expr, F, Lit, Ref, Say
-from .model import Model, SheetCtx, check_name
+from .blocks import Check, Input, Result, Template
+from .expr import Env, Expr, F, Lit, Ref, Say, Span
+from .model import MESSAGES, Model, SheetCtx, check_name, severity_name
 from .semantics import Range, Value, XlError
 from .texts import Text
 
@@ -94,6 +95,17 @@ def build_date() -> date:
         ) from None
 
 
+@dataclass(frozen=True)
+class Entry:
+    """A line of the Checks sheet: the cells of its where, status and severity,
+    and the check it shows."""
+
+    where: str
+    status: str
+    severity: str
+    check: str
+
+
 @dataclass
 class Placed:
     writer: SheetWriter
@@ -109,7 +121,8 @@ class Layout:
         self.places: dict[str, tuple[str, str]] = {}
         self.public: set[str] = set(model.tables)
         self.cells: list[Placed] = []
-        self.problems: list[tuple[Text | Expr, str]] = []  # (where, check cell)
+        self.entries: list[Entry] = []  # the Checks sheet's lines
+        self.aliases: dict[str, str] = {}  # a cell's workbook name, given late
         self.compact = False  # the sheet being laid out is a one-page summary
         self._ids = 0
 
@@ -221,21 +234,67 @@ class Layout:
     def check_cell(
         self, w: SheetWriter, key: str, tree: Expr, where: Text | Expr, *, to: str
     ) -> str:
-        """A check: OK or the problem; listed on the Checks sheet."""
-        name = self.formula(w, key, tree, wr.CHECK, to=to)
-        self.problems.append((where, name))
+        """A check on the sheet: OK or the problem; listed on the Checks sheet."""
+        name = self.model.add_check(self.new_name("check"), tree, [])
+        self.formula(w, key, None, wr.CHECK, name=name, to=to)
+        self.entry(where, name, placed=True)
         return name
 
     def input_check(self, w: SheetWriter, key: str, inp: Input, *, to: str) -> None:
         name = check_name(inp.name)
         self.formula(w, key, None, wr.CHECK.but(box=False), name=name, to=to)
-        self.problems.append((inp.label, name))
+        self.entry(inp.label, name, placed=True)
+
+    def listed(
+        self, where: Text | Expr, checks: Sequence[Check], judges: Sequence[str] = ()
+    ) -> Entry:
+        """A check shown on the Checks sheet only (a scenario's value, a grid's
+        axis, a result's plausibility): its first problem among ``checks``,
+        judging the cells ``judges``."""
+        ordered = [c for c in checks if c.error] + [c for c in checks if not c.error]
+        name = self.model.add_check(
+            self.new_name("check"), ck.first_problem(ordered), judges
+        )
+        return self.entry(where, name, placed=False)
+
+    def entry(self, where: Text | Expr, check: str, *, placed: bool) -> Entry:
+        """A line of the Checks sheet: where, the check's status, its severity.
+        A check placed elsewhere is shown there again; one that is not is
+        computed in the line itself."""
+        k = len(self.entries) + 1
+        if isinstance(where, Expr):
+            where_name = self.model.add(f"~where.{k}", where)
+        else:
+            where_name = self.model.add(f"~where.{k}", value=self.t(where))
+        status = self.model.add(f"~status.{k}", Ref(check)) if placed else check
+        if check not in self.model.listed:  # a check made before it was listed
+            raise ValueError(f"{check} has no severity: add it with listed=True")
+        out = Entry(where_name, status, severity_name(check), check)
+        self.entries.append(out)
+        return out
+
+    def summary(self, entries: Sequence[Entry]) -> Expr:
+        """A line naming the worst problem among some Checks-sheet lines (an
+        error before a warning, the first of them), or OK: read from their
+        cells, not computed again."""
+        if len(entries) == 1:
+            e = entries[0]
+            return F.IF(Ref(e.severity).eq(0), Say(tx.OK),
+                        Ref(e.where).cat(": ", Ref(e.status)))  # fmt: skip
+        sev = Span([e.severity for e in entries])
+        worst = F.MAX(sev)
+        k = F.MATCH(worst, sev, 0)
+        where = F.INDEX(Span([e.where for e in entries]), k)
+        status = F.INDEX(Span([e.status for e in entries]), k)
+        return F.IF(worst.eq(0), Say(tx.OK), where.cat(": ", status))
 
     # ------------------------------------------------------------ finishing
 
     def checks_sheet(self) -> None:
-        """Every check of the workbook on one sheet, with its severity; the
-        model check reads it (names CheckWhere, CheckStatus, CheckSeverity)."""
+        """Every check of the workbook on one sheet, with its severity (the model
+        check reads them: names CheckWhere, CheckStatus, CheckSeverity); then
+        the cells the formulas share: each typed name's key, and which results
+        can be computed (validity)."""
         ws = self.wb.create_sheet(self.t(tx.CHECKS_SHEET))
         w = SheetWriter(
             self.wb,
@@ -255,28 +314,125 @@ class Layout:
         ):
             w.put(key, self.t(title), wr.HEADER)
         first = w.row + 1
-        columns: dict[str, list[str]] = {"where": [], "status": [], "severity": []}
-        for where, name in self.problems:
+        for e in self.entries:
             w.next()
-            if isinstance(where, Expr):
-                columns["where"].append(self.formula(w, "where", where, wr.WRAPPED))
+            if self.model.nodes[e.where].expr is None:
+                w.put("where", self.model.nodes[e.where].value, wr.WRAPPED)
+                self.places[e.where] = (w.title, w.coord("where"))
             else:
-                w.put("where", self.t(where), wr.WRAPPED)
-                columns["where"].append(
-                    self.model.add(self.new_name("where"), value=self.t(where))
-                )
-            columns["status"].append(self.formula(w, "status", Ref(name), wr.WRAPPED))
-            sev = ck.severity(Ref(name))
-            columns["severity"].append(self.formula(w, "severity", sev))
-        for n, key in (
-            ("CheckWhere", "where"),
-            ("CheckStatus", "status"),
-            ("CheckSeverity", "severity"),
+                self.formula(w, "where", None, wr.WRAPPED, name=e.where)
+            self.formula(w, "status", None, wr.WRAPPED, name=e.status)
+            self.formula(w, "severity", None, name=e.severity)
+        for n, key, attr in (
+            ("CheckWhere", "where", "where"),
+            ("CheckStatus", "status", "status"),
+            ("CheckSeverity", "severity", "severity"),
         ):
             w.define_range(n, key, key, first, w.row)
             self.public.add(n)
-            self.model.add(n, Cells(columns[key]))
+            self.model.add(n, Cells([getattr(e, attr) for e in self.entries]))
+        # Every formula's final tree, so that every validity cell is made.
+        for p in list(self.cells):
+            self.model.tree(p.name)
+        for pending in self.model.pending:
+            pending.settle()
+        if self.model.keys:
+            self._workings(w, tx.KEYS_TITLE, tx.KEYS_HELP,
+                           [(self.t(tx.KEY_OF).format(name=n), cell, True)
+                            for n, cell in self.model.keys.items()
+                            if cell not in self.places])  # fmt: skip
+        made = len(self.model.valid_order)
+        if made:
+            self._workings(w, tx.VALID_TITLE, tx.VALID_HELP,
+                           [(self._valid_label(v), v, False)
+                            for v in self.model.valid_order])  # fmt: skip
+            self._name_validity(w)
+        for p in list(self.cells):  # the workings are final too
+            self.model.tree(p.name)
+        assert len(self.model.valid_order) == made, "a validity cell came late"
+        self._messages(w)
         w.finish(self.lang, last="severity", title_rows="1:1", freeze="A4", stamp=STAMP)
+
+    def _workings(
+        self,
+        w: SheetWriter,
+        title: Text,
+        help_: Text,
+        rows: Sequence[tuple[str, str, bool]],
+    ) -> None:
+        """A section of the Checks sheet: (label, cell, public) rows."""
+        if not rows:
+            return
+        w.next()
+        w.next()
+        w.put("where", self.t(title), wr.SECTION)
+        w.height(20)
+        w.next()
+        w.put("where", self.t(help_), wr.NOTE, to="severity")
+        for label, name, public in rows:
+            w.next()
+            w.put("where", label, wr.WRAPPED)
+            self.formula(w, "status", None, wr.STEP, name=name, public=public)
+
+    def _name_validity(self, w: SheetWriter) -> None:
+        """Each validity cell a result reads gets a workbook name after the
+        first such result (``ExamplesPerSecOK``): the result's formula reads it
+        by name, as it reads everything else."""
+        taken = set(self.wb.defined_names) | set(self.model.nodes)
+        for v in self.model.valid_order:
+            first = next((u for u in self.model.valid_users.get(v, [])
+                          if u in self.model.results), None)  # fmt: skip
+            if first is None or f"{first}OK" in taken:
+                continue
+            alias = f"{first}OK"
+            title, coord = self.places[v]
+            column = "".join(ch for ch in coord if ch.isalpha())
+            row = int(coord[len(column) :])
+            assert title == w.title
+            w.define(alias, "status", row)
+            self.aliases[v] = alias
+            taken.add(alias)
+
+    def _messages(self, w: SheetWriter) -> None:
+        """The table of messages every check reads by number (``Messages``):
+        the same formulas in both editions, the words in this one."""
+        cells = self.model.message_cells
+        w.next()
+        w.next()
+        w.put("where", self.t(tx.MESSAGES_TITLE), wr.SECTION)
+        w.height(20)
+        w.next()
+        w.put("where", self.t(tx.MESSAGES_HELP), wr.NOTE, to="severity")
+        first = w.row + 1
+        for k, name in enumerate(cells, start=1):
+            w.next()
+            w.put("where", k, wr.BODY.but(align=wr.INPUT.align))
+            node = self.model.nodes[name]
+            if node.expr is None:
+                w.put("status", node.value, wr.WRAPPED)
+                self.places[name] = (w.title, w.coord("status"))
+            else:
+                self.formula(w, "status", None, wr.WRAPPED, name=name)
+                self.model.tree(name)
+        assert len(cells) == w.row - first + 1, "a message came late"
+        w.define_range(MESSAGES, "status", "status", first, w.row)
+        self.public.add(MESSAGES)
+
+    def _valid_label(self, name: str) -> str:
+        """What a validity cell guards: the results that read it, by label."""
+        users = [self._label_of(u) for u in self.model.valid_users.get(name, [])]
+        seen = list(dict.fromkeys(u for u in users if u))
+        more = len(seen) - 3
+        text = ", ".join(seen[:3]) + (f" (+{more})" if more > 0 else "")
+        return self.t(tx.VALID_FOR).format(what=text or name)
+
+    def _label_of(self, name: str) -> str:
+        if name in self.model.results:
+            return self.t(self.model.results[name].label)
+        if name not in self.model.nodes:  # a reader named in words (a table)
+            return name
+        title, coord = self.places.get(name, ("", ""))
+        return f"{title}!{coord}" if title else ""
 
     def model_check(self) -> Expr:
         """OK, or the worst problem with where it is: an error before a warning."""
@@ -289,10 +445,12 @@ class Layout:
         """Print every formula in its sheet's terms, cache the value it computes."""
         cached: dict[tuple[str, str], Any] = {}
         for p in self.cells:
-            node = self.model.nodes[p.name]
-            assert node.expr is not None, p.name
-            ctx = SheetCtx(self.model, self.places, self.public, p.writer.title)
-            p.writer.ws[p.coord].value = "=" + node.expr.excel(ctx)
+            ctx = SheetCtx(
+                self.model, self.places, self.public, p.writer.title, self.aliases
+            )
+            formula = "=" + self.model.tree(p.name).excel(ctx)
+            limits.check(formula, f"{p.writer.title}!{p.coord}")
+            p.writer.ws[p.coord].value = formula
             cached[(p.writer.title, p.coord)] = cache(self.model.value(p.name), p.name)
         return cached
 

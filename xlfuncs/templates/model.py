@@ -1,12 +1,24 @@
 """Every formula cell of a workbook as a named tree, and what each is worth.
 
 A :class:`Model` starts from a template's rows (inputs with their typed values,
-results guarded by their inputs' checks, verdicts, each input's check) and grows
-as the renderer places cases: a scenario column, a grid cell, a sweep row is a
-copy of a result's tree whose varied inputs read that column's cells
-(:meth:`Model.case`). Values are computed from the trees alone
-(:meth:`Model.value`), and the same trees print the formulas
-(:class:`SheetCtx`), so a cached value is what the formula computes.
+results, verdicts, each input's check and each result's) and grows as the
+renderer places cases: a scenario column, a grid cell, a sweep row is a copy of
+a result's tree whose varied inputs read that column's cells
+(:meth:`Model.case`).
+
+A cell's tree is *finalized* once (:meth:`Model.tree`) and that one tree gives
+both its formula (:class:`SheetCtx`) and its cached value (:meth:`Model.value`):
+
+- a library call is written out as its Excel expression
+  (:func:`~xlfuncs.templates.written.inline`), a sibling call a cell already
+  holds read from that cell;
+- a typed name's clean-up (:func:`~xlfuncs.registry.excel.key`) is read from
+  the key cell that computes it once (``GPUModelKey``);
+- a :class:`~xlfuncs.templates.expr.Guard` becomes one reference to a validity
+  cell: TRUE when no check the cell depends on says Error. Which checks is found
+  from the graph of cells the body reads, through other formulas and ranges,
+  never from the names a definition mentions; a check that reports another's
+  problems stands for it (a table row's check for its fields').
 """
 
 from __future__ import annotations
@@ -15,12 +27,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..registry.excel import key
 from . import checks as ck
+from . import texts as tx
 from .blocks import Check, Input, Template
-from .expr import Call, Env, Expr, Ref
+from .expr import Call, Ctx, Env, Expr, F, Fn, Guard, Lit, Op, Problems, Ref, Refs, Say
 from .semantics import Range, Value
 from .texts import Text
-from .written import Writing, inline, rename
+from .written import Writing, inline, parse, rename
 
 
 @dataclass
@@ -32,8 +46,18 @@ class Node:
 
 
 def check_name(name: str) -> str:
-    """The internal name of an input's Check cell."""
+    """The internal name of a cell's Check cell."""
     return f"{name}.check"
+
+
+def severity_name(check: str) -> str:
+    """The internal name of a listed check's severity (0 OK, 1 warning, 2 error)."""
+    return f"{check}.sev"
+
+
+def key_name(name: str) -> str:
+    """The cell that holds a typed name's key (``GPUModel`` → ``GPUModelKey``)."""
+    return f"{name}Key"
 
 
 class Model:
@@ -54,19 +78,49 @@ class Model:
         self.verdicts = {v.name: v for v in tpl.verdicts}
         self.checks = {i.name: ck.input_checks(i) for i in tpl.inputs}
         self.reuse: dict[Call, Expr] = {}
+        # The guard machinery: who judges a cell, which checks are listed (with a
+        # severity), what a check stands for, the validity cells made so far.
+        self.judge: dict[str, str] = {}  # cell → the check cell that judges it
+        self.scope: dict[str, object] = {}  # cell → its table row, if any
+        self.judge_scope: dict[str, object] = {}  # row check → the row it spares
+        self.covers: dict[str, frozenset[str]] = {}  # check → checks it reports
+        self.listed: set[str] = set()  # checks with a severity (the Checks sheet)
+        self.machinery: set[str] = set()  # checks, severities, validity cells
+        self.validity: dict[frozenset[str], str] = {}  # checks → validity cell
+        self.valid_order: list[str] = []  # validity cells, as they were made
+        self.valid_users: dict[str, list[str]] = {}  # validity cell → its readers
+        self.keys: dict[str, str] = {}  # typed name → its key cell
+        self.pending: list[ValidOf] = []  # validity found when first needed
+        self._key_trees: dict[str, tuple[Expr, str]] = {}  # name → (tree, key cell)
+        self.message_cells: list[str] = []  # the table of messages, OK first
+        self._message_index: dict[object, int] = {}
         self._memo: dict[str, Value] = {}
+        self._trees: dict[str, Expr] = {}
+        self._guards: dict[str, frozenset[str]] = {}
+        self._busy: set[str] = set()
         given = dict(values or {})
+        self.message(tx.OK)
         for i in tpl.inputs:
             self.nodes[i.name] = Node(value=_cell(given.get(i.name, i.default)))
+        for i in tpl.inputs:
+            if i.kind == "list":
+                self.add_key(i.name)
         for r in tpl.results:
-            self.add(r.name, self.guarded(r.name, r.expr))
+            self.add(r.name, Guard(r.expr))
             if isinstance(r.expr, Call):
                 self.reuse.setdefault(r.expr, Ref(r.name))
         for v in tpl.verdicts:
-            self.add(v.name, v.expr)
+            if v.judged:
+                self.add_check(v.name, v.expr, [])
+            else:
+                self.add(v.name, v.expr)
         for i in tpl.inputs:
-            pairs = [(c, Text("", "")) for c in self.checks[i.name]]
-            self.add(check_name(i.name), ck.first_problem(pairs))
+            problems = ck.first_problem(self.checks[i.name])
+            self.add_check(check_name(i.name), problems, [i.name])
+        for r in tpl.results:
+            if r.checks:
+                self.add_check(check_name(r.name), result_check(r.name, r.checks),
+                               [r.name])  # fmt: skip
 
     # ------------------------------------------------------------ the graph
 
@@ -77,19 +131,48 @@ class Model:
         self._memo.pop(name, None)
         return name
 
+    def add_check(
+        self,
+        name: str,
+        tree: Expr,
+        judges: Iterable[str],
+        *,
+        listed: bool = True,
+        covers: Iterable[str] = (),
+    ) -> str:
+        """A check cell: OK or its first problem, judging the cells ``judges``
+        (a reader of one of them is n/a while it says Error). ``listed``: on the
+        Checks sheet, with a severity; ``covers``: checks whose problems it
+        reports, so a reader needs this one alone."""
+        self.add(name, tree)
+        self.machinery.add(name)
+        for cell in judges:
+            self.judge[cell] = name
+        if listed:
+            self.listed.add(name)
+            self.add(severity_name(name), ck.severity(Ref(name)))
+            self.machinery.add(severity_name(name))
+        if covers:
+            self.covers[name] = frozenset(covers)
+        return name
+
+    def add_key(self, name: str, cell: str | None = None) -> str:
+        """The key cell of a typed name: its clean-up, computed once, read by
+        every look-up of the name instead of the clean-up itself."""
+        cell = cell or key_name(name)
+        tree = parse(key(name))
+        if cell not in self.nodes:
+            self.add(cell, tree)
+        self.keys[name] = cell
+        self._key_trees[name] = (tree, cell)
+        return cell
+
     def leaves(self, name: str) -> list[str]:
         return self.tpl.leaves(name)
 
-    def guarded(
-        self, name: str, body: Expr, renames: Mapping[str, str] | None = None
-    ) -> Expr:
-        """A result's cell: n/a unless every input it reads passes its errors."""
-        renames = renames or {}
-        conds: list[Expr] = []
-        for x in self.leaves(name):
-            for c in ck.errors(self.checks[x]):
-                conds.append(rename(c, renames))
-        return ck.guarded(body, conds)
+    def guarded(self, name: str, body: Expr) -> Expr:
+        """A result's cell: n/a unless the cells it reads pass their checks."""
+        return Guard(body)
 
     def body(self, name: str) -> Expr:
         if name in self.results:
@@ -128,27 +211,214 @@ class Model:
             return body
         if isinstance(body, Call) and name in placed:
             self.reuse.setdefault(body, Ref(placed[name]))
-        return self.guarded(name, body, renames)
+        return Guard(body)
 
-    def case_checks(
-        self, inp: Input, cell: str, prefix: Text
-    ) -> list[tuple[Check, Text]]:
+    def case_checks(self, inp: Input, cell: str) -> list[Check]:
         """The input's checks, applied to another cell (a scenario's, a grid's)."""
         own = self.checks.get(inp.name) or ck.input_checks(inp)
         return [
-            (Check(rename(c.cond, {inp.name: cell}), c.message, c.error), prefix)
-            for c in own
+            Check(rename(c.cond, {inp.name: cell}), c.message, c.error) for c in own
         ]
+
+    # ------------------------------------------------------------ final trees
+
+    def tree(self, name: str) -> Expr:
+        """The cell's one tree, as it prints and as it is valued: calls written
+        out, keys read from their cells, its guard a validity cell."""
+        if name in self._trees:
+            return self._trees[name]
+        node = self.nodes[name]
+        assert node.expr is not None, name
+        if getattr(node.expr, "final", False):  # a table row's: made final there
+            out = node.expr
+        else:
+            written = self.written(node.expr, skip_key=name in self.keys.values())
+            out = self._guard(name, written)
+        self._trees[name] = out
+        return out
+
+    def written(self, e: Expr, *, skip_key: bool = False) -> Expr:
+        """``e`` with every library call written out and every typed name's
+        clean-up read from its key cell."""
+        out = self._write(e)
+        return out if skip_key else self.keyed(out, self._key_trees)
+
+    def _write(self, e: Expr, local: bool = False) -> Expr:
+        """Calls written out, checks' messages numbered. ``local``: a table's
+        field tree, whose names are its row's: a message that quotes them stays
+        in the formula."""
+        if isinstance(e, Call):
+            return inline(e, reuse=self.reuse)
+        if isinstance(e, Problems):
+            return self._numbered(e, local)
+        kids = e.children()
+        if not kids:
+            return e
+        new = [self._write(c, local) for c in kids]
+        return e if all(a is b for a, b in zip(new, kids)) else e.rebuilt(new)
+
+    def _numbered(self, p: Problems, local: bool = False) -> Expr:
+        """A check as ``INDEX(Messages, k)``: k the number of the first failing
+        condition's message (1 for OK; the first message when a condition is an
+        error itself, the value being no usable number). A message that quotes
+        a row's figures stays in the formula, as a branch of its own."""
+        conds = [self._write(c, local) for c in p.conds]
+        said = [m if isinstance(m, Text) else self._write(m, local) for m in p.messages]
+        if local and any(isinstance(m, Expr) for m in said):
+            tree: Expr = Say(tx.OK)
+            for cond, m in reversed(list(zip(conds, said))):
+                leaf = m if isinstance(m, Expr) else self._said(m)
+                tree = F.IF(negated(cond), leaf, tree)
+            first = said[0] if isinstance(said[0], Expr) else self._said(said[0])
+            return F.IFERROR(tree, first)
+        code: Expr = Lit(1.0)
+        for cond, m in reversed(list(zip(conds, said))):
+            code = F.IF(negated(cond), Lit(float(self.message(m))), code)
+        first_k = Lit(float(self.message(said[0]))) if said else Lit(1.0)
+        return F.INDEX(Ref(MESSAGES), F.IFERROR(code, first_k))
+
+    def _said(self, m: Text | Expr) -> Expr:
+        return F.INDEX(Ref(MESSAGES), float(self.message(m)))
+
+    def message(self, m: Text | Expr) -> int:
+        """The number of a message in the workbook's table of messages (from
+        1), added if new: a text, or a tree that quotes figures."""
+        token: object = ("text", m.en, m.es) if isinstance(m, Text) else m
+        if token in self._message_index:
+            return self._message_index[token]
+        k = len(self.message_cells) + 1
+        name = f"~message.{k}"
+        if isinstance(m, Text):
+            self.add(name, value=m(self.lang))
+        else:  # its figures may be unknown while no check shows it
+            self.add(name, F.IFERROR(m, ""))
+        self.machinery.add(name)
+        self.message_cells.append(name)
+        self._message_index[token] = k
+        return k
+
+    @staticmethod
+    def keyed(e: Expr, keys: Mapping[str, tuple[Expr, str]]) -> Expr:
+        """``e`` with each typed name's clean-up (a SUBSTITUTE chain over the
+        name) replaced by a reference to the name's key cell."""
+        if not keys:
+            return e
+
+        def visit(x: Expr) -> Expr:
+            if isinstance(x, Fn) and x.name == "SUBSTITUTE":
+                base: Expr = x
+                while isinstance(base, Fn) and base.name == "SUBSTITUTE" and base.args:
+                    base = base.args[0]
+                if isinstance(base, Ref) and base.name in keys:
+                    tree, cell = keys[base.name]
+                    if x == tree:
+                        return Ref(cell)
+            kids = x.children()
+            if not kids:
+                return x
+            new = [visit(c) for c in kids]
+            return x if all(a is b for a, b in zip(new, kids)) else x.rebuilt(new)
+
+        return visit(e)
+
+    def _guard(self, name: str, e: Expr) -> Expr:
+        if not any(isinstance(x, Guard) for x in e.walk()):
+            return e
+        needs = self.guard_set(name, e)
+        valid = self.valid(needs, name) if needs else None
+        if valid is not None:
+            self.valid_users.setdefault(valid, []).append(name)
+
+        def resolve(x: Expr) -> Expr:
+            if isinstance(x, Guard):
+                body = resolve(x.body)
+                return ck.guarded(body, [Ref(valid)] if valid else [])
+            kids = x.children()
+            if not kids:
+                return x
+            new = [resolve(c) for c in kids]
+            return x if all(a is b for a, b in zip(new, kids)) else x.rebuilt(new)
+
+        return resolve(e)
+
+    # ------------------------------------------------------------ guards
+
+    def reads(self, e: Expr) -> list[str]:
+        """The cells a tree reads, ranges' cells one by one, in order."""
+        out: list[str] = []
+        for x in e.walk():
+            if isinstance(x, Ref):
+                out.append(x.name)
+            cells = getattr(x, "cells", None)
+            if isinstance(cells, (list, tuple)):
+                out.extend(cells)
+        return out
+
+    def guard_set(self, name: str, tree: Expr | None = None) -> frozenset[str]:
+        """The checks whose errors make cell ``name`` n/a: the judges of the
+        cells its tree reads, through formulas and ranges, a check that reports
+        another's problems standing for it."""
+        if name in self._guards:
+            return self._guards[name]
+        if tree is None:
+            if self.nodes[name].expr is None:
+                return frozenset()
+            tree = self.tree(name)  # a guarded cell's set is made on the way
+            if name in self._guards:
+                return self._guards[name]
+        if name in self._busy:
+            raise ValueError(f"{name} reads itself through its guard")
+        self._busy.add(name)
+        found: set[str] = set()
+        if tree is not None:
+            for y in dict.fromkeys(self.reads(tree)):
+                found |= self._through(y, name)
+        covered = set().union(*(self.covers.get(c, ()) for c in found))
+        out = frozenset(found - covered)
+        self._busy.discard(name)
+        self._guards[name] = out
+        return out
+
+    def _through(self, y: str, reader: str) -> set[str]:
+        if y in self.tables or y in self.machinery or y == MESSAGES:
+            return set()
+        if y not in self.nodes:
+            raise KeyError(f"{reader} reads {y}, which is no cell of the model (yet)")
+        out: set[str] = set()
+        judge = self.judge.get(y)
+        spared = self.judge_scope.get(judge) if judge else None
+        if judge is not None and (spared is None or self.scope.get(reader) != spared):
+            out.add(judge)
+        if self.nodes[y].expr is not None:
+            out |= self.guard_set(y)
+        return out
+
+    def valid(self, needs: frozenset[str], first: str) -> str:
+        """The validity cell of some listed checks: TRUE when none says Error.
+        The layout names it after the first result it guards (``ExamplesPerSecOK``)."""
+        if needs in self.validity:
+            return self.validity[needs]
+        unlisted = sorted(needs - self.listed)
+        assert not unlisted, f"{first} needs checks that are not listed: {unlisted}"
+        name = f"~valid.{len(self.valid_order) + 1}"
+        sev = Refs(tuple(severity_name(c) for c in sorted(needs)))
+        self.add(name, Fn("MAX", (sev,)).lt(2))
+        self.machinery.add(name)
+        self.validity[needs] = name
+        self.valid_order.append(name)
+        return name
 
     # ------------------------------------------------------------ values
 
     def value(self, name: str) -> Value:
         if name in self._memo:
             return self._memo[name]
+        if name == MESSAGES:  # still growing while the checks are written
+            return Range.column([self.value(n) for n in self.message_cells])
         if name in self.tables:
             return self.tables[name]
         node = self.nodes[name]
-        v = node.value if node.expr is None else node.expr.value(self.env)
+        v = node.value if node.expr is None else self.tree(name).value(self.env)
         self._memo[name] = v
         return v
 
@@ -158,6 +428,65 @@ class Model:
 
     def values(self, names: Iterable[str] | None = None) -> dict[str, Value]:
         return {n: self.value(n) for n in (names or self.nodes)}
+
+
+class ValidOf(Expr):
+    """TRUE when the cells some trees read pass their checks: the validity cell
+    of their guard set, found when first needed (a table's rows read columns
+    laid out after them). Printed and valued as a reference to that cell."""
+
+    def __init__(self, model: Model, trees: list[Expr], reader: str) -> None:
+        self.model, self.trees, self.reader = model, trees, reader
+        self.target: Expr | None = None
+        model.pending.append(self)
+
+    def settle(self) -> Expr:
+        if self.target is None:
+            m = self.model
+            found: set[str] = set()
+            for t in self.trees:
+                for y in dict.fromkeys(m.reads(t)):
+                    found |= m._through(y, self.reader)
+            covered = set().union(*(m.covers.get(c, ()) for c in found))
+            needs = frozenset(found - covered)
+            self.target = Ref(m.valid(needs, "")) if needs else Lit(True)
+            if needs:
+                m.valid_users.setdefault(m.validity[needs], []).append(self.reader)
+        return self.target
+
+    def printed(self, ctx: Ctx) -> tuple[str, int]:
+        return self.settle().printed(ctx)
+
+    def value(self, env: Env) -> Value:
+        return self.settle().value(env)
+
+
+#: The workbook name of the table of messages the checks show.
+MESSAGES = "Messages"
+
+_INVERSE = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "=": "<>", "<>": "="}
+
+
+def negated(cond: Expr) -> Expr:
+    """NOT(cond), a comparison turned round (``x<=1`` fails as ``x>1``): Excel
+    orders every value, text after numbers, so the two always agree."""
+    if isinstance(cond, Op) and cond.op in _INVERSE:
+        return Op(_INVERSE[cond.op], cond.left, cond.right)
+    if isinstance(cond, Fn) and cond.name == "NOT" and len(cond.args) == 1:
+        return cond.args[0]
+    return F.NOT(cond)
+
+
+def result_check(name: str, checks: Iterable[Check]) -> Expr:
+    """A result's own check: its first implausibility, when it is a number (n/a
+    has its own reason)."""
+    judged = [
+        Check(F.OR(F.NOT(F.ISNUMBER(Ref(name))), c.cond), c.message, c.error)
+        for c in checks
+    ]
+    return ck.first_problem(
+        [c for c in judged if c.error] + [c for c in judged if not c.error]
+    )
 
 
 def _cell(value: Any) -> Value:
@@ -177,14 +506,22 @@ class SheetCtx(Writing):
         places: Mapping[str, tuple[str, str]],
         public: set[str],
         sheet: str,
+        aliases: Mapping[str, str] | None = None,
     ) -> None:
         self.model, self.places, self.public, self.sheet = model, places, public, sheet
+        self.aliases = aliases or {}
         self.reuse = model.reuse
         self.lang = model.lang
 
     def ref(self, name: str) -> str | Expr:
-        if name in self.public or name not in self.places:
+        if name in self.aliases:
+            return self.aliases[name]
+        if name in self.public or name in self.model.tables:
             return name
+        if name not in self.places:
+            if name in self.model.nodes:  # a cell of the model nobody placed
+                raise ValueError(f"{name} is read on {self.sheet} but has no cell")
+            return name  # a library name (a LAMBDA's parameter, a table)
         title, coord = self.places[name]
         if title == self.sheet:
             return coord
@@ -195,4 +532,12 @@ class SheetCtx(Writing):
         return inline(call, reuse=self.reuse)
 
 
-__all__ = ["Model", "Node", "SheetCtx", "check_name"]
+__all__ = [
+    "Model",
+    "Node",
+    "SheetCtx",
+    "check_name",
+    "key_name",
+    "result_check",
+    "severity_name",
+]

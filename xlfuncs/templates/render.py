@@ -39,8 +39,9 @@ from .blocks import (
     Stamp,
     Sweep,
 )
-from .expr import Expr, F, Ref
-from .layout import DATA, Layout, build_date, heading
+from .expr import Expr, F, Guard, Ref
+from .layout import DATA, Entry, Layout, build_date, heading
+from .model import check_name
 from .texts import T, Text
 from .written import rename
 
@@ -120,13 +121,31 @@ def headings(
     w.fill("label", "how", wr.HEADER.fill)  # type: ignore[arg-type]
 
 
+#: A check of some cells: where, its conditions, the cells it judges.
+Item = tuple["Text | Expr", Sequence[Check], Sequence[str]]
+
+
 def check_line(
-    lay: Layout, w: SheetWriter, title: Text, items: list[tuple[Check, Text]]
-) -> None:
-    """One line naming the first problem among some cells, or OK."""
+    lay: Layout, w: SheetWriter, items: Sequence[Item], title: Text | None = None
+) -> list[Entry]:
+    """Each item's check on the Checks sheet (where it is: the block's
+    ``title``, then the item's own words), and one line here naming the worst of
+    them (an error before a warning), or OK."""
+    entries = [
+        lay.listed(where if title is None else title + ": " + where, checks, judges)
+        for where, checks, judges in items
+    ]
+    summary_line(lay, w, entries)
+    return entries
+
+
+def summary_line(lay: Layout, w: SheetWriter, entries: Sequence[Entry]) -> None:
+    """A line that reads some Checks-sheet lines and names their worst problem."""
+    if not entries:
+        return
     w.next()
     w.put("label", lay.t(tx.CHECK), wr.BOLD)
-    lay.check_cell(w, "value", ck.first_problem(items), title, to="how")
+    lay.formula(w, "value", lay.summary(entries), wr.CHECK, to="how")
     w.fit(2)
 
 
@@ -200,23 +219,18 @@ def results(lay: Layout, w: SheetWriter, block: Results) -> None:
         style = wr.CHECK if v.judged else wr.CHECK.but(box=False)
         lay.formula(w, "value", None, style, name=v.name, public=True, to="how")
         if v.judged:
-            lay.problems.append((v.label, v.name))
+            lay.entry(v.label, v.name, placed=True)
         w.fit(lines(lay.t(tx.NO_FIT) + lay.t(tx.FEWEST) + "99999.9 9999 99999",
                     w.width("value", "how")))  # fmt: skip
 
 
 def result_checks(lay: Layout, w: SheetWriter, rows: Sequence[Result]) -> None:
-    """One line for the plausibility checks of some results, if they have any:
-    each reads its result only when it is a number (n/a has its own reason)."""
-    items = [
-        (Check(F.OR(F.NOT(F.ISNUMBER(Ref(r.name))), c.cond), c.message, c.error),
-         r.label + ": ")
-        for r in rows
-        for c in r.checks
-    ]  # fmt: skip
-    if items:
-        items = [i for i in items if i[0].error] + [i for i in items if not i[0].error]
-        check_line(lay, w, tx.RESULT_CHECK, items)
+    """The plausibility checks of some results (each its own line on the Checks
+    sheet, made with the model) and one line here that reads them."""
+    entries = [
+        lay.entry(r.label, check_name(r.name), placed=False) for r in rows if r.checks
+    ]
+    summary_line(lay, w, entries)
 
 
 def scenarios(lay: Layout, w: SheetWriter, block: Scenarios) -> None:
@@ -228,7 +242,8 @@ def scenarios(lay: Layout, w: SheetWriter, block: Scenarios) -> None:
              + [(c, c, case.label) for c, case in zip(case_cols, block.cases)]
              + [(unit_col, unit_col, tx.UNIT)])  # fmt: skip
     renames: list[dict[str, str]] = [{} for _ in block.cases]
-    items: list[tuple[Check, Text]] = []
+    # Per case, a column at a time as people read them: (where, checks, cell).
+    items: list[list[Item]] = [[] for _ in block.cases]
     factors: list[list[str]] = []  # per varied input, the cell of each case's factor
     subhead(lay, w, tx.MULTIPLES)
     for k, name in enumerate(block.vary):
@@ -236,11 +251,11 @@ def scenarios(lay: Layout, w: SheetWriter, block: Scenarios) -> None:
         w.next()
         w.put("label", lay.t(inp.label), wr.WRAPPED)
         row = []
-        for c, case in zip(case_cols, block.cases):
+        for j, (c, case) in enumerate(zip(case_cols, block.cases)):
             cell = lay.typed(w, c, FACTOR, case.values[k])
             row.append(cell)
-            where = case.label + ", " + inp.label + ": "
-            items += lay.model.case_checks(FACTOR, cell, where)
+            where = case.label + ", " + inp.label
+            items[j].append((where, lay.model.case_checks(FACTOR, cell), [cell]))
         factors.append(row)
     subhead(lay, w, tx.VALUES)
     for k, name in enumerate(block.vary):
@@ -249,15 +264,16 @@ def scenarios(lay: Layout, w: SheetWriter, block: Scenarios) -> None:
         w.put("label", lay.t(inp.label), wr.WRAPPED)
         style = wr.STEP.but(fmt=fmt(lay, inp.fmt))
         lay.formula(w, base, Ref(name), style)
-        for c, case, ren, factor in zip(case_cols, block.cases, renames, factors[k]):
+        for j, (c, case, ren, factor) in enumerate(
+            zip(case_cols, block.cases, renames, factors[k])
+        ):
             cell = lay.formula(w, c, multiple(inp, Ref(factor)), style)
             ren[name] = cell
-            where = case.label + ", " + inp.label + ": "
-            items += lay.model.case_checks(inp, cell, where)
+            where = case.label + ", " + inp.label
+            items[j].append((where, lay.model.case_checks(inp, cell), [cell]))
         lay.unit(w, unit_col, inp.unit)
-    check_line(
-        lay, w, block.title, _cases_first(items, len(block.cases), len(block.vary))
-    )
+    check_line(lay, w, [i for case in items for i in _by_input(case, len(block.vary))],
+               block.title)  # fmt: skip
     placed: list[dict[str, str]] = [{} for _ in block.cases]
     for name in block.results:
         res = lay.tpl.result(name)
@@ -271,17 +287,9 @@ def scenarios(lay: Layout, w: SheetWriter, block: Scenarios) -> None:
         lay.unit(w, unit_col, res.unit)
 
 
-def _cases_first(
-    items: list[tuple[Check, Text]], n_cases: int, n_vary: int
-) -> list[tuple[Check, Text]]:
-    """Checks listed case by case (a column at a time), as people read them."""
-    per_input = len(items) // (n_cases * n_vary)
-    out = []
-    for c in range(n_cases):
-        for k in range(n_vary):
-            start = (k * n_cases + c) * per_input
-            out += items[start : start + per_input]
-    return out
+def _by_input(items: list[Item], n_vary: int) -> list[Item]:
+    """A case's checks input by input: its multiple, then the value it gives."""
+    return [i for k in range(n_vary) for i in (items[k], items[n_vary + k])]
 
 
 def multiple(inp: Input, m: float | Expr) -> Any:
@@ -301,10 +309,7 @@ def multiple(inp: Input, m: float | Expr) -> Any:
         and (not isinstance(m, (int, float)) or m > 1)
     ):
         tree = F.MIN(d.hi, tree)
-    numbers = [F.ISNUMBER(Ref(inp.name))]
-    if not isinstance(m, (int, float)):
-        numbers.append(F.ISNUMBER(m))
-    return ck.guarded(tree, numbers)
+    return Guard(tree)
 
 
 def _axis(lay: Layout, w: SheetWriter, key: str, axis: Axis, k: int) -> str:
@@ -327,21 +332,29 @@ def grid(lay: Layout, w: SheetWriter, block: Grid) -> None:
     corner = f"{lay.t(rin.label)}\u00a0↓  {lay.t(cin.label)}\u00a0→"
     w.put("label", corner, wr.HEADER)
     cols = DATA[: len(block.columns.values)]
-    items: list[tuple[Check, Text]] = []
+    items: list[Item] = []
     col_cells = []
     for k, c in enumerate(cols):
         cell = _axis(lay, w, c, block.columns, k)
         col_cells.append(cell)
-        items += lay.model.case_checks(cin, cell, cin.label + f" {w.coord(c)}: ")
+        items.append(
+            (cin.label + f" {w.coord(c)}", lay.model.case_checks(cin, cell), [cell])
+        )
     style = wr.RESULT.but(fmt=fmt(lay, res.fmt))
     for k in range(len(block.rows.values)):
         w.next()
         rcell = _axis(lay, w, "label", block.rows, k)
-        items += lay.model.case_checks(rin, rcell, rin.label + f" {w.coord('label')}: ")
+        items.append(
+            (
+                rin.label + f" {w.coord('label')}",
+                lay.model.case_checks(rin, rcell),
+                [rcell],
+            )
+        )
         for c, ccell in zip(cols, col_cells):
             tree = lay.model.case(block.result, {rin.name: rcell, cin.name: ccell})
             lay.formula(w, c, tree, style)
-    check_line(lay, w, block.title, items)
+    check_line(lay, w, items, block.title)
 
 
 def sweep(lay: Layout, w: SheetWriter, block: Sweep) -> None:
@@ -356,12 +369,19 @@ def sweep(lay: Layout, w: SheetWriter, block: Sweep) -> None:
         res = lay.tpl.result(name)
         lay.label(w, c, res.label, res.unit, wr.HEADER_CENTRED)
     w.fill("label", "how", wr.HEADER.fill)  # type: ignore[arg-type]
-    items: list[tuple[Check, Text]] = []
+    items: list[Item] = []
+    warnings: list[Item] = []
     table: dict[str, list[str]] = {n: [] for n in block.results}
     for v in block.values:
         w.next()
         cell = lay.typed(w, "label", inp, v)
-        items += lay.model.case_checks(inp, cell, inp.label + f" {w.coord('label')}: ")
+        items.append(
+            (
+                inp.label + f" {w.coord('label')}",
+                lay.model.case_checks(inp, cell),
+                [cell],
+            )
+        )
         for c, name in zip(cols, block.results):
             res = lay.tpl.result(name)
             tree = lay.model.case(name, {inp.name: cell})
@@ -370,16 +390,16 @@ def sweep(lay: Layout, w: SheetWriter, block: Sweep) -> None:
             # Each row's result judged by the result's warnings (a run over a
             # year), when it is a number: a row is a what-if, not the plan, so
             # its figures warn rather than fail the model.
-            items += [
-                (Check(F.OR(F.NOT(F.ISNUMBER(Ref(here))), rename(k.cond, {name: here})),
-                       k.message, error=False),
-                 res.label + f" {w.coord(c)}: ")
+            judged = [
+                Check(F.OR(F.NOT(F.ISNUMBER(Ref(here))), rename(k.cond, {name: here})),
+                      k.message, error=False)
                 for k in res.checks
                 if not k.error
             ]  # fmt: skip
+            if judged:
+                warnings.append((res.label + f" {w.coord(c)}", judged, []))
     first, last = head_row + 1, w.row
-    items = [i for i in items if i[0].error] + [i for i in items if not i[0].error]
-    check_line(lay, w, block.title, items)
+    check_line(lay, w, items + warnings, block.title)
     if block.chart is not None:
         ch = block.chart
         y_fmt = fmt(lay, lay.tpl.result(ch.plot[0]).fmt)
@@ -448,7 +468,7 @@ def curve(lay: Layout, w: SheetWriter, block: Curve) -> None:
              + [(c, c, s.label) for c, s in zip(cols[1:], block.columns)])  # fmt: skip
     head_row = w.row
     cells: dict[str, list[str]] = {s.name: [] for s in block.columns}
-    items: list[tuple[Check, Text]] = []
+    items: list[Item] = []
 
     def row(here: dict[str, str], first: int = 0) -> None:
         for c, s in list(zip(cols[1:], block.columns))[first:]:
@@ -459,9 +479,8 @@ def curve(lay: Layout, w: SheetWriter, block: Curve) -> None:
     for x in block.xs:
         w.next()
         cell = lay.typed(w, "label", block.x, x)
-        items += lay.model.case_checks(
-            block.x, cell, block.x.label + f" {w.coord('label')}: "
-        )
+        items.append((block.x.label + f" {w.coord('label')}",
+                      lay.model.case_checks(block.x, cell), [cell]))  # fmt: skip
         row({"x": cell})
     last_curve = w.row
     point_rows = []
@@ -473,7 +492,7 @@ def curve(lay: Layout, w: SheetWriter, block: Curve) -> None:
         cells[first_col.name].append(cell)
         row({first_col.name: cell}, first=1)
         point_rows.append(w.row)
-    check_line(lay, w, block.title, items)
+    check_line(lay, w, items, block.title)
     ch = block.chart
     s = quote_sheetname(w.title)
     chart = charts.scatter(

@@ -1,4 +1,4 @@
-"""More of Excel's functions for the budget workbook: SUMIF, LARGE and dates.
+"""More of Excel's functions for the budget workbook: SUMIF, COUNTIF, LARGE, dates.
 
 Registered in :data:`~xlfuncs.templates.semantics.FUNCTIONS` as the others are,
 with Excel's rules as LibreOffice and Gnumeric apply them (the tests
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import date, timedelta
 
 from .semantics import (
@@ -23,6 +23,7 @@ from .semantics import (
     compare,
     function,
     numeric,
+    wildcard,
 )
 
 EPOCH = date(1899, 12, 30)
@@ -31,12 +32,28 @@ EPOCH = date(1899, 12, 30)
 CRITERIA = re.compile(r"^(<=|>=|<>|<|>|=)(-?[0-9.]+)$")
 
 
+def _criterion(crit: Value) -> Callable[[Value], bool]:
+    """What a SUMIF or COUNTIF criterion accepts: a number, a comparison with a
+    number (">0"), or a text, case ignored, whose ``*``, ``?`` and ``~`` are
+    wildcards as in MATCH (``"Error:*"``)."""
+    test = CRITERIA.match(crit) if isinstance(crit, str) else None
+    if test is not None:
+        op, x = test.group(1), float(test.group(2))
+        return lambda c: _is_number(c) and compare(op, c, x) is True
+    if isinstance(crit, str):
+        pattern = wildcard(crit)
+        return lambda c: isinstance(c, str) and pattern.fullmatch(c) is not None
+    return lambda c: _is_number(c) and compare("=", c, crit) is True
+
+
+def _is_number(c: Value) -> bool:
+    return isinstance(c, (int, float)) and not isinstance(c, bool)
+
+
 @function("SUMIF")
 def _sumif(v: Sequence[Value], _: str) -> Value:
-    """SUMIF(range, value, sum_range) with a number, a plain text (no
-    wildcards; case ignored) or a comparison with a number (">0")."""
+    """SUMIF(range, criterion, sum_range)."""
     where, crit = v[0], v[1]
-    test = CRITERIA.match(crit) if isinstance(crit, str) else None
     sums = v[2] if len(v) > 2 else where
     if isinstance(crit, XlError):
         return crit
@@ -44,23 +61,28 @@ def _sumif(v: Sequence[Value], _: str) -> Value:
         return VALUE
     if where.shape != sums.shape:
         return VALUE
+    hit = _criterion(crit)
     total = 0.0
     for c, s in zip(where.flat(), sums.flat()):
-        if test is not None:
-            op, x = test.group(1), float(test.group(2))
-            number_ = isinstance(c, (int, float)) and not isinstance(c, bool)
-            hit = number_ and compare(op, c, x) is True
-        elif isinstance(crit, str):
-            hit = isinstance(c, str) and c.lower() == crit.lower()
-        else:
-            hit = isinstance(c, (int, float)) and compare("=", c, crit) is True
-        if not hit:
+        if not hit(c):
             continue
         if isinstance(s, XlError):
             return s
-        if isinstance(s, (int, float)) and not isinstance(s, bool):
+        if _is_number(s):
             total += float(s)
     return total
+
+
+@function("COUNTIF")
+def _countif(v: Sequence[Value], _: str) -> Value:
+    """COUNTIF(range, criterion): the cells the criterion accepts. An error in
+    the range is not counted (it matches no criterion here)."""
+    where, crit = v[0], v[1]
+    if isinstance(crit, XlError):
+        return crit
+    cells = where.flat() if isinstance(where, Range) else [where]
+    hit = _criterion(crit)
+    return float(sum(1 for c in cells if hit(c)))
 
 
 @function("LARGE")

@@ -4,10 +4,16 @@ column, in bands (what is typed, what it gives, the workings) and totals.
 Each row's cell of a computed field is the field's tree read with the field
 names as that row's cells (``RunCost`` → ``RunCost.3``, :class:`InRow`), added
 to the model under that internal name, so its cached value and its formula are
-one tree. A
-typed cell is checked with its input's own checks, applied to that row; a row's
-Check cell names its first problem (errors first) and the run it belongs to on
-the Checks sheet. A row whose label is blank is unused: its results are blank,
+one tree.
+
+Each row carries its own workings, in bands after its fields: a key cell per
+typed name, a check cell per typed field (its input's checks, applied to the
+row) and per table check, and one validity cell (``RunNameOK.3``): TRUE when no
+field of the row says Error and the cells outside the row that its results read
+pass their checks. Every result of the row reads that one cell. The row's Check
+cell names its first problem among its check cells (errors first), and the run
+it belongs to, on the Checks sheet; a reader outside the row (a total, a month)
+needs it alone. A row whose label is blank is unused: its results are blank,
 its check OK. Each field's column is a workbook name (a range over the rows).
 """
 
@@ -18,17 +24,20 @@ from collections.abc import Mapping, Sequence
 
 from openpyxl.worksheet.pagebreak import Break
 
+from ..data.names import normalize
+from ..registry.excel import key
 from ..workbook import writer as wr
 from ..workbook.writer import SheetWriter
 from . import checks as ck
 from . import texts as tx
 from .blocks import Check, Field, Input, Table
-from .expr import ATOM, Array, Call, Ctx, Env, Expr, F, Lit, Ref, Say
+from .expr import Array, Call, Ctx, Env, Expr, F, Guard, Lit, Ref, Refs, Say, Span
 from .layout import Cells, Layout
+from .model import ValidOf, check_name, key_name
 from .render import RENDERERS, note, section
-from .semantics import Range, Value
+from .semantics import Value
 from .texts import Text
-from .written import rename, renamed_call
+from .written import parse, rename
 
 
 def cell(field: str, k: int) -> str:
@@ -36,17 +45,20 @@ def cell(field: str, k: int) -> str:
     return f"{field}.{k}"
 
 
-def words(field: Field) -> Array:
-    """Every spelling a choice field accepts, both editions', as one array."""
-    return Array(((*(Lit(c.en) for c in field.choices),
-                   *(Lit(c.es) for c in field.choices)),))  # fmt: skip
-
-
 def choice(field: Field, name: str | None = None) -> Expr:
-    """The position (from 1) of the typed word among the choices, or #N/A."""
+    """The position (from 1) of the typed word among the choices, or #N/A: its
+    key (:func:`~xlfuncs.registry.excel.key`, read from the row's key cell)
+    among the choices' keys, so case, spaces, hyphens and wildcards read alike."""
     n = len(field.choices)
-    found = F.MATCH(F.TRIM(Ref(name or field.name)), words(field), 0)
+    words = Array(((*(Lit(_keyed(c.en)) for c in field.choices),
+                    *(Lit(_keyed(c.es)) for c in field.choices)),))  # fmt: skip
+    found = F.MATCH(parse(key(name or field.name)), words, 0)
     return F.MOD(found - 1, n) + 1
+
+
+def _keyed(word: str) -> str:
+    """A choice as its key reads: what :func:`key` leaves of it, unescaped."""
+    return normalize(word)
 
 
 def edition(f: Field, value: object, lang: str) -> object:
@@ -91,90 +103,194 @@ def naming(message: Text | Expr, label: Text) -> Text | Expr:
     return Text(f"{en[0]}: {label.en}: {en[1]}", f"{es[0]}: {label.es}: {es[1]}")
 
 
-def typed_deps(table: Table, name: str, seen: set[str] | None = None) -> list[str]:
-    """The typed fields a field reads, through the computed ones, in order."""
-    fields = {f.name: f for f in table.fields}
-    seen = set() if seen is None else seen
-    f = fields[name]
-    if f.input is not None:
-        return [name]
-    out: list[str] = []
-    assert f.expr is not None, name
-    for n in sorted(f.expr.names()):
-        if n in fields and n not in seen:
-            seen.add(n)
-            out += [d for d in typed_deps(table, n, seen) if d not in out]
-    return out
-
-
-def read_inputs(lay: Layout, table: Table, name: str) -> set[str]:
-    """The template inputs a field reads, through the computed fields."""
-    fields = {f.name: f for f in table.fields}
-    out: set[str] = set()
-    todo, seen = [name], {name}
-    while todo:
-        f = fields[todo.pop()]
-        for n in f.expr.names() if f.expr is not None else ():
-            if lay.tpl.is_input(n):
-                out.add(n)
-            elif n in fields and n not in seen:
-                seen.add(n)
-                todo.append(n)
-    return out
-
-
 def blank(table: Table, k: int) -> Expr:
     return F.LEN(F.TRIM(Ref(cell(table.label, k)))).eq(0)
+
+
+#: A row's own workings, after the fields: a key per typed name, a check per
+#: typed field and per table check, and whether its results can be computed.
+KEY = Text(" (key)", " (clave)")
+CHECK_OF = Text("Check: ", "Control: ")
+RULE = Text("Check", "Control")
+ROW_OK = Text("Inputs valid", "Datos válidos")
+
+
+def _first_problem(spans: Sequence[Span]) -> Expr:
+    """The first error among a row's check cells (in one or more runs of the
+    sheet's row), else the first warning, else OK: read from the cells, never
+    restated."""
+    tree: Expr = Say(tx.OK)
+    for word in (tx.WARNING_WORD, tx.ERROR_WORD):
+        pattern = Say(word + "*")
+        for span in reversed(spans):
+            # INDEX(row, 1, k): Gnumeric reads INDEX(row, k) as the k-th row.
+            found = F.INDEX(span, 1, F.MATCH(pattern, span, 0))
+            tree = F.IF(F.COUNTIF(span, pattern).gt(0), found, tree)
+    return tree
+
+
+def _spans(names: Sequence[str], band: Sequence[str], chunk: int) -> list[Span]:
+    """``names`` as runs of neighbouring cells: a band wider than the sheet is
+    drawn in parts of ``chunk`` fields, each part its own rows."""
+    parts: dict[int, list[str]] = {}
+    for n in names:
+        parts.setdefault(band.index(n) // chunk, []).append(n)
+    return [Span(p, across=True) for p in parts.values()]
+
+
+def _errors(spans: Sequence[Span]) -> Expr:
+    """How many of some check cells say Error."""
+    counts: list[Expr] = [F.COUNTIF(s, Say(tx.ERROR_WORD + "*")) for s in spans]
+    total = counts[0]
+    for c in counts[1:]:
+        total = total + c
+    return total
+
+
+def workings(block: Table) -> tuple[tuple[Field, ...], tuple[Field, ...], Field]:
+    """The table's key fields, its check fields (each typed field's, then each
+    table check's) and its validity field."""
+    typed = [f for f in block.fields if f.input is not None and f.name != block.label]
+    read = [f.expr for f in block.fields if f.expr is not None]
+    read += [c.cond for f in typed for c in field_checks(block, f)]
+    read += [c.cond for c in block.checks]
+    keys = tuple(
+        Field(key_name(f.name), f.label + KEY, Text("", ""), "@", band=3,
+              expr=F.IFERROR(parse(key(f.name)), ""))
+        for f in typed
+        if f.choices or any(_looks_up(t, f.name) for t in read)
+    )  # fmt: skip
+    checks: list[Field] = []
+    for f in block.fields:
+        own = field_checks(block, f)
+        if own:
+            named = [Check(c.cond, naming(c.message, f.label), c.error) for c in own]
+            checks.append(Field(check_name(f.name), CHECK_OF + f.label, Text("", ""),
+                                "@", band=4, expr=ck.first_problem(_ordered(named))))  # fmt: skip
+    for j, c in enumerate(block.checks, start=1):
+        checks.append(Field(f"{block.label}Rule{j}", RULE + f" {j}", Text("", ""), "@",
+                            band=4, expr=ck.first_problem([c])))  # fmt: skip
+    ok = Field(f"{block.label}OK", ROW_OK, Text("", ""), "General", band=3)
+    return keys, tuple(checks), ok
+
+
+def _looks_up(tree: Expr, name: str) -> bool:
+    """Whether ``tree`` cleans ``name`` up for a look-up (``key(name)``), once
+    its library calls are written out."""
+    cleaned = parse(key(name))
+    return any(x == cleaned for x in _written(tree).walk())
+
+
+def _written(tree: Expr) -> Expr:
+    from .written import inline
+
+    def visit(e: Expr) -> Expr:
+        if isinstance(e, Call):
+            return inline(e)
+        kids = e.children()
+        return e.rebuilt([visit(c) for c in kids]) if kids else e
+
+    return visit(tree)
+
+
+def _ordered(checks: list[Check]) -> list[Check]:
+    return [c for c in checks if c.error] + [c for c in checks if not c.error]
 
 
 def render_table(lay: Layout, w: SheetWriter, block: Table) -> None:
     section(lay, w, block.title)
     note(lay, w, block.note)
-    fields = {f.name: f for f in block.fields}
+    model = lay.model
+    keys, checks, ok = workings(block)
+    all_fields = (*block.fields, *keys, ok, *checks)
+    chunk = len(w.columns) - 1  # fields a part of a band holds, after the run
+    band = [c.name for c in checks]
+    own_checks = [c.name for c in checks if not c.name.startswith(f"{block.label}Rule")]
+    fields = {f.name: f for f in all_fields}
     size = block.size
-    names = [
-        {f.name: cell(f.name, k) for f in block.fields} for k in range(1, size + 1)
+    names = [{f.name: cell(f.name, k) for f in all_fields} for k in range(1, size + 1)]
+    own_keys = {f.name: (parse(key(f.name)), key_name(f.name)) for f in block.fields
+                if key_name(f.name) in fields}  # fmt: skip
+    every_key = {**model._key_trees, **own_keys}
+    # The row's validity: its fields' checks, and the checks of whatever else
+    # its results read (the workbook's inputs, another table's rows), found from
+    # the graph of cells once every sheet is laid out.
+    computed = [f for f in block.fields if f.expr is not None]
+    outside = [model.written(f.expr) for f in computed]  # type: ignore[arg-type]
+    local = {f.name for f in all_fields}
+    reads: list[Expr] = [
+        Refs(tuple(n for n in model.reads(t) if n not in local)) for t in outside
     ]
-    checks = {f.name: field_checks(block, f) for f in block.fields}
-    # Each computed field's tree over the field names, guarded by the checks of
-    # the typed fields it reads; the workbook's own inputs it reads (a PUE, a
-    # batch) guard it too: a blank one is 0 in a formula, but its default to
-    # the library.
+    fine = _errors(_spans(own_checks, band, chunk)).eq(0) if own_checks else Lit(True)
+    ok_tree = F.AND(fine, ValidOf(model, reads, lay.t(block.title)))
+    # Each field's tree, once for every row: calls written out, keys read from
+    # the row's key cells; a result shows n/a unless the row is valid.
+    na = Say(tx.NA)
     trees: dict[str, Expr] = {}
-    for f in block.fields:
-        if f.expr is None:
+    for f in all_fields:
+        tree: Expr
+        if f is ok:
+            tree = ok_tree
+        elif f.expr is None:
             continue
-        conds = [F.IFERROR(c.cond, False) for d in typed_deps(block, f.name)
-                 for c in checks[d] if c.error]  # fmt: skip
-        inputs = [c for n in sorted(read_inputs(lay, block, f.name))
-                  for c in ck.errors(lay.model.checks[n])]  # fmt: skip
-        trees[f.name] = ck.guarded(f.expr, conds + inputs)
+        elif f in computed:
+            tree = F.IFERROR(F.IF(Ref(ok.name), f.expr, na), na)
+        else:
+            tree = f.expr
+        written = model._write(tree, local=True)
+        trees[f.name] = written if f in keys else model.keyed(written, every_key)
+    row_checks = [c.name for c in checks]
     # The row's cells, in the model first: typed values, then computed trees.
     for k, ren in enumerate(names, start=1):
+        row = (block.label, k)
         given = block.rows[k - 1] if k <= len(block.rows) else {}
         for f in block.fields:
             if f.input is not None:
-                lay.model.add(
-                    ren[f.name], value=edition(f, given.get(f.name), lay.lang)
-                )
+                model.add(ren[f.name], value=edition(f, given.get(f.name), lay.lang))
         for name, tree in trees.items():
-            lay.model.add(ren[name], F.IF(blank(block, k), "", InRow(tree, ren)))
-    bands = sorted({f.shown_in for f in block.fields})
+            empty = Say(tx.OK) if name in row_checks else ""
+            model.add(ren[name], F.IF(blank(block, k), empty, InRow(tree, ren)))
+            if name in row_checks:
+                model.machinery.add(ren[name])
+        model.machinery.add(ren[ok.name])
+        for f in all_fields:
+            model.scope[ren[f.name]] = row
+        check = f"{block.label}Check.{k}"
+        spans = [Span([ren[n] for n in sp.cells], across=True)
+                 for sp in _spans(row_checks, band, chunk)]  # fmt: skip
+        tree = F.IF(blank(block, k), Say(tx.OK), _first_problem(spans))
+        judged = [ren[f.name] for f in block.fields]
+        model.add_check(check, tree, judged, covers=[ren[c] for c in row_checks])
+        model.judge_scope[check] = row
+    bands = sorted({f.shown_in for f in all_fields})
     width = len(w.columns)
     for b in bands:
-        shown = [f for f in block.fields if f.shown_in == b]
+        shown = [f for f in all_fields if f.shown_in == b]
         if b == bands[0]:
             assert len(shown) < width, "the typed fields and the check fit the sheet"
-            _band(lay, w, block, names, checks, shown, check=True)
+            _band(lay, w, block, names, shown, check=True)
             continue
-        title = block.bands[bands.index(b) - 1] if block.bands else block.title
+        title = band_title(block, b)
         w.next()
         w.ws.row_breaks.append(Break(id=w.row))  # each band starts a page
         w.next()
         w.put("label", lay.t(title), wr.BOLD, to="how")
         for start in range(0, len(shown), width - 1):  # the run named again
             part = [fields[block.label], *shown[start : start + width - 1]]
-            _band(lay, w, block, names, checks, part, check=False)
+            _band(lay, w, block, names, part, check=False)
+
+
+def band_title(block: Table, band: int) -> Text:
+    """The title of a band after the first: the table's own, or the workings'
+    and the checks' of each row."""
+    if band == 2:
+        return block.bands[0] if block.bands else block.title
+    if band == 3:
+        return block.bands[1] if len(block.bands) > 1 else tx.WORKINGS
+    return ROW_CHECKS
+
+
+ROW_CHECKS = Text("Checks of each row", "Controles de cada fila")
 
 
 def _band(
@@ -182,7 +298,6 @@ def _band(
     w: SheetWriter,
     block: Table,
     names: list[dict[str, str]],
-    checks: dict[str, list[Check]],
     shown: list[Field],
     *,
     check: bool,
@@ -190,33 +305,33 @@ def _band(
     """The rows of some fields, headed, with their totals and a check column."""
     keys = list(w.columns)[: len(shown) + check]
     w.next()
-    for key, f in zip(keys, shown):
-        lay.label(w, key, f.label, f.unit, wr.HEADER_CENTRED)
+    for key_, f in zip(keys, shown):
+        lay.label(w, key_, f.label, f.unit, wr.HEADER_CENTRED)
     if check:
         w.put(keys[-1], lay.t(tx.CHECK), wr.HEADER_CENTRED)
     w.height(3 * 13 + 2)
     # Totals first, under the headings: on the page the reader opens, whatever
     # the rows below run to.
-    totals = [(key, f) for key, f in zip(keys, shown) if f.total]
+    totals = [(key_, f) for key_, f in zip(keys, shown) if f.total]
     if totals:
         w.next()
         w.put(keys[0], lay.t(TOTAL), wr.BOLD)
-        for key, f in totals:
+        for key_, f in totals:
             style = wr.KEY_RESULT.but(fmt=lay.t(f.fmt))
-            lay.formula(w, key, F.SUM(Ref(f.name)), style, name=f"{f.name}Total",
-                        public=True)  # fmt: skip
+            lay.formula(w, key_, Guard(F.SUM(Ref(f.name))), style,
+                        name=f"{f.name}Total", public=True)  # fmt: skip
     first = w.row + 1
     for k, ren in enumerate(names, start=1):
         w.next()
-        for key, f in zip(keys, shown):
-            _cell(lay, w, key, f, ren, check, block)
+        for key_, f in zip(keys, shown):
+            _cell(lay, w, key_, f, ren, check, block)
         if check:
-            row_check(lay, w, keys[-1], block, k, ren, checks)
+            row_check(lay, w, keys[-1], block, k, ren)
     last = w.row
-    for key, f in zip(keys, shown):
+    for key_, f in zip(keys, shown):
         if f.name == block.label and not check:
             continue
-        w.define_range(f.name, key, key, first, last)
+        w.define_range(f.name, key_, key_, first, last)
         lay.public.add(f.name)
         lay.model.add(f.name, Cells([r[f.name] for r in names]))
 
@@ -227,7 +342,7 @@ TOTAL = Text("Total", "Total")
 def _cell(
     lay: Layout,
     w: SheetWriter,
-    key: str,
+    key_: str,
     f: Field,
     ren: dict[str, str],
     typed: bool,
@@ -240,42 +355,30 @@ def _cell(
             menu = '"' + ",".join(c(lay.lang) for c in f.choices) + '"'
             inp = dataclasses.replace(inp, kind="list", keys="-", menu=menu)
         value = lay.model.nodes[name].value
-        lay.typed(w, key, inp, value, name=name, validate=f.checks is None)
+        lay.typed(w, key_, inp, value, name=name, validate=f.checks is None)
         return
     if f.input is not None:  # the label, shown again beside the results
-        lay.formula(w, key, F.IF(blank(block, int(name.rsplit(".", 1)[1])), "",
-                                 Ref(name)), wr.WRAPPED)  # fmt: skip
+        lay.formula(w, key_, F.IF(blank(block, int(name.rsplit(".", 1)[1])), "",
+                                  Ref(name)), wr.WRAPPED)  # fmt: skip
         return
-    style = wr.STEP if f.shown_in == 3 else wr.RESULT
-    lay.formula(w, key, None, style.but(fmt=lay.t(f.fmt)), name=name)
+    style = wr.STEP if f.shown_in >= 3 else wr.RESULT
+    lay.formula(w, key_, None, style.but(fmt=lay.t(f.fmt)), name=name)
 
 
 def row_check(
     lay: Layout,
     w: SheetWriter,
-    key: str,
+    key_: str,
     block: Table,
     k: int,
     ren: dict[str, str],
-    checks: dict[str, list[Check]],
 ) -> None:
-    """The row's first problem, errors first: its fields' checks, then the
-    table's own; OK for an unused row."""
-    own: list[tuple[Check, Text]] = []
-    for f in block.fields:
-        for c in checks[f.name]:
-            cond = F.IFERROR(rename(c.cond, ren), False)
-            own.append((Check(cond, naming(c.message, f.label), c.error), Text("", "")))
-    for c in block.checks:
-        said = c.message if isinstance(c.message, Text) else rename(c.message, ren)
-        own.append((Check(rename(c.cond, ren), said, c.error), Text("", "")))
-    own = [c for c in own if c[0].error] + [c for c in own if not c[0].error]
-    tree = F.IF(blank(block, k), Say(tx.OK), ck.first_problem(own))
-    name = lay.formula(
-        w, key, tree, wr.CHECK.but(box=False), name=f"{block.label}Check.{k}"
-    )
+    """The row's first problem, errors first, read from its check cells; OK for
+    an unused row. Listed on the Checks sheet with the run it belongs to."""
+    name = f"{block.label}Check.{k}"
+    lay.formula(w, key_, None, wr.CHECK.but(box=False), name=name)
     where = Say(block.title + ", ").cat(Ref(ren[block.label]))
-    lay.problems.append((where, name))
+    lay.entry(where, name, placed=True)
     if k <= len(block.rows):  # a filled row: room for two lines of its check
         w.fit(2)
 
@@ -291,22 +394,24 @@ class InRow(Expr):
     (renaming a copy for each is most of laying out a long table); its value
     and its formula are that tree's, read through the row's names."""
 
+    final = True  # made final by the table: the model takes it as it is
+
     def __init__(self, tree: Expr, cells: Mapping[str, str]) -> None:
-        self.tree, self.cells = tree, cells
+        self.tree, self.row = tree, cells
         self._own: tuple[Expr, ...] | None = None
 
     def printed(self, ctx: Ctx) -> tuple[str, int]:
-        return self.tree.printed(_RowCtx(ctx, self.cells))
+        return self.tree.printed(_RowCtx(ctx, self.row))
 
     def value(self, env: Env) -> Value:
-        cells = self.cells
+        cells = self.row
         return self.tree.value(
             Env(lookup=lambda n: env[cells.get(n, n)], lang=env.lang)
         )
 
     def children(self) -> tuple[Expr, ...]:
         if self._own is None:  # the row's own tree, for a walk: made once
-            self._own = (rename(self.tree, self.cells),)
+            self._own = (rename(self.tree, self.row),)
         return self._own
 
     def rebuilt(self, children: Sequence[Expr]) -> Expr:
@@ -326,39 +431,6 @@ class _RowCtx(Ctx):
 
     def ref(self, name: str) -> str | Expr:
         return self.ctx.ref(self.names.get(name, name))
-
-    def written_out(self, call: Call) -> Expr:
-        # Written out in the row's names, and printed by the sheet's context:
-        # its names (the row's cells, the library's own) are no field's.
-        out = self.ctx.written_out(renamed_call(call, self.names))
-        return _PrintedBy(out, self.ctx)
-
-
-class _PrintedBy(Expr):
-    """A tree printed by a context of its own, whichever context asks."""
-
-    def __init__(self, tree: Expr, ctx: Ctx) -> None:
-        self.tree, self.ctx = tree, ctx
-
-    def printed(self, ctx: Ctx) -> tuple[str, int]:
-        return self.tree.printed(self.ctx)
-
-
-class Span(Expr):
-    """Cells of one sheet in a row or a column, read as one range: printed as
-    ``C40:C69`` (its first and last cells), its value theirs, in order."""
-
-    def __init__(self, names: list[str], across: bool = False) -> None:
-        self.cells, self.across = names, across
-
-    def printed(self, ctx: Ctx) -> tuple[str, int]:
-        first, last = ctx.ref(self.cells[0]), ctx.ref(self.cells[-1])
-        assert isinstance(first, str) and isinstance(last, str), self.cells
-        return f"{first}:{last.split('!')[-1]}", ATOM
-
-    def value(self, env: Env) -> Value:
-        values = [env[n] for n in self.cells]
-        return Range.row(values) if self.across else Range.column(values)
 
 
 RENDERERS[Table] = render_table

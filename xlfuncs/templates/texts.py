@@ -86,6 +86,36 @@ CHECKS_HELP = T(
     "muestran n/d). El control del modelo muestra la primera fila de mayor "
     "gravedad.",
 )
+WORKINGS = T("Workings", "Cálculos intermedios")
+KEYS_TITLE = T(
+    "Typed names, as the look-ups read them",
+    "Nombres escritos, tal como los leen las búsquedas",
+)
+KEYS_HELP = T(
+    "Each name typed above cleaned once (spaces, hyphens and underscores removed; "
+    "~, * and ? escaped, so MATCH reads no wildcard): every look-up of it reads "
+    "this cell.",
+    "Cada nombre escrito arriba, limpiado una vez (sin espacios, guiones ni guiones "
+    "bajos; ~, * y ? escapados, para que MATCH no lea comodines): toda búsqueda de "
+    "ese nombre lee esta celda.",
+)
+KEY_OF = T("{name}, as a key", "{name}, como clave")
+VALID_TITLE = T("Which results can be computed", "Qué resultados se pueden calcular")
+VALID_HELP = T(
+    "TRUE when no check a result depends on says Error (the highest severity of "
+    "those lines above is under 2); a result that reads FALSE shows n/a.",
+    "VERDADERO cuando ningún control del que depende un resultado dice Error (la "
+    "mayor gravedad de esas líneas de arriba es menor que 2); un resultado que lee "
+    "FALSO muestra n/d.",
+)
+MESSAGES_TITLE = T("Messages the checks show", "Mensajes de los controles")
+MESSAGES_HELP = T(
+    "Every check above and beside the inputs picks its message from this list by "
+    "number: INDEX(Messages, k), 1 when all is well.",
+    "Cada control, arriba y junto a los datos, toma su mensaje de esta lista por su "
+    "número: INDEX(Messages, k), 1 cuando todo está bien.",
+)
+VALID_FOR = T("Inputs valid: {what}", "Datos válidos: {what}")
 # Large numbers in messages, as the cells show them (LARGE below).
 MILLION = T("M", "M")
 BILLION = T("B", "mil M")

@@ -21,13 +21,22 @@ from ...registry.domains import Domain
 from ...workbook import charts
 from ...workbook import writer as wr
 from ...workbook.writer import SheetWriter
-from .. import checks as ck
 from .. import texts as tx
 from ..blocks import Check, Input
-from ..expr import Expr, F, Ref
+from ..expr import Expr, F, Guard, Ref, Span
 from ..layout import Layout
-from ..render import CHART_ROWS, FACTOR, check_line, note, place_chart, section, subhead
-from ..table import Span, cell
+from ..model import check_name, severity_name
+from ..render import (
+    CHART_ROWS,
+    FACTOR,
+    Item,
+    check_line,
+    note,
+    place_chart,
+    section,
+    subhead,
+)
+from ..table import cell
 from ..texts import T, Text
 from .runs import HOURS_A_MONTH, MONTHS, RUN_ROWS
 
@@ -51,14 +60,6 @@ def _share(k: int, m: int) -> Expr:
     """The share of run k's months that falls in month m."""
     s, d = Ref(cell("RunStart", k)), Ref(cell("RunDuration", k))
     return F.MAX(0, F.MIN(m, s - 1 + d) - F.MAX(m - 1, s - 1)) / d
-
-
-def _guarded(lay: Layout, tree: Expr) -> Expr:
-    """n/a unless the inputs the month's figure reads pass their checks (a
-    contingency typed as text), and n/a for a figure that reads an n/a."""
-    conds = [c for n in sorted(tree.names()) if lay.tpl.is_input(n)
-             for c in ck.errors(lay.model.checks[n])]  # fmt: skip
-    return ck.guarded(tree, conds)
 
 
 def _spread(k: int, m: int, what: str, per_month: bool) -> Expr:
@@ -92,8 +93,8 @@ def draw(lay: Layout, w: SheetWriter) -> None:
         date = F.DATE(F.YEAR(Ref("PlanStart")), F.MONTH(Ref("PlanStart")) + (m - 1), 1)
         # A first month that is no date (blank is 1900's day 0 to a spreadsheet,
         # which engines date differently): M1, M2… instead.
-        valid = ck.errors(lay.model.checks["PlanStart"])
-        date = F.IF(F.AND(*valid), date, f"M{m}")
+        valid = Ref(severity_name(check_name("PlanStart"))).lt(2)
+        date = F.IF(valid, date, f"M{m}")
         lay.formula(
             w,
             key,
@@ -106,7 +107,7 @@ def draw(lay: Layout, w: SheetWriter) -> None:
     head_row = w.row
 
     rows: dict[str, list[str]] = {}
-    items: list[tuple[Check, Text]] = []
+    items: list[Item] = []
 
     def line(name: str, label: Text, trees: Sequence[Expr], fmt: str, total: str,
              style: wr.Style = wr.RESULT, unit: Text | None = None) -> None:  # fmt: skip
@@ -118,9 +119,7 @@ def draw(lay: Layout, w: SheetWriter) -> None:
         else:
             lay.label(w, "label", label, unit, wr.WRAPPED)
         rows[name] = [
-            lay.formula(
-                w, key, _guarded(lay, tree), style.but(fmt=fmt), name=f"{name}.{m}"
-            )
+            lay.formula(w, key, Guard(tree), style.but(fmt=fmt), name=f"{name}.{m}")
             for m, (key, tree) in enumerate(zip(months, trees), start=1)
         ]
         span = Span(rows[name], across=True)
@@ -138,9 +137,8 @@ def draw(lay: Layout, w: SheetWriter) -> None:
         name = lay.typed(w, key, RESERVED, COMMITMENT[m - 1], name=f"ReservedGPUs.{m}")
         lay.model.add(name, value=COMMITMENT[m - 1])
         reserved.append(name)
-        items += lay.model.case_checks(
-            RESERVED, name, RESERVED.label + f" {w.coord(key)}: "
-        )
+        where = RESERVED.label + f" {w.coord(key)}"
+        items.append((where, lay.model.case_checks(RESERVED, name), [name]))
     w.define_range("MonthReserved", months[0], months[-1], w.row, w.row)
     lay.public.add("MonthReserved")
     lay.model.add("MonthReserved", Span(reserved, across=True))
@@ -205,9 +203,8 @@ def draw(lay: Layout, w: SheetWriter) -> None:
                      T(f"Warning: month {m}: reserved runs use more GPUs than committed",
                        f"Aviso: mes {m}: las ejecuciones reservadas usan más GPU que las "
                        "comprometidas"), error=False)  # fmt: skip
-        items.append((over, Text("", "")))
-    items = [i for i in items if i[0].error] + [i for i in items if not i[0].error]
-    check_line(lay, w, T("Months", "Meses"), items)
+        items.append((T(f"month {m}", f"mes {m}"), [over], []))
+    check_line(lay, w, items, T("Months", "Meses"))
     w.ws.row_breaks.append(Break(id=w.row))  # the chart on a page of its own
     _chart(lay, w, head_row, months, rows)
 
@@ -358,7 +355,7 @@ def draw_scenarios(lay: Layout, w: SheetWriter) -> None:
     for c, (label, *_) in zip(cols, SCENARIOS):
         w.put(c, lay.t(label), wr.HEADER_CENTRED)
     w.fit(3)  # "Más contingencia" in a column of 8
-    items: list[tuple[Check, Text]] = []
+    items: list[Item] = []
     cells: list[dict[str, str]] = [{} for _ in SCENARIOS]
     for what, label, k, inp in (("p", T("Price ×", "Precio ×"), 1, FACTOR),
                                 ("f", T("MFU ×", "MFU ×"), 2, FACTOR),
@@ -367,10 +364,9 @@ def draw_scenarios(lay: Layout, w: SheetWriter) -> None:
         w.put("label", lay.t(label), wr.WRAPPED)
         for c, case, here in zip(cols, SCENARIOS, cells):
             here[what] = lay.typed(w, c, inp, case[k])
-            items += lay.model.case_checks(
-                inp, here[what], case[0] + ", " + label + ": "
-            )
-    check_line(lay, w, T("Scenarios", "Escenarios"), items)
+            items.append((case[0] + ", " + label, lay.model.case_checks(inp, here[what]),
+                          [here[what]]))  # fmt: skip
+    check_line(lay, w, items, T("Scenarios", "Escenarios"))
     runs = (
         F.SUM(Ref("MonthPretraining"))
         + F.SUM(Ref("MonthFinetuning"))
@@ -388,7 +384,7 @@ def draw_scenarios(lay: Layout, w: SheetWriter) -> None:
         after = p * (runs - mfu + mfu / f)
         tree = (Ref("BudgetTotal") + (after - runs) * (1 + Ref("OverheadShare") + Ref("Contingency"))
                 + d * after + (p - 1) * idle * (1 + Ref("OverheadShare")))  # fmt: skip
-        totals.append(lay.formula(w, c, ck.guarded(tree, []), wr.KEY_RESULT.but(fmt=THOUSANDS),
+        totals.append(lay.formula(w, c, Guard(tree), wr.KEY_RESULT.but(fmt=THOUSANDS),
                                   name=f"ScenarioTotal.{len(totals) + 1}"))  # fmt: skip
     w.next()
     w.put("label", lay.t(T("Against the base", "Frente a la base")), wr.WRAPPED)

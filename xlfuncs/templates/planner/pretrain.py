@@ -25,8 +25,8 @@ from ..blocks import (
     Series,
     Verdict,
 )
-from ..checks import fit, guarded
-from ..expr import F, Lit, Ref, call
+from ..checks import fit
+from ..expr import F, Guard, Lit, Ref, call
 from ..shared import (
     CURRENCY,
     DTYPE,
@@ -394,16 +394,13 @@ MULTIPLE = Input(
 ISO_N = Series(
     "N",
     T("Parameters (N)", "Parámetros (N)"),
-    guarded(Ref("x") * Ref("RuleParams"), [F.ISNUMBER(Ref("x")), Ref("x").gt(0)]),
+    Guard(Ref("x") * Ref("RuleParams")),
     tx.LARGE,
 )
 ISO_D = Series(
     "D",
     T("Tokens (D)", "Tokens (D)"),
-    guarded(
-        call("ISOFLOP_TOKENS", "ComputeBudgetPFDays", "N"),
-        [F.ISNUMBER(Ref("N")), F.ISNUMBER(Ref("ComputeBudgetPFDays"))],
-    ),
+    Guard(call("ISOFLOP_TOKENS", "ComputeBudgetPFDays", "N")),
     tx.LARGE,
 )
 
@@ -411,7 +408,7 @@ ISO_D = Series(
 def _above(fit_: str, best: str, label: T) -> Series:
     """The loss of each size above the fit's lowest at this budget."""
     loss = call("CHINCHILLA_LOSS", "N", "D", Lit(fit_)) - Ref(best)
-    return Series(f"above.{fit_}", label, guarded(loss, []), "0.0000")
+    return Series(f"above.{fit_}", label, Guard(loss), "0.0000")
 
 
 ISOFLOP = Curve(
