@@ -352,7 +352,7 @@ def test_results_are_written_with_names_from_the_library_expression(built, tpl, 
             continue  # a total of the budget: it reads cells, not inputs
         # Its calculation, guarded by one reference to the cell that says
         # whether what it reads is valid; that cell reads every input's check.
-        m = re.match(r"=IFERROR\(IF\(([A-Za-z_][A-Za-z0-9_]*),", formula)
+        m = re.match(r"=(?:IFERROR\()?IF\(([A-Za-z_][A-Za-z0-9_]*),", formula)
         assert m, formula
         valid = named_cell(wb, m.group(1)).value
         assert re.fullmatch(r"=MAX\([A-Z0-9:,]+\)<2", valid), valid

@@ -32,6 +32,7 @@ class Check:
     cond: Expr
     message: Text | Expr  # a tree where the message quotes figures
     error: bool = True
+    slip: bool = False  # a unit typed wrong (a value 1,000 times off): typed only
 
 
 @dataclass(frozen=True)

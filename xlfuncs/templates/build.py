@@ -17,6 +17,8 @@ from datetime import datetime
 from typing import Any
 
 from openpyxl import Workbook
+from openpyxl.utils.cell import coordinate_from_string
+from openpyxl.workbook.defined_name import DefinedName
 
 from .. import __version__
 from ..workbook.writer import Column, SheetWriter
@@ -51,6 +53,7 @@ def build_template(
     cached = lay.finish()
     if tpl.data_sheet:
         cached.update(add_data_sheets(wb, lang))
+        name_cells(wb, lay.model.fit_cells)
     cover = wb.worksheets[0]
     add_cover(wb, cover, tpl, lang, build_date(), lay.filled)
     if tpl.sheets[0].summary:  # the page for the reader who signs comes first
@@ -103,6 +106,16 @@ def compute(
         model = Model(tpl, lang, tables() if tpl.data_sheet else {}, inputs)
     names = [*model.inputs, *model.results, *model.verdicts]
     return {n: model.value(n) for n in names}
+
+
+def name_cells(wb: Workbook, cells: Mapping[str, tuple[str, int]]) -> None:
+    """A workbook name for each cell of a data sheet's table a formula reads on
+    its own (``FitHoffmannE``: row 1 of ``FitE``)."""
+    for name, (table, k) in cells.items():
+        sheet, area = wb.defined_names[table].attr_text.rsplit("!", 1)
+        col, row = coordinate_from_string(area.split(":")[0].replace("$", ""))
+        ref = f"{sheet}!${col}${row + k - 1}"
+        wb.defined_names[name] = DefinedName(name, attr_text=ref)
 
 
 def add_data_sheets(wb: Workbook, lang: str) -> dict[tuple[str, str], Any]:

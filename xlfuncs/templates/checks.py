@@ -85,10 +85,12 @@ def input_checks(inp: Input) -> list[Check]:
         fmt = inp.fmt if isinstance(inp.fmt, str) else inp.fmt.en
         # Three orders of magnitude off is no plan but a unit typed wrong.
         bounds = {"lo": lo, "hi": hi}
-        out.append(Check(x.le(hi * 1000), _shown_with(tx.UNIT_SLIP, fmt, bounds)))
+        out.append(
+            Check(x.le(hi * 1000), _shown_with(tx.UNIT_SLIP, fmt, bounds), slip=True)
+        )
         if lo > 0:
             slip = _shown_with(tx.UNIT_SLIP_LOW, fmt, bounds)
-            out.append(Check(x.ge(lo / 1000), slip))
+            out.append(Check(x.ge(lo / 1000), slip, slip=True))
         message = Text(
             tx.UNUSUAL.en.format(lo=shown(lo, fmt, "en"), hi=shown(hi, fmt, "en")),
             tx.UNUSUAL.es.format(lo=shown(lo, fmt, "es"), hi=shown(hi, fmt, "es")),

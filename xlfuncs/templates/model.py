@@ -32,7 +32,7 @@ from . import checks as ck
 from . import texts as tx
 from .blocks import Check, Input, Template
 from .expr import Call, Ctx, Env, Expr, F, Fn, Guard, Lit, Op, Problems, Ref, Refs, Say
-from .semantics import Range, Value
+from .semantics import Range, Value, XlError
 from .texts import Text
 from .written import Writing, inline, parse, rename
 
@@ -91,12 +91,14 @@ class Model:
         self.valid_users: dict[str, list[str]] = {}  # validity cell → its readers
         self.keys: dict[str, str] = {}  # typed name → its key cell
         self.pending: list[ValidOf] = []  # validity found when first needed
+        self.fit_cells: dict[str, tuple[str, int]] = {}  # name → (table, row)
         self._key_trees: dict[str, tuple[Expr, str]] = {}  # name → (tree, key cell)
         self.message_cells: list[str] = []  # the table of messages, OK first
         self._message_index: dict[object, int] = {}
         self._memo: dict[str, Value] = {}
         self._trees: dict[str, Expr] = {}
         self._guards: dict[str, frozenset[str]] = {}
+        self._fails: dict[str, bool] = {}
         self._busy: set[str] = set()
         given = dict(values or {})
         self.message(tx.OK)
@@ -213,11 +215,15 @@ class Model:
             self.reuse.setdefault(body, Ref(placed[name]))
         return Guard(body)
 
-    def case_checks(self, inp: Input, cell: str) -> list[Check]:
-        """The input's checks, applied to another cell (a scenario's, a grid's)."""
+    def case_checks(self, inp: Input, cell: str, derived: bool = False) -> list[Check]:
+        """The input's checks, applied to another cell (a scenario's, a grid's).
+        A ``derived`` cell (the base times a multiple) is no typing: no unit
+        slip, only the input's limits and usual range."""
         own = self.checks.get(inp.name) or ck.input_checks(inp)
         return [
-            Check(rename(c.cond, {inp.name: cell}), c.message, c.error) for c in own
+            Check(rename(c.cond, {inp.name: cell}), c.message, c.error)
+            for c in own
+            if not (derived and c.slip)
         ]
 
     # ------------------------------------------------------------ final trees
@@ -238,10 +244,46 @@ class Model:
         return out
 
     def written(self, e: Expr, *, skip_key: bool = False) -> Expr:
-        """``e`` with every library call written out and every typed name's
-        clean-up read from its key cell."""
-        out = self._write(e)
+        """``e`` with every library call written out, every typed name's
+        clean-up read from its key cell and every constant of a named fit read
+        from its own cell."""
+        out = self.constants(self._write(e))
         return out if skip_key else self.keyed(out, self._key_trees)
+
+    def constants(self, e: Expr) -> Expr:
+        """A fit's constant looked up by the fit's name written as a literal,
+        ``INDEX(FitE,MATCH("hoffmann",FitNames,0))``, read from the Data sheet
+        cell that holds it, by a name of its own: ``FitHoffmannE``. (The
+        builder defines the names beside the fits' table.)"""
+
+        def visit(x: Expr) -> Expr:
+            kids = x.children()
+            if kids:
+                new = [visit(c) for c in kids]
+                if not all(a is b for a, b in zip(new, kids)):
+                    x = x.rebuilt(new)
+            if not (isinstance(x, Fn) and x.name == "INDEX" and len(x.args) == 2):
+                return x
+            table, found = x.args
+            if not (isinstance(table, Ref) and table.name.startswith(FIT_PREFIX)):
+                return x
+            if not (isinstance(found, Fn) and found.name == "MATCH"
+                    and found.args[1:] == (Ref(FIT_NAMES), Lit(0.0))
+                    and isinstance(found.args[0], Lit)
+                    and isinstance(found.args[0].value_, str)):  # fmt: skip
+                return x
+            fit = found.args[0].value_
+            k = found.value(Env(self.tables))
+            if not isinstance(k, float):
+                return x
+            name = f"{FIT_PREFIX}{fit.capitalize()}{table.name[len(FIT_PREFIX) :]}"
+            column = self.tables[table.name]
+            assert isinstance(column, Range), table.name
+            self.tables.setdefault(name, column.flat()[int(k) - 1])
+            self.fit_cells[name] = (table.name, int(k))
+            return Ref(name)
+
+        return visit(e)
 
     def _write(self, e: Expr, local: bool = False) -> Expr:
         """Calls written out, checks' messages numbered. ``local``: a table's
@@ -332,7 +374,10 @@ class Model:
         def resolve(x: Expr) -> Expr:
             if isinstance(x, Guard):
                 body = resolve(x.body)
-                return ck.guarded(body, [Ref(valid)] if valid else [])
+                na = Say(tx.NA)
+                if self.may_fail(body):  # n/a for an error the body can give
+                    return ck.guarded(body, [Ref(valid)] if valid else [])
+                return F.IF(Ref(valid), body, na) if valid else body
             kids = x.children()
             if not kids:
                 return x
@@ -340,6 +385,42 @@ class Model:
             return x if all(a is b for a, b in zip(new, kids)) else x.rebuilt(new)
 
         return resolve(e)
+
+    def may_fail(self, e: Expr) -> bool:
+        """Whether a tree can give an error value (or read a cell showing n/a)
+        while every check it depends on passes: a look-up, a division, a
+        power, an error constant, a cell that can. Its guard then keeps an
+        IFERROR; a plain sum or product of checked cells needs none."""
+        if isinstance(e, Lit):
+            return isinstance(e.value_, XlError)
+        if isinstance(e, Ref):
+            return self._cell_may_fail(e.name)
+        if isinstance(e, Op) and e.op in ("/", "^"):
+            return True
+        if isinstance(e, Fn):
+            if e.name in _CATCHING:
+                return False
+            if e.name not in _SAFE:
+                return True
+        cells = getattr(e, "cells", None)
+        if isinstance(cells, (list, tuple)):
+            return any(self._cell_may_fail(n) for n in cells)
+        return any(self.may_fail(c) for c in e.children())
+
+    def _cell_may_fail(self, name: str) -> bool:
+        if name in self._fails:
+            return self._fails[name]
+        self._fails[name] = True  # a cell read while being judged: assume so
+        if name in self.tables or name == MESSAGES or name not in self.nodes:
+            out = name not in self.nodes and name not in self.tables
+        elif self.nodes[name].expr is None:
+            out = False  # a typed value: its check judges it
+        else:
+            tree = self.tree(name)
+            guarded = isinstance(tree, Fn) and tree.name == "IF" and len(tree.args) == 3
+            out = self.may_fail(tree.args[1] if guarded else tree)  # type: ignore[union-attr]
+        self._fails[name] = out
+        return out
 
     # ------------------------------------------------------------ guards
 
@@ -460,6 +541,16 @@ class ValidOf(Expr):
     def value(self, env: Env) -> Value:
         return self.settle().value(env)
 
+
+FIT_PREFIX = "Fit"  # the fits' table: FitNames, FitE, FitA, …
+FIT_NAMES = "FitNames"
+
+#: Functions that give no error of their own: the rest of the tree decides.
+_SAFE = frozenset({"IF", "AND", "OR", "NOT", "SUM", "MAX", "MIN", "ROUND", "ROUNDUP",
+                   "ROUNDDOWN", "INT", "ABS", "LEN", "TRIM", "LEFT", "SUBSTITUTE",
+                   "COUNTIF", "SUMIF", "SUMPRODUCT", "FIXED", "CHAR", "UNICHAR"})  # fmt: skip
+#: Functions that turn any error into a value.
+_CATCHING = frozenset({"IFERROR", "ISNUMBER", "ISTEXT", "ISBLANK", "ISERROR", "ISNA"})
 
 #: The workbook name of the table of messages the checks show.
 MESSAGES = "Messages"

@@ -270,7 +270,7 @@ def scenarios(lay: Layout, w: SheetWriter, block: Scenarios) -> None:
             cell = lay.formula(w, c, multiple(inp, Ref(factor)), style)
             ren[name] = cell
             where = case.label + ", " + inp.label
-            items[j].append((where, lay.model.case_checks(inp, cell), [cell]))
+            items[j].append((where, lay.model.case_checks(inp, cell, True), [cell]))
         lay.unit(w, unit_col, inp.unit)
     check_line(lay, w, [i for case in items for i in _by_input(case, len(block.vary))],
                block.title)  # fmt: skip
