@@ -31,6 +31,11 @@ from ..data.models import (
     spellings,
     suggest_model,
 )
+from ..data.serving import (
+    SERVING_PRECISION_KEYS,
+    SERVING_PRECISIONS,
+    find_serving_precision,
+)
 from ..data.units import DTYPES, RECOMPUTE_MODES, find_dtype, find_recompute
 from .domains import (
     DIVISOR,
@@ -399,6 +404,12 @@ GPU = Choice(
 DTYPE = Choice("precision", find_dtype, lambda: DTYPES, "")
 FIT = Choice("fit", find_fit, lambda: FITS, "")
 RECOMPUTE = Choice("recomputation", find_recompute, lambda: RECOMPUTE_MODES, "")
+PRECISION = Choice(
+    "serving precision", find_serving_precision, lambda: SERVING_PRECISIONS, ""
+)
+#: Every spelling of a serving precision, as key() writes a typed one: the Excel
+#: array constant its look-ups MATCH against.
+PRECISION_KEYS = "{" + ",".join(f'"{k}"' for k, _ in SERVING_PRECISION_KEYS) + "}"
 
 
 def _model(name: str) -> str | None:
@@ -776,8 +787,8 @@ _ARGS = (
     ),
     Arg(
         "bytes_per_value",
-        "Bytes per cached key or value: 2 for bf16 or fp16 (default), 1 for fp8 "
-        "or int8.",
+        "Bytes per cached key or value: 2 for bf16 or fp16, 1 for fp8 or int8. "
+        "Default 2, or where a precision is given, that precision's width.",
         "bytes",
         typical=(0.1, 8),
         slips=((1 / 8, "bits typed"),),
@@ -886,6 +897,79 @@ _ARGS = (
         "bytes",
         typical=(0.1, 8),
         slips=((1 / 8, "bits typed"),),
+    ),
+    Arg(
+        "precision",
+        "Precision the model is served in: bf16 (default), fp16, fp8, int8 or int4 "
+        "(weights; the key/value cache at the same width unless bytes_per_value "
+        "says otherwise).",
+        "text",
+        None,
+        kind="choice",
+        choice=PRECISION,
+    ),
+    Arg(
+        "prompt_tokens",
+        "Tokens in each request's prompt (its input), on average.",
+        "tokens",
+        typical=(1, 1_048_576),
+    ),
+    Arg(
+        "output_tokens",
+        "Tokens generated for each request (its output), on average.",
+        "tokens",
+        typical=(1, 131_072),
+    ),
+    Arg(
+        "max_batch",
+        "Most sequences decoded at once, a whole number: the server's limit "
+        "(vLLM's --max-num-seqs); 256 (default).",
+        "sequences",
+        WHOLE,
+        typical=(1, 65_536),
+    ),
+    Arg(
+        "ms_per_token",
+        "Latency target: the most milliseconds one decoding step may take (time "
+        "per output token, e.g. 40); blank for none (maximum throughput).",
+        "ms",
+        typical=(1, 2000),
+        slips=((1000, "seconds typed"),),
+    ),
+    Arg(
+        "bandwidth_util",
+        "Share of the memory bandwidth a decoding step reaches, a fraction in (0, "
+        "1]: 55% (default, calibrated on measured runs; docs/serving.md).",
+        "fraction",
+        FRACTION,
+        typical=(0.2, 1),
+        slips=((100, "a percentage divided by 100 twice"),),
+    ),
+    Arg(
+        "prefill_mfu",
+        "Share of the precision's dense peak the compute-bound work reaches (prompt "
+        "processing), a fraction in (0, 1]: 60% (default, calibrated; "
+        "docs/serving.md).",
+        "fraction",
+        FRACTION,
+        typical=(0.1, 0.95),
+        slips=((100, "a percentage divided by 100 twice"),),
+    ),
+    Arg(
+        "step_tokens",
+        "Tokens one forward pass carries: the batch, for a decoding step; the "
+        "prompt's length, for prompt processing.",
+        "tokens",
+        typical=(1, 10_000_000),
+    ),
+    Arg(
+        "link_gb_per_s",
+        "GPU-to-GPU bandwidth in GB/s, both directions together as vendors print "
+        "it (NVLink 900 for an H100 SXM); blank for the GPU's own "
+        "(GPU_INTERCONNECT_GBS). Between nodes, the network's: 400 Gb/s "
+        "InfiniBand is 100.",
+        "GB/s",
+        typical=(1, 20_000),
     ),
     # Published models
     Arg(
