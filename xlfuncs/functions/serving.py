@@ -470,12 +470,21 @@ def _tp_excel(tokens: str, optional: bool = True) -> str:
 _TOO_LONG = (
     "one Excel formula cannot hold it: without LET, each of its many look-ups of "
     "the model and the accelerator is written out where it is used, past Excel's "
-    "8,192 characters; docs/serving.md shows how to lay it out over a few cells"
+    "8,192 characters: lay it out over a few cells (the serving guide shows how)"
 )
 
 
 def _served(model: str, gpu: str) -> tuple[Model, Accelerator]:
     return BY_NAME[model], ACCELERATOR[gpu]
+
+
+def _bandwidth(acc: Accelerator) -> float:
+    """Bytes per second of the accelerator's memory, or #N/A."""
+    if acc.bandwidth_tbs is None:
+        raise InvalidValueError(
+            "#N/A", f"{acc.vendor} publishes no bandwidth for the {acc.name}"
+        )
+    return acc.bandwidth_tbs * BYTES_PER_TB
 
 
 def _peak_tflops(acc: Accelerator, precision: str) -> float:
@@ -740,9 +749,7 @@ def _decode_parts(
         batch,
     )
     cache = batch * seq_len * _KV * m.layers * m.kv_width * kv_bytes
-    reads = (weights * weight_bytes + cache) / (
-        gpus * acc.bandwidth_tbs * BYTES_PER_TB * bandwidth_util
-    )
+    reads = (weights * weight_bytes + cache) / (gpus * _bandwidth(acc) * bandwidth_util)
     flops = batch * (
         INFERENCE_FLOPS_PER_PARAM_TOKEN * m.active
         + _ATTENTION_DECODE * m.layers * m.attention_width * seq_len
@@ -837,9 +844,9 @@ def _serving(
     # Each sequence of the batch holds its prompt and, on average, half its output.
     context = prompt_tokens + output_tokens / 2
     per_sequence = context * _KV * m.layers * m.kv_width * kv / BYTES_PER_GB
-    if acc.memory_gb is None or acc.bandwidth_tbs is None:
+    if acc.memory_gb is None:
         raise InvalidValueError(
-            "#N/A", f"{acc.vendor} publishes no memory or bandwidth for the {acc.name}"
+            "#N/A", f"{acc.vendor} publishes no memory for the {acc.name}"
         )
     held = _max_batch(
         float(m.params), acc.memory_gb, per_sequence, wb, gpus, USABLE_MEMORY
@@ -882,7 +889,7 @@ def _latency_batch(
     (T − a₁ − c₀)/(b₁ + c₁) and (T − c₀)/(b₂ + c₁). NaN where even one sequence
     misses the target.
     """
-    bandwidth = gpus * acc.bandwidth_tbs * BYTES_PER_TB * bandwidth_util  # type: ignore[operator]
+    bandwidth = gpus * _bandwidth(acc) * bandwidth_util
     compute = gpus * peak * FLOPS_PER_TFLOPS * mfu
     a1 = m.params * weight_bytes / bandwidth
     b1 = context * _KV * m.layers * m.kv_width * kv_bytes / bandwidth

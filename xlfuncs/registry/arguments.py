@@ -36,6 +36,7 @@ from ..data.serving import (
     SERVING_PRECISIONS,
     find_serving_precision,
 )
+from ..data.training import METHODS, find_method
 from ..data.units import DTYPES, RECOMPUTE_MODES, find_dtype, find_recompute
 from .domains import (
     DIVISOR,
@@ -404,6 +405,7 @@ GPU = Choice(
 DTYPE = Choice("precision", find_dtype, lambda: DTYPES, "")
 FIT = Choice("fit", find_fit, lambda: FITS, "")
 RECOMPUTE = Choice("recomputation", find_recompute, lambda: RECOMPUTE_MODES, "")
+METHOD = Choice("fine-tuning method", find_method, lambda: METHODS, "")
 PRECISION = Choice(
     "serving precision", find_serving_precision, lambda: SERVING_PRECISIONS, ""
 )
@@ -766,6 +768,23 @@ _ARGS = (
         choice=RECOMPUTE,
     ),
     Arg(
+        "method",
+        'Fine-tuning method: "full" (every weight trains), "lora" (adapters on a '
+        'frozen 16-bit model) or "qlora" (adapters on a 4-bit model).',
+        "text",
+        None,
+        kind="choice",
+        choice=METHOD,
+    ),
+    Arg(
+        "lora_rank",
+        "LoRA rank r in dimensions, on every linear layer, a whole number: 16 "
+        "(default); ignored for full fine-tuning.",
+        "dimensions",
+        WHOLE,
+        typical=(1, 1024),
+    ),
+    Arg(
         "kv_heads",
         "Key/value heads, a whole number: the heads for multi-head attention, "
         "fewer with grouped-query attention (8 for Llama 3 70B), 1 for "
@@ -930,8 +949,8 @@ _ARGS = (
     ),
     Arg(
         "ms_per_token",
-        "Latency target: the most milliseconds one decoding step may take (time "
-        "per output token, e.g. 40); blank for none (maximum throughput).",
+        "Latency target: the most milliseconds (ms) one decoding step may take "
+        "(time per output token, e.g. 40); blank for none (maximum throughput).",
         "ms",
         typical=(1, 2000),
         slips=((1000, "seconds typed"),),
