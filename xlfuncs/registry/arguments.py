@@ -37,7 +37,14 @@ from ..data.serving import (
     find_serving_precision,
 )
 from ..data.training import METHODS, find_method
-from ..data.units import DTYPES, RECOMPUTE_MODES, find_dtype, find_recompute
+from ..data.units import (
+    BYTES_PER_GB,
+    BYTES_PER_MIB,
+    DTYPES,
+    RECOMPUTE_MODES,
+    find_dtype,
+    find_recompute,
+)
 from .domains import (
     DIVISOR,
     FRACTION,
@@ -89,6 +96,28 @@ class Choice:
     suggest: Callable[[str], str | None] | None = None
 
 
+#: A unit slip: (factor, what was typed) or (factor, what was typed, test).
+Slip = tuple[float, str] | tuple[float, str, Callable[[float], bool]]
+
+
+def _not_thousands(x: float) -> bool:
+    """A memory size not in round thousands: nvidia-smi's MiB (81,559 for an H100
+    SXM, 81,920 for an A100 80GB), not a size in MB someone rounded (80,000)."""
+    return x % 1000 != 0
+
+
+#: The dearest public price of one data-centre GPU-hour, in USD: 12.3 for an
+#: H100 on Azure on demand (xlfuncs.data.planning.PRICE_USD_BAND's sources).
+_DEAREST_GPU_HOUR = 12.5
+#: GPUs in the server a cloud prices as one instance: 8 (an HGX or DGX node).
+_NODE_GPUS = 8
+
+
+def _a_node(x: float) -> bool:
+    """A price that, divided by a node's 8 GPUs, is still a public GPU price."""
+    return x / _NODE_GPUS <= _DEAREST_GPU_HOUR
+
+
 @dataclass(frozen=True)
 class Arg:
     """One argument: its doc (with units) and what values it takes.
@@ -108,9 +137,10 @@ class Arg:
     # and so does the Python API (UnusualValueWarning).
     typical: tuple[float, float] | None = None
     # Likely unit slips, tried in order on a value outside ``typical``: (factor,
-    # what was typed). 70 params × 1e9 lands inside: "did you mean 70e9 (a count
-    # in billions)?".
-    slips: tuple[tuple[float, str], ...] = ()
+    # what was typed), and optionally a test the typed value must pass for the
+    # slip to be the likely one. 70 params × 1e9 lands inside: "did you mean 70e9
+    # (a count in billions)?".
+    slips: tuple[Slip, ...] = ()
 
     # ------------------------------------------------------------ one value
 
@@ -202,7 +232,9 @@ class Arg:
         assert self.typical is not None
         lo, hi = self.typical
         usual = f"usual: {_short(lo)} to {_short(hi)} {self.unit}"
-        for factor, why in self.slips:  # the first that lands inside
+        for factor, why, *when in self.slips:  # the first likely one inside
+            if when and not when[0](x):
+                continue
             if lo <= x * factor <= hi:
                 meant = _scaled(x, factor)
                 return f"{self.name} {x:g}: did you mean {meant} ({why})? ({usual})"
@@ -482,7 +514,10 @@ _ARGS = (
         "currency/GPU-hour",
         NONNEGATIVE,
         typical=(0, 20),
-        slips=((0.01, "cents typed"),),
+        slips=(
+            (1 / _NODE_GPUS, "an 8-GPU node's price per hour typed; a GPU-hour is an eighth", _a_node),
+            (0.01, "cents typed"),
+        ),
     ),
     Arg(
         "lengths",
@@ -848,7 +883,16 @@ _ARGS = (
         'H100 SXM, whose "80GB" are binary (GPU_MEMORY_GB).',
         "GB",
         typical=(1, 2048),
-        slips=((1e-3, "MB typed"), (1e-9, "bytes typed"), (1e3, "TB typed")),
+        slips=(
+            (
+                BYTES_PER_MIB / BYTES_PER_GB,
+                "MiB typed, as nvidia-smi shows it",
+                _not_thousands,
+            ),
+            (1e-3, "MB typed"),
+            (1e-9, "bytes typed"),
+            (1e3, "TB typed"),
+        ),
     ),
     Arg(
         "other_gb",
