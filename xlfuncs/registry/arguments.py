@@ -336,7 +336,7 @@ def _short(v: float) -> str:
 
 def _scaled(x: float, factor: float) -> str:
     """``x`` times a slip's factor, as the user would type it: 70e9, 3.35."""
-    if factor >= 1000:
+    if factor >= 1000 and x * factor >= 1e6:  # 70e9, not 7e+10; but 40, not 0.04e3
         exponent = round(math.log10(factor))
         if factor == 10.0**exponent:
             return f"{x:g}e{exponent}"
