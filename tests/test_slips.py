@@ -145,9 +145,11 @@ def test_the_command_line_is_quiet_for_sane_values(capsys):
 def test_a_latency_target_in_seconds_warns_before_it_fails():
     # 0.04 typed for 40 ms: no decoding step of Llama 3.1 8B is that short, so the
     # call has no answer; the warning says why first.
-    with pytest.warns(xf.UnusualValueWarning, match=r"did you mean 40 \(seconds"):
-        with pytest.raises(xf.InvalidValueError, match="misses ms_per_token"):
-            xf.serving_batch("Llama 3.1 8B", "H100", 1, 1000, 1000, "fp8", 256, 0.04)
+    with (
+        pytest.warns(xf.UnusualValueWarning, match=r"did you mean 40 \(seconds"),
+        pytest.raises(xf.InvalidValueError, match="misses ms_per_token"),
+    ):
+        xf.serving_batch("Llama 3.1 8B", "H100", 1, 1000, 1000, "fp8", 256, 0.04)
 
 
 def test_round_thousands_of_memory_read_as_mb_not_mib():

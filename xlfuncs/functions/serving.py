@@ -940,12 +940,13 @@ def serving_batch(
 ) -> Floats:
     """Sequences a replica decodes at once at full load: SERVING_TOKENS_PER_SEC's batch.
 
-    Formula: ``min(MAX_DECODE_BATCH(N, memory, cache per sequence, bytes, g),
-    max_batch, latency batch)``: the cache per sequence is KV_CACHE_GB at the
-    average context, prompt + output ÷ 2 tokens, in bytes_per_value (the
-    precision's width by default); the latency batch, where ms_per_token is
-    given, the largest whose DECODE_STEP_MS meets it (reading every weight of
-    a mixture of experts, so that the target holds all the more).
+    Formula: the smallest of the memory batch, max_batch and the latency
+    batch. The memory batch is MAX_DECODE_BATCH's: the weights and, per
+    sequence, its cache (KV_CACHE_GB at the average context, prompt + output ÷
+    2 tokens, in bytes_per_value, the precision's width by default) within 90
+    % of the g GPUs' memory. The latency batch, where ms_per_token is given, is
+    the largest whose DECODE_STEP_MS meets it (reading every weight of a
+    mixture of experts, so that the target holds all the more).
 
     Returns
     -------

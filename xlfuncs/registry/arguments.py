@@ -515,7 +515,11 @@ _ARGS = (
         NONNEGATIVE,
         typical=(0, 20),
         slips=(
-            (1 / _NODE_GPUS, "an 8-GPU node's price per hour typed; a GPU-hour is an eighth", _a_node),
+            (
+                1 / _NODE_GPUS,
+                "an 8-GPU node's price per hour typed; a GPU-hour is an eighth",
+                _a_node,
+            ),
             (0.01, "cents typed"),
         ),
     ),
