@@ -470,9 +470,9 @@ _ARGS = (
     # Fine-tuning throughput (the "Estimador de throughput para fine-tuning" page)
     Arg(
         "gpus",
-        "Number of GPUs working in parallel (G); for MODEL_STATE_GB and "
-        "MIN_GPUS_FOR_MEMORY the data-parallel GPUs ZeRO shards over "
-        "(model_parallel counts the others).",
+        "Number of GPUs working in parallel (G); for the memory functions the "
+        "data-parallel GPUs ZeRO shards over (model_parallel counts the others); "
+        "for serving by model name, one replica's, splitting each layer.",
         "GPUs",
         typical=(1, 100_000),
     ),
