@@ -316,9 +316,13 @@ def test_random_valid_inputs_compute_and_check_clean_or_warn(engine):
             got = value_of(recalc, res.name)
             if want[res.name] == NA["en"]:
                 # A TPU's power (its input check warns), the fewest GPUs when
-                # no number fits (the fit check says so).
+                # no number fits (the fit check says so), unless a result's own
+                # error outranks that (a measured speed above the GPU's peak).
                 assert got == NA["en"], (case, res.name)
-                assert "Warning" in model or "does not fit" in model, (case, model)
+                assert "Warning" in model or "does not fit" in model or judged, (
+                    case,
+                    model,
+                )
                 continue
             assert is_number(got) and got == pytest.approx(want[res.name], rel=1e-9), (
                 case,
