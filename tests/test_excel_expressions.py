@@ -20,6 +20,7 @@ from xlfuncs.data.accelerators import ACCELERATORS
 from xlfuncs.data.fits import FITS
 from xlfuncs.data.models import FIELD_ALIASES, FIELDS, MODELS, spellings
 from xlfuncs.data.names import IGNORED, normalize
+from xlfuncs.data.serving import SERVING_PRECISION_ALIASES, SERVING_PRECISIONS
 from xlfuncs.data.units import DTYPE_ALIASES, RECOMPUTE_MODES
 from xlfuncs.registry import REGISTRY, Formula
 from xlfuncs.registry.domains import (
@@ -95,7 +96,14 @@ SCALE = {
     "watts_per_gpu": (50, 1500),
     "energy_mwh": (1e-3, 1e5),
     "kg_co2_per_kwh": (0.01, 1),
+    # Issue 28: serving and communication
+    "prompt_tokens": (1, 32_768),
+    "step_tokens": (1, 32_768),
+    "link_gb_per_s": (10, 2000),
+    "gpus": (1, 64),
 }
+# Functions that read the interconnect (GPU_INTERCONNECT_GBS's column).
+LINKED = {"GPU_INTERCONNECT_GBS", "TP_COMM_MS", "ZERO3_COMM_MS", "PREFILL_MS"}
 # Functions whose optional arguments come in pairs: how many arguments a call
 # may give (a count of matrices without their width is an error).
 ARITIES = {
@@ -117,6 +125,8 @@ def value_for(spec: Formula, name: str, rng: random.Random, chosen: dict) -> obj
     arg = next(a for a in spec.args if a.name == name)
     if name == "gpu":
         field = {"GPU_POWER_W": "power_w"}.get(spec.name)  # TPU v5e has none
+        if spec.name in LINKED:  # TPU v4 and Gaudi print no GPU-to-GPU figure
+            field = "interconnect_gbs"
         have = [a for a in ACCELERATORS if not field or getattr(a, field)]
         acc = chosen["acc"] = rng.choice(have)
         return spelling(rng.choice((acc.name, *acc.aliases)), rng)
@@ -134,6 +144,10 @@ def value_for(spec: Formula, name: str, rng: random.Random, chosen: dict) -> obj
         return spelling(rng.choice([d, *aliases]), rng)
     if name == "fit":
         return spelling(rng.choice(sorted(FITS)).capitalize(), rng)
+    if name == "precision":
+        return spelling(
+            rng.choice([*SERVING_PRECISIONS, *SERVING_PRECISION_ALIASES]), rng
+        )
     if name == "lengths":
         return [rng.randint(1, 8192) for _ in range(rng.randint(1, 8))]
     d = arg.domain

@@ -232,6 +232,39 @@ EXPLICIT = [
     ("MODEL_DECODE_TOKENS_PER_SEC", ['"Llama 3 8B"', "3.35", "32", "4096"],
      ("Llama 3 8B", 3.35, 32.0, 4096.0),
      32 * 3.35e12 / (16e9 + 32 * 4096 * 2 * 32 * 8 * 128 * 2)),
+    # Issue 28. NVLink: the H100 SXM datasheet's 900 GB/s; TPU v4 prints none.
+    ("GPU_INTERCONNECT_GBS", ['"H100"'], ("H100",), 900.0),
+    ("GPU_INTERCONNECT_GBS", ['"TPU v4"'], ("TPU v4",), "#N/A"),
+    # Llama 3.1 70B (80 layers, d_model 8,192) on 4 H100s, 256 tokens: 160
+    # all-reduces of 256 × 8,192 × 2 bytes, 3/2 of it over 450 GB/s, + 8 µs each.
+    ("TP_COMM_MS", ['"Llama 3.1 70B"', '"H100"', "4", "256"],
+     ("Llama 3.1 70B", "H100", 4.0, 256.0),
+     160 * (8e-6 + 1.5 * 256 * 8192 * 2 / 450e9) * 1000),
+    # One GPU makes no all-reduce, and needs no figure; four TPU v4s do.
+    ("TP_COMM_MS", ['"Llama 3.1 70B"', '"TPU v4"', "1", "256"],
+     ("Llama 3.1 70B", "TPU v4", 1.0, 256.0), 0.0),
+    ("TP_COMM_MS", ['"Llama 3.1 70B"', '"TPU v4"', "4", "256"],
+     ("Llama 3.1 70B", "TPU v4", 4.0, 256.0), "#N/A"),
+    ("TP_COMM_MS", ['"Llama 3.1 70B"', '"TPU v4"', "4", "256", "200"],
+     ("Llama 3.1 70B", "TPU v4", 4.0, 256.0, 200.0),
+     160 * (8e-6 + 1.5 * 256 * 8192 * 2 / 100e9) * 1000),
+    # ZeRO-3 on 8 H100s, 8 B weights: 7/8 of 2 × 16 GB gathered and 16 GB of
+    # gradients, over 450 GB/s.
+    ("ZERO3_COMM_MS", ["8E+9", '"H100"', "8"], (8e9, "H100", 8.0),
+     7 / 8 * (2 * 8e9 * 2 + 8e9 * 2) / 450e9 * 1000),
+    # A 1,000-token prompt of Llama 3.3 70B in fp8 on 2 H100s (1,978.9 TFLOP/s):
+    # 2 × 70e9 × 1,000 FLOPs and 2 × 80 × 8,192 × 1,000² of attention at 60 %,
+    # then 160 all-reduces of 1,000 × 8,192 × 2 bytes over 450 GB/s.
+    ("PREFILL_MS", ['"Llama 3.3 70B"', '"H100"', "2", "1000", '"fp8"'],
+     ("Llama 3.3 70B", "H100", 2.0, 1000.0, "fp8"),
+     (2 * 70e9 * 1000 + 2 * 80 * 8192 * 1000**2) / (2 * 1978.9e12 * 0.6) * 1000
+     + 160 * (8e-6 + 1000 * 8192 * 2 / 450e9) * 1000),
+    # fp8 on an A100, which has no fp8 figure: its bf16 peak, 312 TFLOP/s.
+    ("PREFILL_MS", ['"Llama 3.1 8B"', '"A100"', "1", "1000", '"FP-8"'],
+     ("Llama 3.1 8B", "A100", 1.0, 1000.0, "FP-8"),
+     (2 * 8e9 * 1000 + 2 * 32 * 4096 * 1000**2) / (312e12 * 0.6) * 1000),
+    ("PREFILL_MS", ['"Llama 3.1 8B"', '"A100"', "1", "1000", '"fp4"'],
+     ("Llama 3.1 8B", "A100", 1.0, 1000.0, "fp4"), "#N/A"),
     ("FLOPS_PER_TOKEN", ["7E+9", "32"], (7e9, 32.0), "#VALUE!"),  # shape in part
     ("TRAINING_DAYS", ["7E+9", "1E+12", "64", "400", "6", "32"],
      (7e9, 1e12, 64.0, 400.0, 6.0, 32.0), "#VALUE!"),

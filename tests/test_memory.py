@@ -542,3 +542,137 @@ def test_min_gpus_agrees_with_model_state_everywhere():
             assert fewer + other > usable * memory, args
         checked += 1
     assert checked > 500
+
+
+# ------------------------------------------------ a training step's peak (issue 28)
+
+# Llama 3.1 8B (config.json): 32 layers, d_model 4,096, 32 heads and 8 key/value
+# heads of 128, intermediate 14,336, vocabulary 128,256, embeddings not tied.
+LLAMA_8B_LAYER = 16 * 4096 + 6 * 4096 + 4 * 1024 + 8 * 14336  # bytes a token
+
+
+def peak(tensors_gb: float) -> float:
+    """The overhead on top: 10 % for the allocator and 1.3 GB of CUDA context."""
+    return tensors_gb * 1.1 + 1.3
+
+
+def test_training_memory_by_hand():
+    # Full fine-tuning, one 2,048-token sequence, no recomputation: 16 bytes a
+    # weight, 32 layers of activations (no s² scores), the loss at 10 bytes a
+    # logit (bf16, its fp32 copy, the fp32 gradient).
+    state = 16 * 8.0e9
+    activations = 32 * 2048 * LLAMA_8B_LAYER
+    loss = 2048 * 128_256 * 10
+    want = peak((state + activations + loss) / 1e9)
+    assert xf.training_memory_gb("Llama 3.1 8B", "full", 2048, 1) == pytest.approx(want)
+    # FlashAttention keeps no scores: selective recomputation saves nothing more.
+    assert xf.training_memory_gb("Llama 3.1 8B", "full", 2048, 1, "selective") == (
+        pytest.approx(want)
+    )
+    # Full recomputation keeps each layer's 2·h input and rebuilds one layer.
+    checkpoints = 32 * 2048 * 2 * 4096 + 2048 * LLAMA_8B_LAYER
+    full = peak((state + checkpoints + loss) / 1e9)
+    got = xf.training_memory_gb("Llama 3.1 8B", "full", 2048, 1, "full")
+    assert got == pytest.approx(full)
+
+
+def test_lora_and_qlora_hold_what_they_should():
+    # LoRA r = 16 on every linear layer of Llama 3.1 8B: q and o (4,096 ×
+    # 4,096), k and v (4,096 × 1,024), gate, up, down (4,096 × 14,336).
+    adapters = 32 * 16 * (2 * 8192 + 2 * (4096 + 1024) + 3 * (4096 + 14336))
+    assert adapters == 41_943_040
+    state = 2 * (8.0e9 + adapters) + 14 * adapters
+    rest = 32 * 8192 * LLAMA_8B_LAYER + 8192 * 128_256 * 10
+    got = xf.training_memory_gb("Llama 3.1 8B", "lora", 8192, 1)
+    assert got == pytest.approx(peak((state + rest) / 1e9))
+    # QLoRA: the linear layers in 4.127 bits, the embeddings and the output layer
+    # (2 × 128,256 × 4,096) and the adapters in 16.
+    embeddings = 2 * 128_256 * 4096
+    weights = (8.0e9 - embeddings) * 4.127 / 8 + (embeddings + adapters) * 2
+    q = xf.training_memory_gb("Llama 3.1 8B", "qlora", 8192, 1)
+    assert q == pytest.approx(peak((weights + 14 * adapters + rest) / 1e9))
+    # The 16-bit embeddings weigh: ×1.40 on the 8B's 4-bit weights, ×1.10 on
+    # 70B's (issue 28; 1.38 and 1.09 with double quantization's constants).
+    assert (weights - adapters * 2) / (8.0e9 * 4.127 / 8) == pytest.approx(
+        1.38, abs=0.01
+    )
+    e70 = 2 * 128_256 * 8192
+    ratio70 = ((70e9 - e70) * 4.127 / 8 + e70 * 2) / (70e9 * 4.127 / 8)
+    assert ratio70 == pytest.approx(1.09, abs=0.01)
+
+
+def test_zero3_shards_the_state_and_gathers_two_layers():
+    one = xf.training_memory_gb("Llama 3.1 70B", "full", 2048, 1, "full", 16, 1, 3)
+    eight = xf.training_memory_gb("Llama 3.1 70B", "full", 2048, 1, "full", 16, 8, 3)
+    # 16 × 70e9 ÷ 8 of state fewer, and two gathered layers of 16-bit weights
+    # (the 70 B less the 2 × 128,256 × 8,192 embeddings, ÷ 80 layers) more.
+    gathered = 2 * (70e9 - 2 * 128_256 * 8192) / 80 * 2
+    assert one - eight == pytest.approx(1.1 * (16 * 70e9 * 7 / 8 - gathered) / 1e9)
+
+
+# Published peaks (nvidia-smi), HF transformers + PEFT, FlashAttention 2,
+# gradient checkpointing, Llama 2 70B (config.json: 80 layers, d_model 8,192, 8
+# key/value heads, intermediate 28,672, vocabulary 32,000), LoRA r = 8 on every
+# linear layer, 2,048-token sequences: PEFT docs, docs/source/accelerate/
+# deepspeed.md and fsdp.md ("Memory usage").
+PEFT_PEAKS = [
+    # DeepSpeed ZeRO-3 on 8 H100 80GB, 8 sequences a GPU: "64 GB (80%)".
+    (("Llama 2 70B", "lora", 2048, 8, "full", 8, 8, 3), 64.0),
+    # QLoRA with ZeRO-3 on 2 GPUs, 2 sequences: "36.6 GB".
+    (("Llama 2 70B", "qlora", 2048, 2, "full", 8, 2, 3), 36.6),
+    # QLoRA with FSDP's full sharding on 2 GPUs, no offload: "35.6 GB/ GPU".
+    (("Llama 2 70B", "qlora", 2048, 2, "full", 8, 2, 3), 35.6),
+]
+
+
+@pytest.mark.parametrize(("args", "measured"), PEFT_PEAKS)
+def test_training_memory_beside_peft_measured_peaks(args, measured):
+    # Issue 28's target: 0.8 to 1.25 times the measured peak.
+    assert 0.8 <= xf.training_memory_gb(*args) / measured <= 1.25
+
+
+def test_the_old_fit_check_against_the_new_peak():
+    # Issue 28 measured MODEL_STATE_GB + ACTIVATION_GB at 1.4 to 6.2 times the
+    # peak without recomputation and 0.13 to 0.9 with it (Llama 3.2 1B, 3B and
+    # 3.1 8B, 2,048 and 8,192 tokens, full and LoRA r = 16). Beside the new
+    # estimate the old one spans the same ranges.
+    no, yes = [], []
+    for model in ("Llama 3.2 1B", "Llama 3.2 3B", "Llama 3.1 8B"):
+        layers, d, heads = (
+            xf.model_spec(model, f) for f in ("layers", "d_model", "heads")
+        )
+        n = xf.model_spec(model, "params")
+        for method in ("full", "lora"):
+            new_none = xf.training_memory_gb(model, method, 8192, 1)
+            new_full = xf.training_memory_gb(model, method, 8192, 1, "full")
+            trained = None if method == "full" else 1e8  # adapters: small either way
+            state = xf.model_state_gb(n, trained)
+            no.append((state + xf.activation_gb(layers, d, heads, 8192, 1)) / new_none)
+            yes.append(
+                (state + xf.activation_gb(layers, d, heads, 8192, 1, 1, "full"))
+                / new_full
+            )
+    assert min(no) > 2 and max(no) < 6.5
+    assert min(yes) > 0.15 and max(yes) < 1.0
+
+
+def test_min_gpus_for_training():
+    # Llama 3.1 70B on A100 80GB (85.90 GB), ZeRO-3, one 8,192-token sequence a
+    # GPU, gradient checkpointing: at the count it gives the peak fits 90 %, and
+    # with one GPU fewer it does not.
+    a100 = xf.gpu_memory_gb("A100")
+    for method, want in (("full", 28), ("lora", 4), ("qlora", 1)):
+        g = xf.min_gpus_for_training(
+            "Llama 3.1 70B", method, 8192, 1, a100, "full", 16, 3
+        )
+        assert g == want
+        fits = xf.training_memory_gb("Llama 3.1 70B", method, 8192, 1, "full", 16, g, 3)
+        assert fits <= 0.9 * a100
+        if g > 1:
+            fewer = xf.training_memory_gb(
+                "Llama 3.1 70B", method, 8192, 1, "full", 16, g - 1, 3
+            )
+            assert fewer > 0.9 * a100
+    # At stage 0 nothing shards: full fine-tuning of 70 B fits no number of GPUs.
+    with pytest.raises(ValueError, match="no number of GPUs"):
+        xf.min_gpus_for_training("Llama 3.1 70B", "full", 2048, 1, a100)

@@ -116,6 +116,12 @@ LORA_MORE = (
     ", Optional mlp_matrices, Optional ffn_dim, Optional kv_matrices, Optional kv_width"
     ", Optional experts"  # issue 21: every expert's MLP matrices
 )
+# Issue 28's SERVING_TOKENS_PER_SEC, copied from the issue, and bytes_per_value.
+SERVING = (
+    "model, gpu, gpus, prompt_tokens, output_tokens, Optional precision, "
+    "Optional max_batch, Optional ms_per_token, Optional bandwidth_util, "
+    "Optional prefill_mfu, Optional bytes_per_value"
+)
 # Siblings added for the planner workbook.
 EXTRA = {
     "CLUSTER_GPU_HOURS": "gpus, days",
@@ -132,6 +138,25 @@ EXTRA = {
     "SERVING_GPUS": "tokens_per_sec, tokens_per_sec_per_gpu, Optional utilization",
     "MIN_GPUS_FOR_MEMORY": "params, memory_gb, Optional other_gb, "
     "Optional trainable_params, Optional weight_bytes, Optional zero_stage, "
+    "Optional model_parallel, Optional usable",
+    # Issue 28: serving with prompt processing, its parts, and communication;
+    # the KV cache's width "unless stated" is bytes_per_value, after the issue's
+    # arguments.
+    "SERVING_TOKENS_PER_SEC": SERVING,
+    "SERVING_BATCH": SERVING,
+    "PREFILL_MS": "model, gpu, gpus, prompt_tokens, Optional precision, "
+    "Optional prefill_mfu",
+    "DECODE_STEP_MS": "model, gpu, gpus, batch, seq_len, Optional precision, "
+    "Optional bandwidth_util, Optional prefill_mfu, Optional bytes_per_value",
+    "TP_COMM_MS": "model, gpu, gpus, step_tokens, Optional link_gb_per_s",
+    "ZERO3_COMM_MS": "params, gpu, gpus, Optional trainable_params, "
+    "Optional weight_bytes, Optional link_gb_per_s",
+    "GPU_INTERCONNECT_GBS": "gpu",
+    # Issue 28: the per-GPU peak of a training step, and the fewest GPUs for it.
+    "TRAINING_MEMORY_GB": "model, method, seq_len, micro_batch, Optional recompute, "
+    "Optional lora_rank, Optional gpus, Optional zero_stage, Optional model_parallel",
+    "MIN_GPUS_FOR_TRAINING": "model, method, seq_len, micro_batch, memory_gb, "
+    "Optional recompute, Optional lora_rank, Optional zero_stage, "
     "Optional model_parallel, Optional usable",
 }
 DEFAULTS = {
@@ -170,6 +195,15 @@ DEFAULTS = {
     ("MODEL_DECODE_TOKENS_PER_SEC", "seq_len"): None,
     ("MAX_DECODE_BATCH", "usable"): 0.9,
     ("SERVING_GPUS", "utilization"): 1,
+    # Issue 28: bf16 unless stated, the calibrated defaults, vLLM's batch cap.
+    ("SERVING_TOKENS_PER_SEC", "precision"): "bf16",
+    ("SERVING_TOKENS_PER_SEC", "max_batch"): 256,
+    ("SERVING_TOKENS_PER_SEC", "ms_per_token"): None,
+    ("SERVING_TOKENS_PER_SEC", "bandwidth_util"): 0.55,
+    ("SERVING_TOKENS_PER_SEC", "prefill_mfu"): 0.6,
+    ("SERVING_TOKENS_PER_SEC", "bytes_per_value"): None,
+    ("TRAINING_MEMORY_GB", "recompute"): "none",
+    ("TRAINING_MEMORY_GB", "lora_rank"): 16,
 }
 
 

@@ -39,6 +39,20 @@ SLIPS = [
     # Bits typed for bytes.
     (lambda: xf.decode_tokens_per_sec(7e9, 3.35, 16), "bytes_per_param",
      "bytes_per_param 16: did you mean 2 (bits typed)?"),
+    # Issue 28: nvidia-smi's total for an H100 SXM, 81,559 MiB (NVIDIA/nccl issue
+    # #1264), is 81,559 × 1,048,576 bytes = 85.5208 GB, not 81.559 GB.
+    (lambda: xf.min_gpus_for_memory(7e9, 81_559), "memory_gb",
+     "memory_gb 81559: did you mean 85.5208 (MiB typed"),
+    # An A100 80GB's 81,920 MiB: 85.8993 GB.
+    (lambda: xf.max_decode_batch(8e9, 81_920, 0.5), "memory_gb",
+     "memory_gb 81920: did you mean 85.8993 (MiB typed"),
+    # Issue 28: an 8-GPU node's hourly price (AWS p5.48xlarge, 8 H100s, 98.32 USD
+    # an hour on demand) is 12.29 a GPU-hour, not 0.98 typed in cents.
+    (lambda: xf.serving_cost_per_mtok(98.32, 1850), "price_per_gpu_hour",
+     "price_per_gpu_hour 98.32: did you mean 12.29 (an 8-GPU node's price per hour"),
+    # Beyond what any GPU-hour costs even ÷ 8, cents: 250 is 2.5.
+    (lambda: xf.serving_cost_per_mtok(250, 1850), "price_per_gpu_hour",
+     "price_per_gpu_hour 250: did you mean 2.5 (cents typed)?"),
 ]  # fmt: skip
 
 
@@ -126,3 +140,19 @@ def test_the_command_line_is_quiet_for_sane_values(capsys):
     assert main(["calc", "DECODE_TOKENS_PER_SEC", "70e9", "3.35"]) == 0
     out = capsys.readouterr()
     assert out.err == "" and float(out.out) == pytest.approx(3.35e12 / 140e9)
+
+
+def test_a_latency_target_in_seconds_warns_before_it_fails():
+    # 0.04 typed for 40 ms: no decoding step of Llama 3.1 8B is that short, so the
+    # call has no answer; the warning says why first.
+    with (
+        pytest.warns(xf.UnusualValueWarning, match=r"did you mean 40 \(seconds"),
+        pytest.raises(xf.InvalidValueError, match="misses ms_per_token"),
+    ):
+        xf.serving_batch("Llama 3.1 8B", "H100", 1, 1000, 1000, "fp8", 256, 0.04)
+
+
+def test_round_thousands_of_memory_read_as_mb_not_mib():
+    # 80,000 is a size someone typed in MB; nvidia-smi's MiB are not round.
+    assert "(MB typed)" in str(ARGS["memory_gb"].unusual(80_000.0))
+    assert "(MiB typed" in str(ARGS["memory_gb"].unusual(143_771.0))  # an H200

@@ -143,12 +143,12 @@ WORST = [
     ("shape-8b", PLANNER, {"ShapeModel": "Llama 3.1 8B"},
      "Shape from model: Warning: over 4 times larger or smaller than the 20-tokens "
      "model: pick a model nearer its size, or its activations are misstated"),
-    # A measured speed typed per minute: 150,000 ÷ 12,367.5 × 40 % = 485 % of peak.
+    # A measured speed typed per minute: 150,000 ÷ 8,245 × 40 % = 728 % of peak.
     ("speed-per-minute", FINETUNE, {"TokensPerSecPerGPU": 150_000},
      "MFU this speed implies: Error: faster than the GPU's "
      "peak allows: tokens/s per GPU, not per cluster or per minute?"),
-    # 405 B at the seed's measured 2,500 tokens/s per GPU: 405e9 × 6 ÷ 1.5 (LoRA)
-    # × 2,500 = 4.05e15 FLOP/s, 4.1 times an H100's 989.4e12 dense bf16 peak.
+    # 405 B at the seed's measured 2,500 tokens/s per GPU: 405e9 × 6 ÷ 1.0 (LoRA)
+    # × 2,500 = 6.1e15 FLOP/s, 6.1 times an H100's 989.4e12 dense bf16 peak.
     ("measured-405b", FINETUNE, {"FTModel": "Llama 3.1 405B"},
      "MFU this speed implies: Error: faster than the GPU's "
      "peak allows: tokens/s per GPU, not per cluster or per minute?"),

@@ -45,6 +45,7 @@ from .functions.finetune import (
 )
 from .functions.hardware import (
     gpu_bandwidth_tbs,
+    gpu_interconnect_gbs,
     gpu_memory_gb,
     gpu_peak_tflops,
     gpu_power_w,
@@ -54,7 +55,9 @@ from .functions.memory import (
     kv_cache_gb,
     lora_params,
     min_gpus_for_memory,
+    min_gpus_for_training,
     model_state_gb,
+    training_memory_gb,
 )
 from .functions.models import model_spec
 from .functions.scaling import (
@@ -75,11 +78,17 @@ from .functions.scaling_laws import (
     inference_optimal_tokens,
 )
 from .functions.serving import (
+    decode_step_ms,
     decode_tokens_per_sec,
     max_decode_batch,
     model_decode_tokens_per_sec,
+    prefill_ms,
+    serving_batch,
     serving_cost_per_mtok,
     serving_gpus,
+    serving_tokens_per_sec,
+    tp_comm_ms,
+    zero3_comm_ms,
 )
 from .registry import (
     REGISTRY as FUNCTIONS,
@@ -115,6 +124,7 @@ __all__ = [
     "cluster_gpu_hours",
     "cluster_pfdays",
     "cost",
+    "decode_step_ms",
     "decode_tokens_per_sec",
     "examples_per_min",
     "examples_per_sec",
@@ -122,6 +132,7 @@ __all__ = [
     "flops_to_pfdays",
     "gpu_bandwidth_tbs",
     "gpu_hours",
+    "gpu_interconnect_gbs",
     "gpu_memory_gb",
     "gpu_peak_tflops",
     "gpu_power_w",
@@ -132,20 +143,27 @@ __all__ = [
     "lora_params",
     "max_decode_batch",
     "mfu",
+    "min_gpus_for_memory",
+    "min_gpus_for_training",
     "model_decode_tokens_per_sec",
     "model_spec",
-    "min_gpus_for_memory",
     "model_state_gb",
     "pfdays_to_flops",
+    "prefill_ms",
+    "serving_batch",
     "serving_cost_per_mtok",
     "serving_gpus",
+    "serving_tokens_per_sec",
     "throughput",
     "tokens_per_example",
     "tokens_per_min",
     "tokens_per_sec_per_gpu",
+    "tp_comm_ms",
     "training_co2_tonnes",
     "training_days",
     "training_energy_mwh",
     "training_flops",
     "training_hours",
+    "training_memory_gb",
+    "zero3_comm_ms",
 ]

@@ -139,6 +139,18 @@ def accelerator_table() -> list[str]:
             for v in (a.memory_gb, a.bandwidth_tbs, a.power_w)
         )
         lines.append(f"| {a.name} | {figures} | {a.specs_source} | {a.specs_note} |")
+    lines += [
+        "",
+        "GPU-to-GPU bandwidth (GPU_INTERCONNECT_GBS, read by TP_COMM_MS, "
+        "ZERO3_COMM_MS and the serving estimate): GB/s, both directions together "
+        "as vendors print them; – where the vendor prints no GPU-to-GPU figure.",
+        "",
+        "| name | interconnect GB/s | source |",
+        "| --- | ---: | --- |",
+    ]
+    for a in ACCELERATORS:
+        link = "–" if a.interconnect_gbs is None else format_number(a.interconnect_gbs)
+        lines.append(f"| {a.name} | {link} | {a.interconnect_source} |")
     return [*lines, ""]
 
 

@@ -80,6 +80,10 @@ class Accelerator:
     power_w: float | None = None
     specs_source: str = ""
     specs_note: str = ""
+    # GPU-to-GPU bandwidth in GB/s, both directions together, as the vendor
+    # prints it (NVLink 900 GB/s for an H100 SXM); None where none is printed.
+    interconnect_gbs: float | None = None
+    interconnect_source: str = ""
 
 
 _V100_PEAKS = {"fp16": 125.0, "fp32": 15.7}
@@ -155,6 +159,11 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         memory_gb=gib(32),
         bandwidth_tbs=0.9,
         power_w=300.0,
+        interconnect_gbs=300.0,
+        interconnect_source=(
+            "NVIDIA Tesla V100 datasheet (above), SXM2 column: 'Interconnect Bandwidth"
+            " Bi-Directional: NVLink 300 GB/s'"
+        ),
         specs_source=(
             "NVIDIA Tesla V100 datasheet (above), SXM2 column: 32 GB HBM2, "
             "900 GB/sec, 300 W"
@@ -176,6 +185,11 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         memory_gb=gib(16),
         bandwidth_tbs=0.9,
         power_w=300.0,
+        interconnect_gbs=300.0,
+        interconnect_source=(
+            "NVIDIA Tesla V100 datasheet (above), SXM2 column: 'Interconnect Bandwidth"
+            " Bi-Directional: NVLink 300 GB/s'"
+        ),
         specs_source=(
             "NVIDIA Tesla V100 datasheet (above), SXM2 column: 16 GB HBM2, "
             "900 GB/sec, 300 W"
@@ -205,6 +219,11 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         memory_gb=mib(81_920),
         bandwidth_tbs=2.039,
         power_w=400.0,
+        interconnect_gbs=600.0,
+        interconnect_source=(
+            "NVIDIA A100 datasheet (above), SXM columns: 'Interconnect: NVIDIA NVLink:"
+            " 600GB/s, PCIe Gen4: 64GB/s'"
+        ),
         specs_source=(
             "NVIDIA A100 datasheet (above), 80GB SXM column: 80 GB HBM2e, "
             "2,039 GB/s, 400 W"
@@ -224,6 +243,11 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         memory_gb=mib(40_960),
         bandwidth_tbs=1.555,
         power_w=400.0,
+        interconnect_gbs=600.0,
+        interconnect_source=(
+            "NVIDIA A100 datasheet (above), SXM columns: 'Interconnect: NVIDIA NVLink:"
+            " 600GB/s, PCIe Gen4: 64GB/s'"
+        ),
         specs_source=(
             "NVIDIA A100 datasheet (above), 40GB SXM column: 40 GB HBM2, "
             "1,555 GB/s, 400 W"
@@ -242,6 +266,12 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         memory_gb=gib(80),
         bandwidth_tbs=1.935,
         power_w=300.0,
+        interconnect_gbs=64.0,
+        interconnect_source=(
+            "NVIDIA A100 datasheet (above), PCIe columns: 'PCIe Gen4: 64GB/s' (an "
+            "NVLink bridge joins two cards at 600GB/s; pass link_gb_per_s 600 for such"
+            " a pair)"
+        ),
         specs_source=(
             "NVIDIA A100 datasheet (above), 80GB PCIe column: 80 GB HBM2e, "
             "1,935 GB/s, 300 W"
@@ -258,6 +288,12 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         memory_gb=gib(40),
         bandwidth_tbs=1.555,
         power_w=250.0,
+        interconnect_gbs=64.0,
+        interconnect_source=(
+            "NVIDIA A100 datasheet (above), PCIe columns: 'PCIe Gen4: 64GB/s' (an "
+            "NVLink bridge joins two cards at 600GB/s; pass link_gb_per_s 600 for such"
+            " a pair)"
+        ),
         specs_source=(
             "NVIDIA A100 datasheet (above), 40GB PCIe column: 40 GB HBM2, "
             "1,555 GB/s, 250 W"
@@ -288,6 +324,10 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         memory_gb=mib(23_028),
         bandwidth_tbs=0.6,
         power_w=150.0,
+        interconnect_gbs=64.0,
+        interconnect_source=(
+            "NVIDIA A10 datasheet (above): 'Interconnect: PCIe Gen4 64GB/s'"
+        ),
         specs_source=(
             "NVIDIA A10 datasheet (above): 24 GB GDDR6, 600 GB/s, 150 W"
             "; memory as nvidia-smi reports it with ECC on, 23,028 MiB: "
@@ -324,6 +364,10 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         memory_gb=mib(23_028),
         bandwidth_tbs=0.6,
         power_w=300.0,
+        interconnect_gbs=None,
+        interconnect_source=(
+            "the A10G datasheet, a scanned PDF, is not transcribed for its interconnect"
+        ),
         specs_source=(
             "NVIDIA A10G datasheet (above), a scanned PDF: 24 GB GDDR6 at "
             "600 GB/s as transcribed; 300 W as the driver's power cap on AWS EC2 "
@@ -360,6 +404,10 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         memory_gb=mib(23_034),
         bandwidth_tbs=0.3,
         power_w=72.0,
+        interconnect_gbs=64.0,
+        interconnect_source=(
+            "NVIDIA L4 datasheet (above): 'Interconnect: PCIe Gen4 x16 64GB/s'"
+        ),
         specs_source=(
             "NVIDIA L4 datasheet (above): 24 GB GDDR6, 300 GB/s, 72 W"
             "; memory as nvidia-smi reports it, 23,034 MiB: modal-labs/modal-client "
@@ -392,6 +440,10 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         memory_gb=mib(46_068),
         bandwidth_tbs=0.864,
         power_w=350.0,
+        interconnect_gbs=64.0,
+        interconnect_source=(
+            "NVIDIA L40S datasheet (above): 'PCIe Gen4 x16: 64GB/s bidirectional'"
+        ),
         specs_source=(
             "NVIDIA L40S datasheet (above): 48 GB GDDR6, 864 GB/s, 350 W"
             "; memory as nvidia-smi reports it with ECC on, 46,068 MiB: "
@@ -442,6 +494,11 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         memory_gb=mib(81_559),
         bandwidth_tbs=3.35,
         power_w=700.0,
+        interconnect_gbs=900.0,
+        interconnect_source=(
+            "NVIDIA H100 datasheet (above), H100 SXM column: 'Interconnect: NVIDIA "
+            "NVLink: 900GB/s, PCIe Gen5: 128GB/s'"
+        ),
         specs_source=(
             "NVIDIA H100 datasheet (above), H100 SXM column: 80 GB, 3.35 TB/s, "
             "up to 700 W"
@@ -478,6 +535,12 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         memory_gb=gib(80),
         bandwidth_tbs=2.0,
         power_w=350.0,
+        interconnect_gbs=128.0,
+        interconnect_source=(
+            "NVIDIA H100 datasheet, 2022 revision (above), PCIe column: 'NVLink: "
+            "600GB/s, PCIe Gen5: 128GB/s'; the PCIe figure, as the card is mostly "
+            "installed without a bridge (pass link_gb_per_s 600 for a bridged pair)"
+        ),
         specs_source=(
             "NVIDIA H100 datasheet, 2022 revision (above), PCIe column: 80 GB "
             "HBM2e, 2 TB/s, 300-350 W; H100 PCIe product brief PB-11133-001: "
@@ -513,6 +576,12 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         memory_gb=gib(94),
         bandwidth_tbs=3.9,
         power_w=400.0,
+        interconnect_gbs=600.0,
+        interconnect_source=(
+            "NVIDIA H100 datasheet (above), H100 NVL column: 'NVIDIA NVLink: 600GB/s, "
+            "PCIe Gen5: 128GB/s'; the NVLink figure, as the cards are sold as bridged "
+            "pairs (past a pair, PCIe: pass link_gb_per_s 128)"
+        ),
         specs_source=(
             "NVIDIA H100 datasheet (above), H100 NVL column: 94 GB, 3.9 TB/s, 350-400 W"
             "; memory 94 GB read as 94 GiB"
@@ -537,6 +606,11 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         memory_gb=gib(96),
         bandwidth_tbs=4.0,
         power_w=1000.0,
+        interconnect_gbs=None,
+        interconnect_source=(
+            "the GH200 datasheet (above) prints the 900 GB/s NVLink-C2C between its "
+            "CPU and GPU, not a GPU-to-GPU figure"
+        ),
         specs_source=(
             "NVIDIA GH200 datasheet (above): 96 GB HBM3, up to 4 TB/s; power "
             "(memory + CPU + GPU) configurable 450 to 1000 W"
@@ -558,6 +632,11 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         memory_gb=gib(144),
         bandwidth_tbs=4.9,
         power_w=1000.0,
+        interconnect_gbs=None,
+        interconnect_source=(
+            "the GH200 datasheet (above) prints the 900 GB/s NVLink-C2C between its "
+            "CPU and GPU, not a GPU-to-GPU figure"
+        ),
         specs_source=(
             "NVIDIA GH200 datasheet (above): 144 GB HBM3e, up to 4.9 TB/s; power "
             "(memory + CPU + GPU) configurable 450 to 1000 W"
@@ -594,6 +673,11 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         memory_gb=mib(143_771),
         bandwidth_tbs=4.8,
         power_w=700.0,
+        interconnect_gbs=900.0,
+        interconnect_source=(
+            "NVIDIA H200 datasheet (above), H200 SXM column: 'Interconnect: NVIDIA "
+            "NVLink: 900GB/s, PCIe Gen5: 128GB/s'"
+        ),
         specs_source=(
             "NVIDIA H200 datasheet (above), H200 SXM column: 141 GB, 4.8 TB/s, "
             "up to 700 W"
@@ -631,6 +715,11 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         memory_gb=mib(183_359),
         bandwidth_tbs=7.7,
         power_w=1000.0,
+        interconnect_gbs=1800.0,
+        interconnect_source=(
+            "NVIDIA Blackwell datasheet (above), HGX B200 column: NVLink 1.8 TB/s per "
+            "GPU"
+        ),
         specs_source=(
             "NVIDIA Blackwell datasheet (above), HGX B200 column: 180 GB HBM3E, "
             "7.7 TB/s, up to 1,000 W"
@@ -668,6 +757,11 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         memory_gb=gib(186),
         bandwidth_tbs=8.0,
         power_w=1200.0,
+        interconnect_gbs=1800.0,
+        interconnect_source=(
+            "NVIDIA Blackwell datasheet (above), GB200 NVL72 column: NVLink 1.8 TB/s "
+            "per GPU (130 TB/s over 72 GPUs)"
+        ),
         specs_source=(
             "NVIDIA Blackwell datasheet (above), GB200 NVL72 column, per GPU: "
             "186 GB HBM3E, 8 TB/s, up to 1,200 W"
@@ -700,6 +794,10 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         memory_gb=gib(128),
         bandwidth_tbs=3.2768,
         power_w=560.0,
+        interconnect_gbs=None,
+        interconnect_source=(
+            "not transcribed: the MI200 datasheet prints Infinity Fabric links per GCD"
+        ),
         specs_source=(
             "AMD Instinct MI200 datasheet (above): 128 GB HBM2e, 3.2 TB/s "
             "(footnote MI200-07: 3.2768 TB/s); MI250X product page, "
@@ -738,6 +836,12 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         memory_gb=gib(192),
         bandwidth_tbs=5.325,
         power_w=750.0,
+        interconnect_gbs=896.0,
+        interconnect_source=(
+            "AMD Instinct MI300X data sheet (above): Infinity Fabric links of 128 GB/s "
+            "peak, one to each of the other seven GPUs of an 8-GPU platform: 896 GB/s "
+            "(AMD's launch presentation, December 2023, prints the same 896 GB/s)"
+        ),
         specs_source=(
             "AMD Instinct MI300X data sheet (above): 192 GB HBM3, 5.3 TB/s "
             "(footnote MI300-05A: 5.325 TB/s), 750 W maximum TBP"
@@ -770,6 +874,8 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         memory_gb=gib(256),
         bandwidth_tbs=6.0,
         power_w=1000.0,
+        interconnect_gbs=None,
+        interconnect_source=("not transcribed from the MI325X data sheet"),
         specs_source=(
             "AMD Instinct MI325X data sheet (above): 256 GB HBM3E, 6 TB/s, "
             "1000 W maximum TBP"
@@ -794,6 +900,8 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         memory_gb=gib(32),
         bandwidth_tbs=0.9,
         power_w=262.0,
+        interconnect_gbs=None,
+        interconnect_source=("Google's TPU v3 page prints no inter-chip bandwidth"),
         specs_source=(
             "Google Cloud TPU v3 documentation (above): 32 GiB HBM2, 900 GBps; "
             "measured min/mean/max power 123/220/262 W"
@@ -821,6 +929,10 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         memory_gb=gib(32),
         bandwidth_tbs=1.2,
         power_w=192.0,
+        interconnect_gbs=None,
+        interconnect_source=(
+            "Google's TPU v4 page prints no inter-chip bandwidth per chip"
+        ),
         specs_source=(
             "Google Cloud TPU v4 documentation (above): 32 GiB HBM2, 1200 GBps; "
             "measured min/mean/max power 90/170/192 W"
@@ -848,6 +960,11 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         memory_gb=gib(16),
         bandwidth_tbs=0.819,
         power_w=None,
+        interconnect_gbs=400.0,
+        interconnect_source=(
+            "Google Cloud TPU v5e documentation (above): 'Bidirectional inter-chip "
+            "interconnect (ICI) bandwidth (per chip) 400 GBps'"
+        ),
         specs_source=(
             "Google Cloud TPU v5e documentation (above): 16 GB HBM2, 819 GBps; "
             "no power figure published"
@@ -873,6 +990,11 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         memory_gb=gib(95),
         bandwidth_tbs=2.765,
         power_w=None,
+        interconnect_gbs=600.0,
+        interconnect_source=(
+            "Google Cloud TPU v5p documentation (above): 'Interchip Interconnect BW "
+            "4800 Gbps', 600 GB/s"
+        ),
         specs_source=(
             "Google Cloud TPU v5p documentation (above): 95 GB HBM2e, 2765 GBps; "
             "no power figure published"
@@ -900,6 +1022,11 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         memory_gb=gib(32),
         bandwidth_tbs=1.64,
         power_w=None,
+        interconnect_gbs=800.0,
+        interconnect_source=(
+            "Google Cloud TPU v6e documentation (above): 'Bidirectional inter-chip "
+            "interconnect (ICI) bandwidth (per chip) 800 GBps'"
+        ),
         specs_source=(
             "Google Cloud TPU v6e documentation (above): 32 GB, 1640 GBps; no "
             "power figure published"
@@ -930,6 +1057,11 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         memory_gb=gib(96),
         bandwidth_tbs=2.45,
         power_w=600.0,
+        interconnect_gbs=None,
+        interconnect_source=(
+            "Gaudi links are RoCE Ethernet ports (24 per chip), each to one peer: no "
+            "one per-chip figure a ring all-reduce reaches"
+        ),
         specs_source=(
             "Intel, 'The Habana Gaudi2 Processor for Deep Learning', "
             "https://www.intel.com/content/www/us/en/developer/articles/"
@@ -963,6 +1095,11 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         memory_gb=gib(128),
         bandwidth_tbs=3.7,
         power_w=900.0,
+        interconnect_gbs=None,
+        interconnect_source=(
+            "Gaudi links are RoCE Ethernet ports (24 per chip), each to one peer: no "
+            "one per-chip figure a ring all-reduce reaches"
+        ),
         specs_source=(
             "Intel Gaudi 3 white paper (above), "
             "https://cdrdv2-public.intel.com/817486/"

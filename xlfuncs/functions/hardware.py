@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..data.accelerators import BY_NAME, Accelerator
+from ..data.accelerators import ACCELERATORS, BY_NAME, Accelerator
 from ..registry import InvalidValueError, OptionalName, formula
 from ..registry.excel import (
     ACCELERATOR_BANDWIDTH,
@@ -14,6 +14,7 @@ from ..registry.excel import (
     DTYPE_COLUMN,
     DTYPE_KEYS,
     key,
+    xl,
 )
 
 _ROW = f"INDEX({ACCELERATOR_ROW},MATCH({key('gpu')},{ACCELERATOR_KEYS},0))"
@@ -172,3 +173,55 @@ def gpu_power_w(gpu: str) -> float:
     """
     acc = BY_NAME[gpu]
     return _spec(acc, acc.power_w, "power")
+
+
+def _array(values: list[float | None]) -> str:
+    """A column of the accelerator table as an Excel array constant, in the
+    table's row order; a missing figure as text, which +0 turns into an error."""
+    return "{" + ";".join('"-"' if v is None else xl(v) for v in values) + "}"
+
+
+#: Each accelerator's interconnect, in the order of AcceleratorRow's numbers.
+INTERCONNECT = _array([a.interconnect_gbs for a in ACCELERATORS])
+
+
+@formula(
+    "GPU_INTERCONNECT_GBS",
+    unit="GB/s",
+    excel=f"IFERROR(INDEX({INTERCONNECT},{_ROW})+0,NA())",
+)
+def gpu_interconnect_gbs(gpu: str) -> float:
+    """GPU-to-GPU bandwidth of one accelerator in GB/s, both ways, from its datasheet.
+
+    Formula: a table look-up: NVLink, Infinity Fabric or inter-chip bandwidth
+    per accelerator as the vendor prints it, the two directions added (an H100
+    SXM's 18 NVLink links carry 450 GB/s each way: 900 GB/s); the PCIe figure
+    for cards usually installed without a bridge. A ring all-reduce moves each
+    byte over one direction of the links: the communication functions use
+    half of this figure.
+
+    Returns
+    -------
+    float
+        GB/s (10^9 bytes per second) per accelerator, within one server. #N/A
+        where the vendor prints no GPU-to-GPU figure (TPU v3 and v4, GH200,
+        Gaudi): give link_gb_per_s to the communication functions instead.
+
+    References
+    ----------
+    Vendor datasheets, cited per accelerator in the accelerator table of
+    docs/functions.md; e.g. the NVIDIA H100 datasheet, H100 SXM column:
+    "Interconnect: NVIDIA NVLink: 900GB/s, PCIe Gen5: 128GB/s", and the A100
+    datasheet's "NVIDIA NVLink: 600GB/s".
+
+    Examples
+    --------
+    >>> gpu_interconnect_gbs("H100")
+    900.0
+    >>> gpu_interconnect_gbs("A100")
+    600.0
+    >>> gpu_interconnect_gbs("L40S")
+    64.0
+    """
+    acc = BY_NAME[gpu]
+    return _spec(acc, acc.interconnect_gbs, "GPU-to-GPU bandwidth")

@@ -21,6 +21,20 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..data.models import BY_NAME, Model
+from ..data.training import (
+    ACTIVATION_BYTES_PER_ATTENTION_DIM,
+    ACTIVATION_BYTES_PER_D_MODEL,
+    ACTIVATION_BYTES_PER_FFN_DIM,
+    ACTIVATION_BYTES_PER_KV_DIM,
+    ALLOCATOR_RESERVE,
+    CHECKPOINT_BYTES_PER_D_MODEL,
+    CUDA_CONTEXT_GB,
+    GATHERED_LAYERS,
+    LORA_RANK,
+    LOSS_BYTES_PER_LOGIT,
+    QLORA_WEIGHT_BYTES,
+)
 from ..data.units import (
     ADAM_STATE_BYTES,
     BYTES_PER_GB,
@@ -33,6 +47,7 @@ from ..registry import (
     Floats,
     InvalidTypeError,
     Numbers,
+    OptionalName,
     formula,
 )
 from ..registry.excel import key, xl
@@ -533,3 +548,242 @@ def kv_cache_gb(
     """
     tokens = seq_len * batch
     return _KV * layers * kv_heads * head_dim * tokens * bytes_per_value / BYTES_PER_GB
+
+
+# ---------------------------------------------------- a training step, by name
+
+
+def _embedding_params(m: Model) -> float:
+    """The input embeddings and the output layer: vocab × d_model, once if tied."""
+    return float(m.vocab * m.d_model * (1 if m.tied_embeddings else 2))
+
+
+def _lora_all_linear(m: Model, rank: Floats) -> Floats:
+    """Adapter weights on every linear layer (PEFT's "all-linear"): q and o
+    (d_model × heads·head_dim), k and v (d_model × kv_width), and the gated MLP's
+    three matrices in each expert."""
+    per_rank = (
+        2 * (m.d_model + m.attention_width)
+        + 2 * (m.d_model + m.kv_width)
+        + (3 if m.gated_mlp else 2) * (m.d_model + m.ffn_dim) * (m.experts or 1)
+    )
+    return m.layers * rank * per_rank
+
+
+def _activation_bytes_per_token(m: Model) -> float:
+    """One layer's bytes kept for the backward pass, per token (no recomputation)."""
+    return float(
+        ACTIVATION_BYTES_PER_D_MODEL * m.d_model
+        + ACTIVATION_BYTES_PER_ATTENTION_DIM * m.attention_width
+        + ACTIVATION_BYTES_PER_KV_DIM * m.kv_width
+        + ACTIVATION_BYTES_PER_FFN_DIM * m.ffn_dim * (m.experts_per_token or 1)
+    )
+
+
+def _training_parts(
+    model: str,
+    method: str,
+    seq_len: Floats,
+    micro_batch: Floats,
+    recompute: str,
+    lora_rank: Floats,
+    gpus: Floats,
+    zero_stage: Floats,
+    model_parallel: Floats,
+) -> dict[str, Floats]:
+    """The terms of TRAINING_MEMORY_GB in GB per GPU, by name."""
+    m = BY_NAME[model]
+    n = float(m.params)
+    adapters = 0.0 if method == "full" else _lora_all_linear(m, lora_rank)
+    trainable = n if method == "full" else adapters
+    if method == "qlora":
+        embeddings = _embedding_params(m)
+        weights = (n - embeddings) * QLORA_WEIGHT_BYTES + (
+            embeddings + adapters
+        ) * HALF_PRECISION_BYTES
+        layer_bytes = QLORA_WEIGHT_BYTES
+    else:
+        weights = (n + adapters) * HALF_PRECISION_BYTES
+        layer_bytes = HALF_PRECISION_BYTES
+    state = (
+        weights / np.where(zero_stage >= 3, gpus, 1.0)
+        + trainable * GRADIENT_BYTES / np.where(zero_stage >= 2, gpus, 1.0)
+        + trainable * ADAM_STATE_BYTES / np.where(zero_stage >= 1, gpus, 1.0)
+    ) / model_parallel
+    tokens = seq_len * micro_batch
+    per_layer = tokens * _activation_bytes_per_token(m) / model_parallel
+    if recompute == "full":
+        kept = m.layers * tokens * CHECKPOINT_BYTES_PER_D_MODEL * m.d_model
+        activations, working = kept + 0 * per_layer, per_layer
+    else:  # FlashAttention stores no scores: selective recomputation saves nothing
+        activations, working = m.layers * per_layer, 0 * per_layer
+    loss = tokens * m.vocab * LOSS_BYTES_PER_LOGIT / model_parallel
+    gathered = (
+        np.where(
+            (zero_stage >= 3) & (gpus > 1),
+            GATHERED_LAYERS * (n - _embedding_params(m)) / m.layers * layer_bytes,
+            0.0,
+        )
+        / model_parallel
+    )
+    parts = {
+        "model_state": state,
+        "activations": activations,
+        "recomputed_layer": working,
+        "loss": loss,
+        "gathered_layers": gathered,
+    }
+    out = {k: v / BYTES_PER_GB for k, v in parts.items()}
+    tensors = sum(out.values())
+    out["overhead"] = CUDA_CONTEXT_GB + ALLOCATOR_RESERVE * tensors
+    return out
+
+
+@formula(
+    "TRAINING_MEMORY_GB",
+    unit="GB",
+    excel=None,
+    excel_note="one Excel formula cannot hold it: without LET, each of its many "
+    "look-ups of the model is written out where it is used, past Excel's 8,192 "
+    "characters: add its terms up in cells (the memory guide shows how)",
+)
+def training_memory_gb(
+    model: str,
+    method: str,
+    seq_len: Numbers,
+    micro_batch: Numbers,
+    recompute: OptionalName = "none",
+    lora_rank: Numbers = LORA_RANK,
+    gpus: Numbers = 1,
+    zero_stage: Numbers = 0,
+    model_parallel: Numbers = 1,
+) -> Floats:
+    """Per-GPU peak memory of a training step of a named model, in GB: does it fit?
+
+    Formula: (model state + activations + the recomputed layer + the loss's
+    logits + ZeRO-3's gathered layers) × 1.1 + 1.3 GB, per GPU. Model state as
+    MODEL_STATE_GB (16 bytes a trained weight, ZeRO-sharded over gpus): full
+    fine-tuning trains every weight; LoRA adds r × (d_in + d_out) adapter
+    weights on every linear layer of the frozen 16-bit model; QLoRA stores the
+    frozen linear layers in 4.127 bits and the embeddings and output layer in
+    16. Activations (FlashAttention: no s² scores, so "selective" saves
+    nothing): per layer and token 16·h + 6·a + 4·kv + 8·f·k bytes (h d_model,
+    a heads × head_dim, kv kv_width, f ffn_dim, k experts per token), or with
+    full recomputation each layer's 2·h input plus one layer's whole set,
+    rebuilt for its backward pass. The loss keeps the logits in bf16 and fp32
+    and their fp32 gradient, 10 bytes per token and vocabulary entry. ZeRO-3
+    (or FSDP's full sharding) on more than one GPU holds two layers' weights
+    gathered. Tensor parallelism (model_parallel) divides all but the
+    checkpointed inputs. The caching allocator's reserve (10 %) and the CUDA
+    context (1.3 GB) come on top.
+
+    Returns
+    -------
+    float or ndarray
+        GB (10^9 bytes) per GPU at the step's peak, as nvidia-smi shows it: fits
+        when at most 90 % of GPU_MEMORY_GB (the fit check's headroom, kept for
+        what varies between frameworks). docs/memory.md puts it beside
+        published measured peaks.
+
+    References
+    ----------
+    Rajbhandari et al. 2020, "ZeRO", arXiv 1910.02054 (model states);
+    Korthikanti et al. 2022, arXiv 2205.05198 (activations, recomputation);
+    Dao 2023, FlashAttention-2, arXiv 2307.08691 (no stored scores);
+    Dettmers et al. 2023, "QLoRA", arXiv 2305.14314 (4-bit weights, double
+    quantization); Hugging Face transformers, LlamaForCausalLM and
+    ForCausalLMLoss (the logits and their fp32 copy).
+
+    Examples
+    --------
+    LoRA (r = 8, every linear layer) of Llama 2 70B on 8 H100s with ZeRO-3,
+    8 sequences of 2,048 tokens each, gradient checkpointing: PEFT's
+    DeepSpeed guide measured 64 GB a GPU.
+
+    >>> round(training_memory_gb("Llama 2 70B", "lora", 2048, 8, "full", 8, 8, 3), 1)
+    61.1
+    """
+    parts = _training_parts(
+        model, method, seq_len, micro_batch, recompute, lora_rank, gpus,
+        zero_stage, model_parallel,
+    )  # fmt: skip
+    total = sum(parts.values())
+    return float(total) if np.ndim(total) == 0 else total
+
+
+@formula(
+    "MIN_GPUS_FOR_TRAINING",
+    unit="GPUs",
+    excel=None,
+    excel_note="it counts TRAINING_MEMORY_GB, which one Excel formula cannot "
+    "hold; in a workbook, MIN_GPUS_FOR_MEMORY with the step's other terms in "
+    "other_gb",
+    invalid_result="no number of GPUs holds it: what ZeRO's stage does not shard, "
+    "the activations and the loss exceed the usable memory (a higher zero_stage, "
+    "recomputation, shorter sequences or a smaller micro-batch)",
+)
+def min_gpus_for_training(
+    model: str,
+    method: str,
+    seq_len: Numbers,
+    micro_batch: Numbers,
+    memory_gb: Numbers,
+    recompute: OptionalName = "none",
+    lora_rank: Numbers = LORA_RANK,
+    zero_stage: Numbers = 0,
+    model_parallel: Numbers = 1,
+    usable: Numbers = USABLE_MEMORY,
+) -> Floats:
+    """Fewest data-parallel GPUs at which TRAINING_MEMORY_GB fits the usable memory.
+
+    Formula: 1 if TRAINING_MEMORY_GB on one GPU is at most usable ×
+    memory_gb; else the smallest whole G ≥ 2 with ``F + S / G ≤ usable ×
+    memory_gb``, where S is the model state the ZeRO stage shards (with its
+    share of the allocator's reserve) and F everything else at G ≥ 2 (the
+    unsharded state, activations, loss, ZeRO-3's gathered layers, overhead):
+    ``max(2, ceil(S / (usable × memory_gb − F)))``. MIN_GPUS_FOR_MEMORY's
+    rule, on the whole step's peak rather than its model state and one
+    other_gb.
+
+    Returns
+    -------
+    float or ndarray
+        Data-parallel GPUs, a whole number (the cluster is that times
+        model_parallel); #NUM! when no number is enough (at stage 0 nothing
+        shards: 1 or none).
+
+    References
+    ----------
+    Rajbhandari et al. 2020, "ZeRO", arXiv 1910.02054, section 5; the terms
+    and their sources: TRAINING_MEMORY_GB. The usable share, 90 % by
+    default, is the fit check's headroom (docs/memory.md).
+
+    Examples
+    --------
+    LoRA (r = 16) of Llama 3.1 70B with ZeRO-3 on A100 80GB (85.9 GB), one
+    8,192-token sequence per GPU, gradient checkpointing:
+
+    >>> min_gpus_for_training("Llama 3.1 70B", "lora", 8192, 1, 85.9, "full", 16, 3)
+    4.0
+    """
+    args = (
+        model, method, seq_len, micro_batch, recompute, lora_rank,
+    )  # fmt: skip
+
+    def peak(g: float) -> Floats:
+        parts = _training_parts(*args, g, zero_stage, model_parallel)
+        return sum(parts.values())
+
+    room = usable * memory_gb
+    one, two, four = peak(1.0), peak(2.0), peak(4.0)
+    # At G ≥ 2 the peak is F + S/G: two evaluations give S and F.
+    sharded = 4 * (two - four)
+    fixed = two - sharded / 2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        more = np.maximum(2.0, np.ceil(sharded / (room - fixed) * (1 - 1e-12)))
+        out = np.where(
+            one <= room,
+            1.0,
+            np.where((sharded > 0) & (room > fixed), more, np.nan),
+        )
+    return float(out) if np.ndim(out) == 0 else out

@@ -31,7 +31,20 @@ from ..data.models import (
     spellings,
     suggest_model,
 )
-from ..data.units import DTYPES, RECOMPUTE_MODES, find_dtype, find_recompute
+from ..data.serving import (
+    SERVING_PRECISION_KEYS,
+    SERVING_PRECISIONS,
+    find_serving_precision,
+)
+from ..data.training import METHODS, find_method
+from ..data.units import (
+    BYTES_PER_GB,
+    BYTES_PER_MIB,
+    DTYPES,
+    RECOMPUTE_MODES,
+    find_dtype,
+    find_recompute,
+)
 from .domains import (
     DIVISOR,
     FRACTION,
@@ -83,6 +96,28 @@ class Choice:
     suggest: Callable[[str], str | None] | None = None
 
 
+#: A unit slip: (factor, what was typed) or (factor, what was typed, test).
+Slip = tuple[float, str] | tuple[float, str, Callable[[float], bool]]
+
+
+def _not_thousands(x: float) -> bool:
+    """A memory size not in round thousands: nvidia-smi's MiB (81,559 for an H100
+    SXM, 81,920 for an A100 80GB), not a size in MB someone rounded (80,000)."""
+    return x % 1000 != 0
+
+
+#: The dearest public price of one data-centre GPU-hour, in USD: 12.3 for an
+#: H100 on Azure on demand (xlfuncs.data.planning.PRICE_USD_BAND's sources).
+_DEAREST_GPU_HOUR = 12.5
+#: GPUs in the server a cloud prices as one instance: 8 (an HGX or DGX node).
+_NODE_GPUS = 8
+
+
+def _a_node(x: float) -> bool:
+    """A price that, divided by a node's 8 GPUs, is still a public GPU price."""
+    return x / _NODE_GPUS <= _DEAREST_GPU_HOUR
+
+
 @dataclass(frozen=True)
 class Arg:
     """One argument: its doc (with units) and what values it takes.
@@ -102,9 +137,10 @@ class Arg:
     # and so does the Python API (UnusualValueWarning).
     typical: tuple[float, float] | None = None
     # Likely unit slips, tried in order on a value outside ``typical``: (factor,
-    # what was typed). 70 params × 1e9 lands inside: "did you mean 70e9 (a count
-    # in billions)?".
-    slips: tuple[tuple[float, str], ...] = ()
+    # what was typed), and optionally a test the typed value must pass for the
+    # slip to be the likely one. 70 params × 1e9 lands inside: "did you mean 70e9
+    # (a count in billions)?".
+    slips: tuple[Slip, ...] = ()
 
     # ------------------------------------------------------------ one value
 
@@ -196,7 +232,9 @@ class Arg:
         assert self.typical is not None
         lo, hi = self.typical
         usual = f"usual: {_short(lo)} to {_short(hi)} {self.unit}"
-        for factor, why in self.slips:  # the first that lands inside
+        for factor, why, *when in self.slips:  # the first likely one inside
+            if when and not when[0](x):
+                continue
             if lo <= x * factor <= hi:
                 meant = _scaled(x, factor)
                 return f"{self.name} {x:g}: did you mean {meant} ({why})? ({usual})"
@@ -298,7 +336,7 @@ def _short(v: float) -> str:
 
 def _scaled(x: float, factor: float) -> str:
     """``x`` times a slip's factor, as the user would type it: 70e9, 3.35."""
-    if factor >= 1000:
+    if factor >= 1000 and x * factor >= 1e6:  # 70e9, not 7e+10; but 40, not 0.04e3
         exponent = round(math.log10(factor))
         if factor == 10.0**exponent:
             return f"{x:g}e{exponent}"
@@ -399,6 +437,13 @@ GPU = Choice(
 DTYPE = Choice("precision", find_dtype, lambda: DTYPES, "")
 FIT = Choice("fit", find_fit, lambda: FITS, "")
 RECOMPUTE = Choice("recomputation", find_recompute, lambda: RECOMPUTE_MODES, "")
+METHOD = Choice("fine-tuning method", find_method, lambda: METHODS, "")
+PRECISION = Choice(
+    "serving precision", find_serving_precision, lambda: SERVING_PRECISIONS, ""
+)
+#: Every spelling of a serving precision, as key() writes a typed one: the Excel
+#: array constant its look-ups MATCH against.
+PRECISION_KEYS = "{" + ",".join(f'"{k}"' for k, _ in SERVING_PRECISION_KEYS) + "}"
 
 
 def _model(name: str) -> str | None:
@@ -425,9 +470,9 @@ _ARGS = (
     # Fine-tuning throughput (the "Estimador de throughput para fine-tuning" page)
     Arg(
         "gpus",
-        "Number of GPUs working in parallel (G); for MODEL_STATE_GB and "
-        "MIN_GPUS_FOR_MEMORY the data-parallel GPUs ZeRO shards over "
-        "(model_parallel counts the others).",
+        "Number of GPUs working in parallel (G); for the memory functions the "
+        "data-parallel GPUs ZeRO shards over (model_parallel counts the others); "
+        "for serving by model name, one replica's, splitting each layer.",
         "GPUs",
         typical=(1, 100_000),
     ),
@@ -469,7 +514,14 @@ _ARGS = (
         "currency/GPU-hour",
         NONNEGATIVE,
         typical=(0, 20),
-        slips=((0.01, "cents typed"),),
+        slips=(
+            (
+                1 / _NODE_GPUS,
+                "an 8-GPU node's price per hour typed; a GPU-hour is an eighth",
+                _a_node,
+            ),
+            (0.01, "cents typed"),
+        ),
     ),
     Arg(
         "lengths",
@@ -755,6 +807,23 @@ _ARGS = (
         choice=RECOMPUTE,
     ),
     Arg(
+        "method",
+        'Fine-tuning method: "full" (every weight trains), "lora" (adapters on a '
+        'frozen 16-bit model) or "qlora" (adapters on a 4-bit model).',
+        "text",
+        None,
+        kind="choice",
+        choice=METHOD,
+    ),
+    Arg(
+        "lora_rank",
+        "LoRA rank r in dimensions, on every linear layer, a whole number: 16 "
+        "(default); ignored for full fine-tuning.",
+        "dimensions",
+        WHOLE,
+        typical=(1, 1024),
+    ),
+    Arg(
         "kv_heads",
         "Key/value heads, a whole number: the heads for multi-head attention, "
         "fewer with grouped-query attention (8 for Llama 3 70B), 1 for "
@@ -776,8 +845,8 @@ _ARGS = (
     ),
     Arg(
         "bytes_per_value",
-        "Bytes per cached key or value: 2 for bf16 or fp16 (default), 1 for fp8 "
-        "or int8.",
+        "Bytes per cached key or value: 2 for bf16 or fp16, 1 for fp8 or int8. "
+        "Default 2, or where a precision is given, that precision's width.",
         "bytes",
         typical=(0.1, 8),
         slips=((1 / 8, "bits typed"),),
@@ -818,7 +887,16 @@ _ARGS = (
         'H100 SXM, whose "80GB" are binary (GPU_MEMORY_GB).',
         "GB",
         typical=(1, 2048),
-        slips=((1e-3, "MB typed"), (1e-9, "bytes typed"), (1e3, "TB typed")),
+        slips=(
+            (
+                BYTES_PER_MIB / BYTES_PER_GB,
+                "MiB typed, as nvidia-smi shows it",
+                _not_thousands,
+            ),
+            (1e-3, "MB typed"),
+            (1e-9, "bytes typed"),
+            (1e3, "TB typed"),
+        ),
     ),
     Arg(
         "other_gb",
@@ -886,6 +964,79 @@ _ARGS = (
         "bytes",
         typical=(0.1, 8),
         slips=((1 / 8, "bits typed"),),
+    ),
+    Arg(
+        "precision",
+        "Precision the model is served in: bf16 (default), fp16, fp8, int8 or int4 "
+        "(weights; the key/value cache at the same width unless bytes_per_value "
+        "says otherwise).",
+        "text",
+        None,
+        kind="choice",
+        choice=PRECISION,
+    ),
+    Arg(
+        "prompt_tokens",
+        "Tokens in each request's prompt (its input), on average.",
+        "tokens",
+        typical=(1, 1_048_576),
+    ),
+    Arg(
+        "output_tokens",
+        "Tokens generated for each request (its output), on average.",
+        "tokens",
+        typical=(1, 131_072),
+    ),
+    Arg(
+        "max_batch",
+        "Most sequences decoded at once, a whole number: the server's limit "
+        "(vLLM's --max-num-seqs); 256 (default).",
+        "sequences",
+        WHOLE,
+        typical=(1, 65_536),
+    ),
+    Arg(
+        "ms_per_token",
+        "Latency target: the most milliseconds (ms) one decoding step may take "
+        "(time per output token, e.g. 40); blank for none (maximum throughput).",
+        "ms",
+        typical=(1, 2000),
+        slips=((1000, "seconds typed"),),
+    ),
+    Arg(
+        "bandwidth_util",
+        "Share of the memory bandwidth a decoding step reaches, a fraction in (0, "
+        "1]: 55% (default, calibrated on measured runs; docs/serving.md).",
+        "fraction",
+        FRACTION,
+        typical=(0.2, 1),
+        slips=((100, "a percentage divided by 100 twice"),),
+    ),
+    Arg(
+        "prefill_mfu",
+        "Share of the precision's dense peak the compute-bound work reaches (prompt "
+        "processing), a fraction in (0, 1]: 60% (default, calibrated; "
+        "docs/serving.md).",
+        "fraction",
+        FRACTION,
+        typical=(0.1, 0.95),
+        slips=((100, "a percentage divided by 100 twice"),),
+    ),
+    Arg(
+        "step_tokens",
+        "Tokens one forward pass carries: the batch, for a decoding step; the "
+        "prompt's length, for prompt processing.",
+        "tokens",
+        typical=(1, 10_000_000),
+    ),
+    Arg(
+        "link_gb_per_s",
+        "GPU-to-GPU bandwidth in GB/s, both directions together as vendors print "
+        "it (NVLink 900 for an H100 SXM); blank for the GPU's own "
+        "(GPU_INTERCONNECT_GBS). Between nodes, the network's: 400 Gb/s "
+        "InfiniBand is 100.",
+        "GB/s",
+        typical=(1, 20_000),
     ),
     # Published models
     Arg(

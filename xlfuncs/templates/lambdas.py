@@ -69,6 +69,7 @@ MEMBERSHIP: dict[A.Choice, str] = {
     A.FIELD: MODEL_FIELD_KEYS,
     A.FIT: FIT_NAMES,
     A.RECOMPUTE: "{" + ",".join(f'"{m}"' for m in RECOMPUTE_MODES) + "}",
+    A.PRECISION: A.PRECISION_KEYS,
 }
 
 #: Excel's limits for one formula: characters and levels of nested functions.

@@ -187,7 +187,7 @@ COVER: list[tuple[str, list[str]]] = [
         [
             "The xlfuncs functions (fine-tuning throughput, time and cost, "
             "compute-optimal model size, clusters and utilisation, GPU memory, "
-            "serving, energy, accelerators and published models; all but the two "
+            "serving, energy, accelerators and published models; all but those "
             "listed under Not in this library) as native Excel functions: no "
             "Python, no add-in, no macros. On the Try sheet, or any sheet you "
             "add, =FT_EXAMPLES_PER_SEC(8, 2500, 82%, 900) gives 18.22 "
@@ -466,8 +466,8 @@ def build_library(texts: Mapping[str, str] | None = None) -> Built:
         title=TITLE,
         subject="LLM training and fine-tuning planning functions as Excel LAMBDAs",
         keywords="LAMBDA, LLM, fine-tuning, Chinchilla, GPU, Excel functions",
-        description="The xlfuncs functions as named LAMBDAs (all but the two "
-        "inference-optimal ones): Excel for Microsoft 365 and Excel 2024, no Python.",
+        description="The xlfuncs functions as named LAMBDAs (all but those its "
+        "cover lists): Excel for Microsoft 365 and Excel 2024, no Python.",
     )
     # Every call of a library function is a dynamic-array formula: Excel 365
     # shows a legacy one (no metadata) with an implicit-intersection @.

@@ -1,0 +1,100 @@
+"""Training memory: the methods, and the bytes a training step keeps, each sourced.
+
+``TRAINING_MEMORY_GB`` (:mod:`xlfuncs.functions.memory`) reads these. The
+activation bytes follow Hugging Face transformers' Llama layer as PyTorch's
+autograd saves it (bf16, FlashAttention or SDPA); ``docs/memory.md`` puts the
+total beside published measured peaks.
+"""
+
+from __future__ import annotations
+
+from .names import normalize
+
+#: Fine-tuning methods: every weight trains (full), low-rank adapters on a frozen
+#: 16-bit model (LoRA), or on a 4-bit one (QLoRA).
+METHODS = ("full", "lora", "qlora")
+METHOD_ALIASES = {
+    "fullfinetuning": "full",
+    "fullfinetune": "full",
+    "fft": "full",
+    "completo": "full",
+}
+
+
+def find_method(name: str) -> str | None:
+    """The key of a fine-tuning method, or None: ``"QLoRA"`` is ``"qlora"``."""
+    key = normalize(name)
+    key = METHOD_ALIASES.get(key, key)
+    return key if key in METHODS else None
+
+
+#: Bytes per weight of QLoRA's frozen linear layers: NF4 (4 bits) and, with double
+#: quantization, 0.127 bits of quantization constants (Dettmers et al. 2023,
+#: arXiv 2305.14314, section 3). The embeddings, the output layer and the norms
+#: stay in 16 bits (bitsandbytes quantizes nn.Linear layers only, and
+#: transformers leaves lm_head out).
+QLORA_WEIGHT_BYTES = (4 + 0.127) / 8
+
+#: The LoRA rank when none is given: r = 16 on every linear layer, the runs the
+#: LoRA factor and the memory check of issue 28 measured (PEFT's
+#: ``target_modules="all-linear"``).
+LORA_RANK = 16
+
+#: Bytes a transformer layer keeps for the backward pass, per token, without
+#: recomputation, with FlashAttention (no s² scores): per d_model, the two
+#: RMSNorms' fp32 inputs (4 + 4) and the 16-bit inputs of the attention and MLP
+#: projections (2 + 2), and 4 more where the norms and the residual stream train
+#: in fp32 (PyTorch autocast over fp32 master weights); per attention dimension,
+#: the query and the attention output kept by FlashAttention (2 + 2) and the
+#: output projection's input (2); per key/value dimension, the key and value
+#: (2 + 2); per MLP dimension and routed expert, the gate's and the up
+#: projection's outputs, the SiLU's and the product (4 × 2). A mixture of
+#: experts' token goes through experts_per_token MLPs.
+ACTIVATION_BYTES_PER_D_MODEL = 16
+ACTIVATION_BYTES_PER_ATTENTION_DIM = 6
+ACTIVATION_BYTES_PER_KV_DIM = 4
+ACTIVATION_BYTES_PER_FFN_DIM = 8
+#: With full recomputation (gradient checkpointing) a layer keeps its 16-bit
+#: input only (Korthikanti et al. 2022, arXiv 2205.05198, section 5: 2·s·b·h),
+#: and the layer being recomputed holds its whole working set again.
+CHECKPOINT_BYTES_PER_D_MODEL = 2
+
+#: Bytes per token and vocabulary entry of the loss: the logits in bf16 (lm_head's
+#: output), their fp32 copy (transformers' ForCausalLMLoss: ``logits =
+#: logits.float()``) and its fp32 gradient: 2 + 4 + 4. For Llama 3's 128,256-token
+#: vocabulary at 8,192 tokens, 10.5 GB a sequence.
+LOSS_BYTES_PER_LOGIT = 10
+
+#: Layers of weights ZeRO-3 (or FSDP's full sharding) gathers at once: the one
+#: computing and the next, prefetched (DeepSpeed's stage3_prefetch_bucket_size,
+#: FSDP's backward_prefetch).
+GATHERED_LAYERS = 2
+
+#: Memory a step needs besides its tensors, in GB: the CUDA context and the
+#: kernels loaded. Hugging Face's "Model training anatomy" measured "GPU memory
+#: occupied: 1343 MB" with one small tensor, before any model was loaded.
+CUDA_CONTEXT_GB = 1.3
+#: The caching allocator's reserve above the tensors it hands out (fragmentation,
+#: blocks kept for reuse), as a share of them: PyTorch's memory_reserved() over
+#: memory_allocated(). Our assumption, fitted to the published nvidia-smi peaks
+#: of PEFT's 70 B guides (docs/memory.md), which include it; ZeRO (section 3.2)
+#: saw out-of-memory errors "with over 30% of memory still available in some
+#: extreme cases".
+ALLOCATOR_RESERVE = 0.10
+
+__all__ = [
+    "ALLOCATOR_RESERVE",
+    "CUDA_CONTEXT_GB",
+    "ACTIVATION_BYTES_PER_ATTENTION_DIM",
+    "ACTIVATION_BYTES_PER_D_MODEL",
+    "ACTIVATION_BYTES_PER_FFN_DIM",
+    "ACTIVATION_BYTES_PER_KV_DIM",
+    "CHECKPOINT_BYTES_PER_D_MODEL",
+    "GATHERED_LAYERS",
+    "LORA_RANK",
+    "LOSS_BYTES_PER_LOGIT",
+    "METHODS",
+    "METHOD_ALIASES",
+    "QLORA_WEIGHT_BYTES",
+    "find_method",
+]
