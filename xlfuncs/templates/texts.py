@@ -133,6 +133,10 @@ PERCENT = T(
     "Error: enter a percentage above 0% and at most 100%",
     "Error: introduzca un porcentaje mayor que 0 % y como máximo 100 %",
 )
+PERCENT_RANGE = T(
+    "Error: enter a percentage from {lo} to {hi}",
+    "Error: introduzca un porcentaje de {lo} a {hi}",
+)
 AT_MOST = T("Error: must be at most {hi}", "Error: debe ser como máximo {hi}")
 PICK = T("Error: pick a name from the list", "Error: elija un nombre de la lista")
 UNUSUAL = T(
