@@ -72,6 +72,10 @@ _CELL_RE = re.compile(
 )
 _FORMULA_RE = re.compile(rf"<{_P}f\b[^>]*?(?:/>|>.*?</{_P}f>)", re.S)
 _VALUE_RE = re.compile(rf"<{_P}v\b[^>]*?(?:/>|>.*?</{_P}v>)", re.S)
+# An inline string with no text: <is></is>, <is><t/></is> or <is><t></t></is>.
+_EMPTY_TEXT_RE = re.compile(
+    rf"\s*<{_P}is\b[^>]*?(?:/>|>\s*(?:<{_P}t\b[^>]*?(?:/>|>\s*</{_P}t>)\s*)?</{_P}is>)\s*"
+)
 _ATTR_RE = re.compile(r"""([\w:.-]+)\s*=\s*("[^"]*"|'[^']*')""")
 _TYPE_ATTR_RE = re.compile(r"""\st\s*=\s*("[^"]*"|'[^']*')""")
 _CORE_DATE_RE = re.compile(
@@ -147,6 +151,8 @@ def workbook_bytes(
     stamp = created.strftime("%Y-%m-%dT%H:%M:%SZ") if created else FIXED_TIMESTAMP
     parts["docProps/core.xml"] = _pin_core_dates(parts["docProps/core.xml"], stamp)
     sheet_parts = _sheet_parts(parts)
+    for name in set(sheet_parts.values()):
+        parts[name] = _empty_cells_blank(parts[name])
     for title, cells in wanted.items():
         if title not in sheet_parts:
             raise ValueError(f"{title!r} is not a worksheet; cannot cache values")
@@ -350,6 +356,28 @@ def _edit_cells(xml: str, edits: Mapping[tuple[int, int], str]) -> str:
         pos = end
     pieces.append(xml[pos:])
     return "".join(pieces)
+
+
+def _empty_cells_blank(xml_bytes: bytes) -> bytes:
+    """Each cell with no content written as Excel writes a blank styled cell,
+    ``<c r="D10" s="23"/>``. openpyxl writes one as ``t="n"`` with no value, or
+    an empty text as ``t="inlineStr"`` with none; IronCalc reads the first as
+    0, so a blank input's ISBLANK test failed there, and an inline string with
+    no text is no value at all (ECMA-376 Part 1, 18.3.1.4: ``t`` describes the
+    value)."""
+    xml = xml_bytes.decode("utf-8")
+    edits: dict[tuple[int, int], str] = {}
+    for cell, _coord in _iter_cells(xml):
+        body = cell.group("body")
+        attrs = cell.group("attrs") or ""
+        if body is not None and body.strip() and not _EMPTY_TEXT_RE.fullmatch(body):
+            continue
+        if body is None and not _TYPE_ATTR_RE.search(attrs):
+            continue  # already <c r="…" s="…"/>
+        edits[cell.span()] = f"<{cell.group('tag')}{_TYPE_ATTR_RE.sub('', attrs)}/>"
+    if not edits:
+        return xml_bytes
+    return _edit_cells(xml, edits).encode("utf-8")
 
 
 def _set_cached_values(
