@@ -10,14 +10,12 @@ formula cell must be what the builder cached.
 IronCalc reads a styled cell with ``t="n"`` and no value as 0, not blank (the
 budget's blank Method of a pre-training run then read as a bad method): the
 writer stores a blank cell as Excel does, ``<c r="D10" s="23"/>``, and
-:func:`test_a_blank_input_is_blank_in_the_file` holds it there.
+test_templates.py's test_a_blank_input_is_blank_in_the_file holds it there.
 """
 
 from __future__ import annotations
 
 import math
-import re
-import zipfile
 from datetime import date, time
 from typing import Any
 
@@ -27,7 +25,6 @@ from openpyxl.utils.datetime import to_excel
 from test_templates_libreoffice import WORST, cases
 from workbook_tools import disagreements, strip_cached_values
 
-from xlfuncs.templates import BUDGET
 from xlfuncs.templates.build import build_template
 from xlfuncs.workbook.xlsx import save_workbook
 
@@ -86,24 +83,3 @@ def test_ironcalc_reads_the_same_master_check(recalculated, case):
     )
     model = iron[title.strip("'")][coord].value
     assert model.startswith(message) if message.endswith(": ") else model == message
-
-
-def test_a_blank_input_is_blank_in_the_file(tmp_path):
-    """The budget's pre-training run leaves Method blank: in the file a cell
-    with its style and no type, as Excel writes one, and no empty inline text
-    anywhere (IronCalc read the first as 0, and the second is no value)."""
-    built = build_template(BUDGET, "en")
-    path = save_workbook(built.workbook, tmp_path / "b.xlsx", built.cached)
-    with zipfile.ZipFile(path) as z:
-        xml = "".join(
-            z.read(n).decode() for n in z.namelist() if n.startswith("xl/worksheets/")
-        )
-    assert not re.search(r'<c [^>]*t="n"[^>]*>\s*</c>', xml)
-    assert not re.search(
-        r'<c [^>]*t="inlineStr"[^>]*>(<is>(<t/>|<t></t>)?</is>)?</c>', xml
-    )
-    runs = openpyxl.load_workbook(path)["Runs"]
-    method = next(c for c in runs[9] if c.value == "Method").column
-    blank = runs.cell(10, method)  # the first run, a pre-training: no method
-    assert blank.value is None and blank.fill.fgColor.rgb.endswith("FFF2CC")
-    assert re.search(rf'<c r="{blank.coordinate}" s="\d+"/>', xml)
