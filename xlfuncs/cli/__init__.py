@@ -15,7 +15,7 @@ import re
 import sys
 import textwrap
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TextIO, cast
 
@@ -392,14 +392,16 @@ def cmd_excel_setup(ns: argparse.Namespace) -> None:
 
 
 def cmd_build(ns: argparse.Namespace) -> None:
-    from ..templates import LANGS, build
+    from ..templates import LANGS, TEMPLATES, build
     from ..templates.layout import build_date
 
     try:
         build_date()  # a bad SOURCE_DATE_EPOCH: one line naming it, before any work
     except ValueError as err:
         raise CliError(str(err)) from None
-    values = dict(setting(text) for text in ns.set or ())
+    values, typed = settings(ns.set or (), TEMPLATES)
+    if values:
+        talk_back(values, typed, TEMPLATES)
     try:
         written = build(
             ns.out, [ns.lang] if ns.lang else LANGS, force=ns.force, values=values
@@ -422,6 +424,134 @@ def setting(text: str) -> tuple[str, float | str | None]:
         return name.strip(), parse_number(value)
     except ValueError:
         return name.strip(), value
+
+
+def settings(
+    texts: Sequence[str], templates: Sequence[Any]
+) -> tuple[dict[str, Any], dict[str, str]]:
+    """Every ``--set`` read, and each as typed; or a CliError naming the first
+    that no template has, that no cell can hold as typed, or that has a % where
+    no fraction is meant."""
+    from ..templates.build import unknown_inputs
+    from ..workbook.limits import shown_problem, typed_problem
+
+    values: dict[str, Any] = {}
+    typed: dict[str, str] = {}
+    for text in texts:
+        name, value = setting(text)
+        shown = text.partition("=")[2]
+        why = typed_problem(value) or shown_problem(value)
+        if why:
+            raise CliError(f"--set {name}={_quoted(shown)}: {why}")
+        if shown.strip().endswith("%") and not any(
+            _is_percent(t.input(name)) for t in templates if t.is_input(name)
+        ):
+            raise CliError(
+                f"--set {name}={shown}: {name} is no percentage; {shown.strip()} "
+                f"would be {format_number(float(value or 0))}"
+            )
+        values[name], typed[name] = value, shown
+    unknown = unknown_inputs(values, templates)
+    if unknown:
+        raise CliError(
+            f"no template has an input named {', '.join(unknown)}; "
+            "docs/templates.md lists the names"
+        )
+    return values, typed
+
+
+def _quoted(text: str) -> str:
+    """A typed value as it reads in a message: as typed, or quoted where it
+    holds what a terminal would not show as typed."""
+    plain = text.isprintable() and text == text.strip() and len(text) <= 40
+    return text if plain else ascii(text[:40] + ("…" if len(text) > 40 else ""))
+
+
+def _is_percent(inp: Any) -> bool:
+    """Whether an input is a fraction shown as a percentage (82% is 0.82)."""
+    fmt = inp.fmt if isinstance(inp.fmt, str) else inp.fmt.en
+    return "%" in fmt
+
+
+_DECIMAL_COMMA = re.compile(r"\s*[+-]?\d+,\d+\s*")
+
+
+def talk_back(
+    values: Mapping[str, Any], typed: Mapping[str, str], templates: Sequence[Any]
+) -> None:
+    """What the workbooks' own checks say of the ``--set`` values: an error
+    stops the build in one line (CliError); each warning is one line on
+    stderr; which workbooks take each name goes to stdout."""
+    from ..templates.build import STANDS_IN, judge, relabelled, stand_in
+
+    judged, models = judge(values, templates)
+    errors = [(j, msg, where) for j in judged for msg, where in j.errors.items()]
+    if errors:
+        j, msg, where = errors[0]
+        hint = ""
+        if isinstance(j.value, str) and _DECIMAL_COMMA.fullmatch(j.value):
+            hint = (
+                f" (the decimal mark is a point: {j.value.strip().replace(',', '.')})"
+            )
+        more = ""
+        others = list(dict.fromkeys(f"{e[0].name}" for e in errors[1:]))
+        if others:
+            more = "; also in error: " + ", ".join(others)
+        raise CliError(
+            f"--set {j.name}={_quoted(typed[j.name])}: {_without_word(msg)}{hint}"
+            f"{_in(where, j.applied)}{more}"
+        )
+    for j in judged:
+        applied = ", ".join(j.applied)
+        line = f"{j.name}={_quoted(typed[j.name])}: set in {applied}"
+        if j.lacking:
+            line += f"; not in {', '.join(j.lacking)} (no such input)"
+        print(line)
+        for msg, where in j.warnings.items():
+            said = f"{_without_word(msg)}{_in(where, j.applied)}"
+            say(f"{j.name}={_quoted(typed[j.name])}: {said}", "warning")
+        other = STANDS_IN.get(j.name)
+        for slug in j.lacking:
+            tpl = next(t for t in templates if t.slug == slug)
+            if other is None or not tpl.is_input(other) or other in values:
+                continue
+            figure = stand_in(j.name, j.value, values)
+            default = tpl.input(other).default
+            kept = format_number(float(default)) if default is not None else "blank"
+            add = (
+                f"; add --set {other}={format_number(figure)} for the {j.value}"
+                if figure is not None
+                else f"; set {other} as well"
+            )
+            say(f"{slug} has no {j.name}: it keeps {other}={kept}{add}", "warning")
+    for slug, model in models.items():
+        if not any(model.endswith(m) for j in judged for m in j.warnings):
+            say(f"{slug}: its Model check reads: {model}", "warning")
+    money = relabelled(values, templates)
+    if money:
+        by_what: dict[str, list[str]] = {}
+        for slug, amounts in money.items():
+            for what in amounts:
+                by_what.setdefault(what, []).append(slug)
+        at = "; ".join(f"{w} in {', '.join(slugs)}" for w, slugs in by_what.items())
+        say(
+            f"Currency={_quoted(typed['Currency'])} relabels the example amounts, "
+            f"which are USD, without converting them: set or retype {at}",
+            "warning",
+        )
+
+
+def _without_word(message: str) -> str:
+    """``enter a number`` for ``Error: enter a number``."""
+    for word in ("Error: ", "Warning: "):
+        if message.startswith(word):
+            return message[len(word) :]
+    return message
+
+
+def _in(where: Sequence[str], applied: Sequence[str]) -> str:
+    """`` (in X)`` where not every workbook with the input says so."""
+    return "" if set(where) == set(applied) else f" (in {', '.join(where)})"
 
 
 def cmd_docs(ns: argparse.Namespace) -> None:
