@@ -212,7 +212,7 @@ def test_ctrl_c_while_writing_leaves_the_old_file_and_no_temporary(
 
     monkeypatch.setattr(xlsx_module.os, "fsync", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        write_docs(tmp_path)
+        write_docs(tmp_path, force=True)
     assert target.read_text() == "old docs\n"
     assert leftovers(tmp_path) == []
 
@@ -231,7 +231,7 @@ def test_sigterm_while_writing_removes_the_temporary_file(tmp_path):
             real(fd)
         os.fsync = slow
         from xlfuncs.cli import main
-        sys.exit(main(["docs", "--out", {str(tmp_path)!r}]))
+        sys.exit(main(["docs", "--out", {str(tmp_path)!r}, "--force"]))
         """
     )
     proc = subprocess.Popen([sys.executable, "-c", code], stderr=subprocess.PIPE)
@@ -448,11 +448,65 @@ def test_docs_follow_a_link_that_stays_in_the_folder(tmp_path):
     (tmp_path / "generated").mkdir()
     (tmp_path / "generated" / "functions.md").write_text("old\n")
     (tmp_path / "functions.md").symlink_to(Path("generated") / "functions.md")
-    assert write_docs(tmp_path) == [tmp_path / "functions.md"]
+    assert write_docs(tmp_path, force=True) == [tmp_path / "functions.md"]
     assert (tmp_path / "functions.md").is_symlink()
     assert (tmp_path / "generated" / "functions.md").read_text(
         encoding="utf-8"
     ) == functions_md()
+
+
+def test_docs_replace_a_file_only_with_force(tmp_path, capsys):
+    target = tmp_path / "functions.md"
+    target.write_text("my own notes\n")
+    assert main(["docs", "--out", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == (
+        f"xlfuncs: error: {target} already exists and would change; pass --force "
+        "to overwrite\n"
+    )
+    assert target.read_text() == "my own notes\n"
+    assert main(["docs", "--out", str(tmp_path), "--force"]) == 0
+    assert capsys.readouterr().out == f"wrote {target}\n"
+    # Up to date: nothing to replace, so no --force needed and nothing written.
+    before = target.stat().st_mtime_ns
+    assert main(["docs", "--out", str(tmp_path)]) == 0
+    assert capsys.readouterr().out == f"{tmp_path}: the docs are up to date\n"
+    assert target.stat().st_mtime_ns == before
+
+
+def test_an_odd_templates_md_is_one_line_and_nothing_is_written(tmp_path, capsys):
+    templates = tmp_path / "templates.md"
+    templates.write_bytes("Plantillas: año\n".encode("latin-1"))
+    assert main(["docs", "--out", str(tmp_path), "--force"]) == 2
+    assert capsys.readouterr().err == (
+        f"xlfuncs: error: {templates} is not UTF-8 text (byte 0xf1 at offset 13); "
+        "save it as UTF-8, or remove it to leave it out\n"
+    )
+    templates.write_text("<!-- names: nonesuch -->\n<!-- /names -->\n")
+    assert main(["docs", "--out", str(tmp_path), "--force"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("xlfuncs: error: <!-- names: nonesuch --> names no template")
+    assert err.count("\n") == 1
+    templates.unlink()
+    templates.mkdir()
+    assert main(["docs", "--out", str(tmp_path), "--force"]) == 2
+    assert "is not a regular file" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["templates.md"]
+
+
+@POSIX
+def test_a_fifo_in_place_of_templates_md_is_refused_not_waited_on(tmp_path):
+    os.mkfifo(tmp_path / "templates.md")
+    run = subprocess.run(
+        [sys.executable, "-m", "xlfuncs", "docs", "--out", str(tmp_path), "--force"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert run.returncode == 2
+    assert run.stderr == (
+        f"xlfuncs: error: {tmp_path / 'templates.md'} is not a regular file; left "
+        "as it is\n"
+    )
+    assert stat.S_ISFIFO(os.lstat(tmp_path / "templates.md").st_mode)
+    assert not (tmp_path / "functions.md").exists()
 
 
 def test_styles_stay_right_across_many_workbooks(tmp_path):

@@ -10,8 +10,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import difflib
+import math
 import os
 import re
+import shlex
 import sys
 import textwrap
 import warnings
@@ -23,8 +25,9 @@ from .. import FUNCTIONS, __version__
 from ..data.accelerators import ACCELERATORS
 from ..data.models import MODELS
 from ..data.units import DTYPES
-from ..registry import Formula, InputError, UnusualValueWarning
+from ..registry import Arg, Formula, InputError, UnusualValueWarning
 from ..registry.display import format_number, plain
+from ..registry.domains import FRACTION, PERCENTILE
 from .process import (
     Terminated,
     Watched,
@@ -102,18 +105,95 @@ def parse_number(text: str) -> float:
     return float(t + exponent) / 100 if percent else float(t + exponent)
 
 
+def is_fraction(arg: Arg) -> bool:
+    """Whether ``arg`` is a share, typed as 82% or 0.82 (efficiency, mfu)."""
+    return arg.domain in (FRACTION, PERCENTILE)
+
+
+#: Where an argument's figure comes from when a name is at hand instead: the
+#: function that gives it.
+FIGURE_FROM = {
+    "peak_tflops_per_gpu": ("gpu", "GPU_PEAK_TFLOPS {name}", "its dense peak"),
+    "achieved_tflops_per_gpu": (
+        "gpu",
+        "GPU_PEAK_TFLOPS {name}",
+        "its dense peak; times an MFU such as 40% for the achieved rate",
+    ),
+    "memory_gb": ("gpu", "GPU_MEMORY_GB {name}", "its memory"),
+    "bandwidth_tb_per_s": ("gpu", "GPU_BANDWIDTH_TBS {name}", "its bandwidth"),
+    "watts_per_gpu": ("gpu", "GPU_POWER_W {name}", "its power"),
+    "params": ("model", "MODEL_SPEC {name} params", "its parameter count"),
+    "layers": ("model", "MODEL_SPEC {name} layers", "its layers"),
+    "d_model": ("model", "MODEL_SPEC {name} d_model", "its width"),
+    "attention_width": ("model", "MODEL_SPEC {name} d_model", "its width"),
+    "heads": ("model", "MODEL_SPEC {name} heads", "its attention heads"),
+    "kv_heads": ("model", "MODEL_SPEC {name} kv_heads", "its key/value heads"),
+    "head_dim": ("model", "MODEL_SPEC {name} head_dim", "its head width"),
+    "ffn_dim": ("model", "MODEL_SPEC {name} ffn_dim", "its MLP width"),
+}
+#: For a name the tables lack: the function that takes its figures instead.
+FROM_FIGURES = {
+    "MODEL_DECODE_TOKENS_PER_SEC": "DECODE_TOKENS_PER_SEC takes its parameter count",
+    "GPU_PEAK_TFLOPS": "functions take its datasheet's dense peak as a number",
+    "GPU_MEMORY_GB": "functions take its memory in GB as a number",
+    "GPU_BANDWIDTH_TBS": "DECODE_TOKENS_PER_SEC takes its bandwidth as a number",
+    "GPU_POWER_W": "TRAINING_ENERGY_MWH takes its watts as a number",
+    "MODEL_SPEC": "the functions take its figures (parameters, layers) as numbers",
+}
+
+
+def _known(kind: str, word: str) -> str | None:
+    """The name ``word`` stands for, if it is an accelerator or a model."""
+    from ..data.accelerators import find as find_accelerator
+    from ..data.models import find_model
+    from ..registry.arguments import clean_name
+
+    typed = clean_name(word)
+    found = find_accelerator(typed) if kind == "gpu" else find_model(typed)
+    return None if found is None else found.name
+
+
+def figure_hint(arg: Arg, word: str) -> str:
+    """``; `xlfuncs calc GPU_PEAK_TFLOPS H100` gives its dense peak`` where
+    ``word`` names an accelerator or a model whose figure ``arg`` wants."""
+    source = FIGURE_FROM.get(arg.name)
+    if source is None:
+        return ""
+    kind, call, what = source
+    if _known(kind, word.strip()) is None:
+        return ""
+    return (
+        f"; `xlfuncs calc {call.format(name=shlex.quote(word.strip()))}` gives {what}"
+    )
+
+
 def parse_value(spec: Formula, i: int, text: str) -> Any:
     """A command-line word as the argument's value: a number, a list or a name.
 
     A range argument (``lengths``) is a list separated by commas, semicolons or
     spaces, but a word that could also be one grouped number (``1,200``) is
-    refused; every other number may use thousands separators (``2,500``).
+    refused; every other number may use thousands separators (``2,500``). A
+    percentage is a fraction, only where a fraction is meant: ``40%`` for a
+    peak in TFLOP/s is an argument left out, not 0.4 TFLOP/s.
     """
     arg = spec.args[i]
     if not text.strip() and arg.name in spec.defaults:
         return None  # an empty word skips an optional argument, as a blank cell
     if arg.kind == "choice":
         return text
+    if text.strip().endswith("%") and not is_fraction(arg):
+        word = text.strip()
+        shares = [a.name for a in spec.args[i + 1 :] if is_fraction(a)]
+        where = f", where a share such as {word} is {shares[0]}" if shares else ""
+        peak = ""
+        if arg.name.startswith("achieved"):
+            call = "`xlfuncs calc GPU_PEAK_TFLOPS H100`"
+            peak = f"; it is a peak times an MFU: {call} × {word}"
+        raise CliError(
+            f"{arg.name} takes no percentage ({word} would be "
+            f"{format_number(parse_number(text))} {arg.unit}){peak}; the "
+            f"arguments: {signature(spec)}{where}"
+        )
     if arg.kind == "sample" and _THOUSANDS.fullmatch(text.strip()):
         # 1,200 may be one length or two; guessing either gives a wrong answer.
         word = text.strip()
@@ -125,11 +205,23 @@ def parse_value(spec: Formula, i: int, text: str) -> Any:
     try:
         if arg.kind == "sample":
             return [parse_number(p) for p in re.split(r"[,;\s]+", text) if p]
-        return parse_number(text)
+        value = parse_number(text)
     except ValueError as err:
         what = "numbers" if arg.kind == "sample" else "a number"
         why = f" ({err})" if str(err).startswith("the suffixes") else ""
-        raise CliError(f"{arg.name} must be {what}, not {text!r}{why}") from None
+        hint = "" if why else figure_hint(arg, text)
+        raise CliError(f"{arg.name} must be {what}, not {text!r}{why}{hint}") from None
+    if is_fraction(arg) and value > 1:
+        # The user's own figure, as a percentage: 82 meant 82%; 150% is over.
+        meant = (
+            f"enter {format_number(value)}% or {format_number(value / 100)}"
+            if value <= 100 and not text.strip().endswith("%")
+            else "enter a share of at most 100% (1)"
+        )
+        raise CliError(
+            f"{arg.name} must be a fraction in (0, 1]: {meant}, not {text.strip()}"
+        )
+    return value
 
 
 def calc(spec: Formula, words: Sequence[str]) -> Any:
@@ -137,22 +229,111 @@ def calc(spec: Formula, words: Sequence[str]) -> Any:
     if err:
         raise err
     values = [parse_value(spec, i, w) for i, w in enumerate(words)]
+    for arg, value in zip(spec.args, values):
+        unknown = arg.scalar_error(value) if arg.kind == "choice" and value else None
+        if unknown is not None:
+            raise CliError(unknown_name(spec, arg, unknown))
     return spec.api(*values)
 
 
-def calc_warning_slips(spec: Formula, words: Sequence[str]) -> Any:
+def unknown_name(spec: Formula, arg: Arg, err: InputError) -> str:
+    """A name the tables lack, with the closest one or where the list is, and
+    for an accelerator or a model, what takes the figures of one not listed."""
+    said = re.sub(r" \(in Python, [^)]*\)", "", err.reason)
+    said = re.sub(r"did you mean '(.*)'\?$", r"did you mean \1?", said)
+    other = FROM_FIGURES.get(spec.name) if arg.name in ("gpu", "model") else None
+    if not other:
+        return said
+    return f"{said}{'' if said.endswith('?') else '.'} For one not listed, {other}."
+
+
+def calc_warning_slips(
+    spec: Formula, words: Sequence[str], currency: str | None = None
+) -> Any:
     """:func:`calc`, each value outside its typical range (a likely unit slip,
-    the API's UnusualValueWarning) said in one line on stderr; the result is
-    still returned and printed, and the exit status stays 0."""
+    the API's UnusualValueWarning) said in one line on stderr, a price judged
+    in its currency as the templates judge it, and the result judged as the
+    templates judge theirs (:func:`judged_result`); the result is still
+    returned and printed, and the exit status stays 0."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", UnusualValueWarning)
         result = calc(spec, words)
     for w in caught:
-        if issubclass(w.category, UnusualValueWarning):
-            say(str(w.message), "warning")
-        else:  # not ours: as Python would have shown it
+        if not issubclass(w.category, UnusualValueWarning):
             warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+        elif getattr(w.message, "name", "") != "price_per_gpu_hour":
+            say(str(w.message), "warning")
+    prices = [
+        parse_number(word)
+        for a, word in zip(spec.args, words)
+        if a.name == "price_per_gpu_hour" and word.strip()
+    ]
+    for price in prices:
+        said = price_slip(price, currency)
+        if said:
+            say(said, "warning")
+    said = judged_result(spec, result)
+    if said:
+        say(said, "warning")
     return result
+
+
+def price_slip(price: float, currency: str | None) -> str | None:
+    """The templates' price band (xlfuncs.data.planning.PRICE_USD_BAND, in the
+    currency at the Data sheet's rate): outside it, one line naming the
+    likely slip; cents only where cents are what was typed."""
+    from ..data.planning import CURRENCIES, PRICE_USD_BAND
+
+    code = (currency or "USD").strip().upper()
+    rate = next((c.per_usd for c in CURRENCIES if c.code == code), None)
+    if rate is None:
+        return None  # a currency without a rate: the templates do not judge it
+    lo, hi = (x * rate for x in PRICE_USD_BAND)
+    if lo <= price <= hi:
+        return None
+    said = (
+        f"price_per_gpu_hour {format_number(price)}: unusual for {code}: public "
+        f"prices run {format_number(lo)} to {format_number(hi)} a GPU-hour"
+    )
+    if lo <= price / 100 <= hi:
+        other = "" if currency else "; in another currency, add e.g. --currency JPY"
+        return f"{said} (was it typed in cents?{other})"
+    return said
+
+
+def judged_result(spec: Formula, result: Any) -> str | None:
+    """What the templates say of such a result, in one line, or None: a run's
+    duration by their time checks (over five years no plan runs, over a year is
+    rare), an MFU by the mfu argument's own range (above 100 % is faster than
+    the GPU's peak)."""
+    if not isinstance(result, float) or not math.isfinite(result):
+        return None
+    if spec.unit in ("days", "hours"):
+        from ..templates.expr import Env
+        from ..templates.shared import HOURS_A_YEAR, time_checks
+
+        per_year = 365 if spec.unit == "days" else HOURS_A_YEAR
+        env = Env({"x": result})
+        for check in time_checks("x", per_year):
+            if not check.cond.value(env):
+                message = check.message.en if hasattr(check.message, "en") else ""
+                text = message.split(": ", 1)[-1]
+                return f"{spec.name} {result:,.0f} {spec.unit}: {text}"
+        return None
+    if spec.name == "MFU":
+        from ..registry import ARGS
+
+        mfu = ARGS["mfu"]
+        shown = f"{format_number(round(result * 100, 1))}%"
+        if mfu.domain is not None and not mfu.domain.contains(result):
+            return (
+                f"MFU {shown}: faster than the GPU's peak allows: tokens/s per GPU, "
+                "not per cluster or per minute?"
+            )
+        if mfu.typical is not None and not mfu.typical[0] <= result <= mfu.typical[1]:
+            lo, hi = (format_number(x * 100) for x in mfu.typical)
+            return f"MFU {shown}: unusual; typical is {lo}% to {hi}%"
+    return None
 
 
 # ------------------------------------------------------------------ listings
@@ -229,9 +410,20 @@ def cmd_calc(ns: argparse.Namespace) -> None:
     if "-h" in words or "--help" in words:  # `calc NAME --help`: the function
         print(describe(spec))
         return
+    currency = ns.currency
+    for k, word in enumerate(words):  # --currency after the arguments, too
+        if word == "--currency" and k + 1 < len(words):
+            currency = words[k + 1]
+            del words[k : k + 2]
+            break
+        if word.startswith("--currency="):
+            currency = word.partition("=")[2]
+            del words[k]
+            break
     if "--" in words:  # "the options end here": not an argument
         words.remove("--")
-    print(result_text(spec, calc_warning_slips(spec, words), _terminal()))
+    result = calc_warning_slips(spec, words, currency)
+    print(result_text(spec, result, _terminal()))
 
 
 def _terminal() -> bool:
@@ -325,7 +517,7 @@ def cmd_gpus(ns: argparse.Namespace) -> None:
             a.name,
             a.vendor,
             *(_figure(a.peak_tflops.get(d)) for d in DTYPES),
-            _figure(a.memory_gb),
+            _gb(a.memory_gb),
             _figure(a.bandwidth_tbs),
             _figure(a.power_w),
         ]
@@ -334,7 +526,8 @@ def cmd_gpus(ns: argparse.Namespace) -> None:
     _listing(
         ns,
         (head, rows),
-        "Dense peak TFLOP/s per chip (int8: TOP/s), memory GB, bandwidth TB/s, "
+        "Dense peak TFLOP/s per chip (int8: TOP/s), memory GB (10^9 bytes), "
+        "bandwidth TB/s, "
         "board power W; – no such mode or figure. Sources: xlfuncs gpus --sources",
         "Names ignore case, spaces and hyphens; H100 means the H100 SXM, A100 the "
         "SXM4 80 GB. Tensor-core figures are dense: NVIDIA's datasheets print them "
@@ -343,6 +536,12 @@ def cmd_gpus(ns: argparse.Namespace) -> None:
         [f"{a.name}: {a.source}; {a.specs_source}" for a in ACCELERATORS],
         left=2,
     )
+
+
+def _gb(x: float | None) -> str:
+    """Memory to a tenth of a GB, as the workbooks show it (85.5 for an H100's
+    81,559 MiB), not nine decimals of a binary size in decimal units."""
+    return "–" if x is None else f"{x:,.1f}"
 
 
 def _billions(x: float | None) -> str:
@@ -557,8 +756,14 @@ def _in(where: Sequence[str], applied: Sequence[str]) -> str:
 def cmd_docs(ns: argparse.Namespace) -> None:
     from ..docs import write_docs
 
-    for path in write_docs(Path(ns.out)):
+    try:
+        written = write_docs(Path(ns.out), force=ns.force)
+    except ValueError as err:
+        raise CliError(str(err)) from None
+    for path in written:
         print(f"wrote {path}")
+    if not written:
+        print(f"{ns.out}: the docs are up to date")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -594,6 +799,13 @@ def build_parser() -> argparse.ArgumentParser:
         "describes the function.",
     )
     c.add_argument("name", help="function name, e.g. CHINCHILLA_PARAMS")
+    c.add_argument(
+        "--currency",
+        metavar="CODE",
+        help="the currency of a price (default USD): a price is judged against "
+        "public prices in it, as the templates judge one (650 JPY a GPU-hour is "
+        "no slip)",
+    )
     # REMAINDER: a negative number such as -1e3 is a value, not an option.
     c.add_argument("args", nargs=argparse.REMAINDER, help="arguments in order")
     c.set_defaults(run=cmd_calc)
@@ -646,7 +858,14 @@ def build_parser() -> argparse.ArgumentParser:
         "them (82%%, 2,500, 70B), text otherwise",
     )
     b.set_defaults(run=cmd_build)
-    d = sub.add_parser("docs", help="regenerate docs/functions.md")
+    d = sub.add_parser(
+        "docs",
+        help="regenerate docs/functions.md and docs/templates.md",
+        description="Write docs/functions.md (every function) and docs/templates.md "
+        "(every template's inputs and results) from the registry and the templates. "
+        "Existing files are kept unless --force.",
+    )
+    d.add_argument("--force", action="store_true", help="overwrite existing files")
     d.add_argument("--out", default="docs", help="output folder (default: docs)")
     d.set_defaults(run=cmd_docs)
     return p
