@@ -28,7 +28,6 @@ import re
 import secrets
 import shutil
 import stat
-import time
 import xml.etree.ElementTree as ET
 import zipfile
 from collections.abc import Iterable, Mapping
@@ -37,6 +36,8 @@ from xml.sax.saxutils import escape
 import openpyxl
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.workbook.properties import CalcProperties
+
+from .leftovers import remove_stale
 
 __all__ = [
     "existing",
@@ -225,7 +226,7 @@ def write_set(
         if force:
             _refuse_special(path)
     _make_folder(folder)
-    _remove_stale(
+    remove_stale(
         folder, re.compile(r"\.xlfuncs-set\.(\d+)\.[0-9a-f]{8}\.tmp"), folders=True
     )
     stage = folder / f".xlfuncs-set.{os.getpid()}.{secrets.token_hex(4)}.tmp"
@@ -326,29 +327,6 @@ def _make_folder(parent: pathlib.Path) -> None:
         raise NotADirectoryError(
             errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(parent)
         ) from None
-
-
-def _remove_stale(
-    parent: pathlib.Path, name: re.Pattern[str], *, folders: bool = False
-) -> None:
-    """Remove what earlier runs left under ``name`` (group 1: their PID): files
-    (``folders``: staging folders) whose process is gone, or older than an
-    hour; a running build's own are neither. Tidying up is never a reason to
-    fail."""
-    with contextlib.suppress(OSError):
-        for entry in os.scandir(parent):
-            m = name.fullmatch(entry.name)
-            if not m or entry.is_symlink() or entry.is_dir() != folders:
-                continue
-            age = time.time() - entry.stat(follow_symlinks=False).st_mtime
-            gone = m[1] is not None and age > 10 and not _running(int(m[1]))
-            if not (gone or age > 3600):
-                continue
-            if entry.is_dir(follow_symlinks=False):
-                shutil.rmtree(entry.path, ignore_errors=True)
-            else:
-                with contextlib.suppress(OSError):
-                    os.unlink(entry.path)
 
 
 def _fsync_folder(folder: pathlib.Path) -> None:
@@ -690,7 +668,7 @@ def _atomic_write(path: pathlib.Path, data: bytes, *, replace: bool = True) -> N
     _make_folder(parent)
     # Ours only: this version's .NAME.PID.HEX.tmp, and the 8 random characters
     # tempfile gave earlier versions.
-    _remove_stale(
+    remove_stale(
         parent,
         re.compile(
             rf"\.{re.escape(path.name)}\.(?:(\d+)\.[0-9a-f]{{8}}|[a-z0-9_]{{8}})\.tmp"
@@ -735,20 +713,6 @@ def _atomic_write(path: pathlib.Path, data: bytes, *, replace: bool = True) -> N
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
     _fsync_folder(parent)  # the rename itself
-
-
-def _running(pid: int) -> bool:
-    """Whether process `pid` runs here; on Windows, where os.kill(pid, 0) would
-    end it, always True (the age rule alone applies there)."""
-    if os.name == "nt":
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # another user's process: it runs
-        return True
-    return True
 
 
 def _write_new(path: pathlib.Path, data: bytes) -> None:
