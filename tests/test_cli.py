@@ -679,3 +679,31 @@ def test_help_says_docs_writes_both_files(capsys):
     assert "regenerate docs/functions.md and docs/templates.md" in (
         capsys.readouterr().out
     )
+
+
+@pytest.mark.parametrize("module", ["xlfuncs", "xlfuncs.cli"])
+def test_a_clone_named_xlfuncs_in_the_folder_is_said_in_one_line(tmp_path, module):
+    # The folder that holds a clone: its root, named xlfuncs, has no __init__.py
+    # and hides an editable install as an empty namespace package.
+    (tmp_path / "xlfuncs").mkdir()
+    (tmp_path / "xlfuncs" / "pyproject.toml").write_text("[project]\n")
+    run = subprocess.run(
+        [sys.executable, "-m", module, "--version"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    if run.returncode == 0:
+        pytest.skip("xlfuncs is not an editable install here: no folder hides it")
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr == (
+        f"xlfuncs: error: {tmp_path / 'xlfuncs'} is a folder named xlfuncs without "
+        "the package's __init__.py (a clone of the repository?), and it hides the "
+        "installed xlfuncs: run from another folder, or from inside the clone\n"
+    )
+    # A program that imports it gets an ImportError saying the same.
+    run = subprocess.run(
+        [sys.executable, "-c", "import xlfuncs.cli"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert run.stderr.splitlines()[-1].startswith(
+        f"ImportError: {tmp_path / 'xlfuncs'} is a folder named xlfuncs"
+    )

@@ -21,7 +21,13 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TextIO, cast
 
-from .. import FUNCTIONS, __version__
+try:
+    from .. import FUNCTIONS, __version__
+except ImportError:  # a folder named xlfuncs in the way: said in one line
+    from .shadowed import explain
+
+    explain()
+    raise
 from ..data.accelerators import ACCELERATORS
 from ..data.models import MODELS
 from ..data.units import DTYPES
