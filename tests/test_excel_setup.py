@@ -516,3 +516,16 @@ def test_a_program_path_with_a_space_for_quickstart():
         "C:\\Users\\Ana Ruiz\\xlwings", "quickstart planning"
     )
     assert '& "C:\\Users\\Ana Ruiz\\xlwings" quickstart planning' in both
+
+
+def test_the_quickstart_sheet_is_left_or_deleted_never_renamed(capsys, tmp_path):
+    # xlwings' docs ("Config Hierarchy"): a sheet named xlwings.conf overrides the
+    # user config excel-setup writes; the quickstart's _xlwings.conf is inactive.
+    excel = " ".join((ROOT / "docs" / "excel.md").read_text(encoding="utf-8").split())
+    assert "Leave it as it is, or delete it; never rename it to `xlwings.conf`" in excel
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(excel_setup, "on_windows", lambda: True)
+        assert main(["excel-setup", "--config", str(tmp_path / "x.conf")]) == 0
+    printed = " ".join(capsys.readouterr().out.split())
+    assert "Leave its sheet _xlwings.conf as it is, or delete it" in printed
+    assert "rename it" not in printed

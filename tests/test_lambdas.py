@@ -952,6 +952,11 @@ def test_a_sheet_to_try_the_functions_opens_first(built):
     # The call shown to copy is the one the cell holds (spaced as people type).
     for name, (shown, formula, _) in calls.items():
         assert shown.replace(" ", "") == formula.text.replace(" ", ""), name
+    # Only what Microsoft documents: Formula AutoComplete lists defined names;
+    # no "Insert Function › User Defined" claim for a LAMBDA name.
+    note = ws["A2"].value
+    assert "as you type =FT_, Excel lists the functions" in note
+    assert "Insert Function" not in note and "User Defined" not in note
     r = calls["FT_EXAMPLES_PER_SEC"][2]
     assert round(cached["Try"].cell(r, 3).value, 2) == 18.22
     assert (
@@ -992,6 +997,10 @@ def test_cover_says_which_excel_and_how_to_bring_the_functions_in(built):
         "Excel for Microsoft 365", "Excel 2024", "2021", "LibreOffice", "Gnumeric",
         "#NAME?", "Name Manager", "Move or Copy", "Advanced Formula Environment",
         lib.MODULE_FILENAME, "xlwings", "same names", "INFERENCE_OPTIMAL_PARAMS",
+        # The menus Microsoft's LAMBDA page names ("Step 3: Add the LAMBDA to the
+        # Name Manager"): Name Manager on Windows, Define Name on a Mac.
+        "Formulas › Name Manager › New in Excel for Windows",
+        "Formulas › Define Name in Excel for Mac",
         "written out inside it", xlfuncs.__version__, "18.22", "65.7",
     ):  # fmt: skip
         assert words in text, words

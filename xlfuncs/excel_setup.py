@@ -494,7 +494,9 @@ Remaining steps, in desktop Excel for Windows (steps 5 to 8 of the set-up).
      macro-enabled, and already linked to the xlwings add-in (the link that
      Tools > References > xlwings makes in the VBA editor; without it every
      cell shows "Object required"). Restart Excel, open planning.xlsm and
-     click Enable Content if a yellow bar says macros are disabled.
+     click Enable Content if a yellow bar says macros are disabled. Leave its
+     sheet _xlwings.conf as it is, or delete it: renamed xlwings.conf, it
+     would override these settings for this workbook.
   7. On the xlwings ribbon tab check that UDF Modules reads xlfuncs.udfs and
      that Interpreter is a Python that has xlfuncs, such as this one:
      {python}

@@ -233,8 +233,10 @@ COVER: list[tuple[str, list[str]]] = [
             "'Create a copy'. Excel brings the names the sheets use; check them in "
             "Formulas › Name Manager, then hide Keys again.",
             "3. One function at a time: in Formulas › Name Manager select it and "
-            "copy its 'Refers to' text; in your workbook, Formulas › Define Name, "
-            "the same name, paste into 'Refers to'. Each function is complete on "
+            "copy its 'Refers to' text; in your workbook add a name, the same "
+            "name, and paste into 'Refers to' (Formulas › Name Manager › New in "
+            "Excel for Windows, Formulas › Define Name in Excel for Mac). Each "
+            "function is complete on "
             "its own: the functions it builds on are written out inside it. "
             "{look_ups} look names up in tables, so they also need the Data, "
             "Models and Keys sheets (as in 2).",
@@ -423,8 +425,9 @@ TRY_NOTE = (
     "This sheet is yours: nothing is protected. Each row below calls a function; "
     "click its Result cell to see the formula, copy it anywhere and change the "
     "numbers. Or type a new one in any empty cell, e.g. =FT_COST(100000, 3, 8, "
-    "2500, 82%, 900, 2.5). Formulas › Insert Function lists the functions under "
-    "User Defined."
+    "2500, 82%, 900, 2.5): as you type =FT_, Excel lists the functions, as it "
+    "lists its own. Formulas › Name Manager (Formulas › Define Name on a Mac) "
+    "shows each one's formula and description."
 )
 
 
