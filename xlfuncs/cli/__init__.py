@@ -795,14 +795,16 @@ def build_parser() -> argparse.ArgumentParser:
         "calc",
         help="evaluate one function",
         description="Evaluate one function, e.g. `xlfuncs calc FT_EXAMPLES_PER_SEC "
-        "8 2,500 82% 900`. Percentages are fractions (82% is 0.82); the decimal "
+        "8 2,500 82% 900`. A percentage is a fraction (82% is 0.82), for an argument "
+        "that is a share (efficiency, mfu) only; the decimal "
         "mark is a point (2.5) and a comma groups thousands (2,500). A number may "
         "end in k, M, B or T for thousand, million, billion, trillion: 2.5k, 1M, "
         "70B, 1.5T. A range argument is a list in quotes, separated by spaces: "
         "\"600 800 900\". An empty argument ('') skips an optional one. On a "
         "terminal the result shows its unit (18.22 examples/s); piped or "
         "redirected, the bare number, for scripts. `xlfuncs calc NAME --help` "
-        "describes the function.",
+        "describes the function. A result the templates would flag (a run over "
+        "five years, an MFU above the peak) prints one warning line on stderr.",
     )
     c.add_argument("name", help="function name, e.g. CHINCHILLA_PARAMS")
     c.add_argument(
@@ -849,7 +851,9 @@ def build_parser() -> argparse.ArgumentParser:
         "Python needed to use them) and the LAMBDA library "
         "(xlfuncs-functions.xlsx, the functions as native Excel 365 functions; "
         "English only, with its .lambda.txt module). Existing files are kept "
-        "unless --force. --set fills an input in every template that has it, "
+        "unless --force; the files are written as a set (an error or an "
+        "interruption leaves the ones that were there). --set fills an input in "
+        "every template that has it, "
         "by its name in docs/templates.md: company defaults such as --set "
         'GPUModel="A100 80GB" --set PricePerGPUHour=1.9 --set Currency=EUR.',
     )
@@ -861,7 +865,9 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         metavar="NAME=VALUE",
         help="the default of an input (repeat for more); numbers as calc reads "
-        "them (82%%, 2,500, 70B), text otherwise",
+        "them (82%% only for a share; 2,500; 70B), text otherwise. Each is judged "
+        "by the workbooks' own input checks first: an error stops the build in "
+        "one line, a warning is one line; which workbooks take each name is said",
     )
     b.set_defaults(run=cmd_build)
     d = sub.add_parser(
