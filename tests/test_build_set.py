@@ -217,7 +217,7 @@ def test_odd_values_never_end_in_a_traceback(name_slug, text):
 
 
 @pytest.mark.engine
-@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.sampled_from(NAMES), ODD)
 def test_many_odd_values_never_end_in_a_traceback(name_slug, text):
     set_anything(*name_slug, text)
