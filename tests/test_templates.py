@@ -693,3 +693,30 @@ def test_blocks_of_every_kind_are_placed():
     for tpl in TEMPLATES:
         assert any(isinstance(b, Inputs) for b in tpl.blocks)
         assert any(isinstance(b, Results) for b in tpl.blocks)
+
+
+def test_a_blank_cell_is_blank_in_the_file(built):
+    """An empty cell is written as Excel writes one, ``<c r="D10" s="23"/>``:
+    no ``t="n"`` without a value (IronCalc reads it as 0, so the budget's blank
+    Method of a pre-training run read as a bad method there) and no inline text
+    without text (the LAMBDA library's Try sheet had one)."""
+    import zipfile
+
+    for path in sorted(built.glob("*.xlsx")):
+        with zipfile.ZipFile(path) as z:
+            xml = "".join(
+                z.read(n).decode()
+                for n in z.namelist()
+                if n.startswith("xl/worksheets/")
+            )
+        assert not re.search(r'<c [^>]*t="n"[^>]*>\s*</c>', xml), path.name
+        assert not re.search(
+            r'<c [^>]*t="inlineStr"[^>]*>\s*(<is>\s*(<t/>|<t></t>)?\s*</is>)?\s*</c>',
+            xml,
+        ), path.name
+        if path.name == BUDGET.filename("en"):
+            runs = openpyxl.load_workbook(path)["Runs"]
+            method = next(c for c in runs[9] if c.value == "Method").column
+            blank = runs.cell(10, method)  # the first run, a pre-training
+            assert blank.value is None and blank.fill.fgColor.rgb.endswith("FFF2CC")
+            assert re.search(rf'<c r="{blank.coordinate}" s="\d+"/>', xml)

@@ -111,7 +111,7 @@ def _percent(inp: Input) -> bool:
 
 
 def _percent_range(d: Domain) -> Text:
-    """"Enter a percentage from 0% to 100%": the limits as the cell shows them."""
+    """ "Enter a percentage from 0% to 100%": the limits as the cell shows them."""
     lo, hi = shown(d.lo, "0%", "en"), shown(d.hi, "0%", "en")
     lo_es, hi_es = shown(d.lo, "0%", "es"), shown(d.hi, "0%", "es")
     return Text(
