@@ -86,7 +86,7 @@ def test_a_warning_is_one_line_and_the_build_goes_on(tmp_path, capsys, two):
     assert code == 0
     assert err == (
         "xlfuncs: warning: PricePerGPUHour=250: unusual for USD: public prices run "
-        "0.25 to 25.00 a GPU-hour (was it typed in cents?)\n"
+        "0.25 to 25.00 a GPU-hour (was it typed in cents, or for an 8-GPU node?)\n"
     )
     assert out.splitlines()[0] == (
         "PricePerGPUHour=250: set in finetune-throughput, chinchilla-model-size"
@@ -137,8 +137,8 @@ def test_a_plan_the_values_make_implausible_is_said(tmp_path, capsys, two):
     code, _, err = run(tmp_path, capsys, "GPUs=1")
     assert code == 0
     assert err == (
-        "xlfuncs: warning: chinchilla-model-size: its Model check reads: Check of "
-        "the results: Training time: Error: over five years; no plan runs that "
+        "xlfuncs: warning: chinchilla-model-size: its Model check reads: "
+        "Training time: Error: over five years; no plan runs that "
         "long: check the inputs\n"
     )
 

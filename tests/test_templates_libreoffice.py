@@ -127,7 +127,7 @@ WORST = [
      "that long: check the inputs"),
     ("price-in-cents", CHINCHILLA, {"PricePerGPUHour": 250},
      "Price per GPU-hour: Warning: unusual for USD: public prices run 0.25 to 25.00 "
-     "a GPU-hour (was it typed in cents?)"),
+     "a GPU-hour (was it typed in cents, or for an 8-GPU node?)"),
     # 375 yen (about 2.50 USD) is a normal price in yen.
     ("price-in-yen", CHINCHILLA, {"PricePerGPUHour": 375, "Currency": "JPY"}, "OK"),
     # TPU v5e publishes no fp16 rate (an error) and no power (a warning).

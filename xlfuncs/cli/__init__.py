@@ -304,6 +304,8 @@ def price_slip(price: float, currency: str | None) -> str | None:
     if lo <= price / 100 <= hi:
         other = "" if currency else "; in another currency, add e.g. --currency JPY"
         return f"{said} (was it typed in cents?{other})"
+    if lo <= price / 8 <= hi:
+        return f"{said} (an 8-GPU node's price? {format_number(price / 8)} a GPU-hour)"
     return said
 
 

@@ -170,7 +170,6 @@ UNIT_SLIP_LOW = T(
     "Error: under a thousandth of the usual ({lo} to {hi}): check the unit",
     "Error: menos de una milésima de lo habitual ({lo} a {hi}): revise la unidad",
 )
-RESULT_CHECK = T("Check of the results", "Control de los resultados")
 BUILT = T(
     "Built by xlfuncs {version} on {date}: plain Excel formulas, no macros.",
     "Generado con xlfuncs {version} el {date}: fórmulas de Excel, sin macros.",
