@@ -62,6 +62,7 @@ class Input:
     typical: tuple[float, float] | None = None  # instead of the argument's
     usual: bool = True  # warn outside the typical range (False: a rule does)
     domain: Domain | None = None  # instead of the argument's (template-only inputs)
+    length: int = 12  # the most characters a "text" input takes (a code: 12)
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,10 @@ class Result:
     fmt: str | Text = COUNT
     key: bool = False  # a headline result: bold
     checks: tuple[Check, ...] = ()  # plausibility of the result itself
+    label_expr: Expr | None = None  # a label computed (a run's name), named label_name
+    label_name: str | None = None
+    beside: tuple[Expr, ...] = ()  # shown after the unit (a quarter's first and last month)
+    beside_fmt: str = "General"
 
 
 @dataclass(frozen=True)
@@ -216,7 +221,7 @@ class Field:
     expr: Expr | None = None  # computed: over the row's fields, by name
     total: bool = False  # summed below the table
     width: float = 10.0
-    band: int = 0  # 0: typed fields 1, computed 2; 3: workings (grey)
+    band: int = 0  # 0: typed fields 1, computed 2; a workings band is grey
     choices: tuple[Text, ...] = ()  # a typed word from this list (both editions)
     checks: tuple[Check, ...] | None = None  # instead of the input's own
 
@@ -237,6 +242,77 @@ class Table:
     label: str  # the field that names a row in messages
     checks: tuple[Check, ...] = ()  # per row, over its fields: errors, then warnings
     bands: tuple[Text, ...] = ()  # the title of each band after the first
+    workings: int = 3  # the band of its workings (grey): each row's keys join it
+    unnamed: Text | None = None  # what a row in use without a name is told
+    side: bool = False  # its workings and checks beside its rows, beyond the print
+
+
+@dataclass(frozen=True)
+class Line:
+    """A line of a :class:`MonthGrid`: a cell a month, and the year's.
+
+    ``month(m)`` gives month m's tree (from 1), over other lines' cells
+    (``Ref(f"{name}.{m}")``) and the workbook's names; a ``typed`` line is typed
+    by the reader instead, month by month, with its input's checks. The line's
+    months are a workbook name (``name``), month m's cell ``{name}.{m}``.
+    """
+
+    name: str
+    label: Text | Expr  # its words, or a tree (a run's name)
+    month: Callable[[int], Expr] | None = None
+    fmt: str = COUNT
+    year: str = "sum"  # the year's cell: "sum", "max", or "" for none
+    key: bool = False  # a headline: bold
+    unit: Text | None = None  # said after the label: "Cost (thousands of USD)"
+    typed: Input | None = None  # typed months: their input
+    values: tuple[float | None, ...] = ()  # the typed months' values
+    public: bool = True  # a workbook name for the line's months
+    guard: bool = True  # n/a unless the cells it reads pass their checks
+
+
+@dataclass(frozen=True)
+class Heading:
+    """A bold line heading the lines after it in a :class:`MonthGrid`."""
+
+    label: Text
+    unit: Text | None = None
+
+
+@dataclass(frozen=True)
+class MonthGrid:
+    """Lines a month each, under a heading of the months' dates, with the year's
+    sum or peak at the end: a budget month by month.
+
+    ``start`` is the input holding the first month (any day of it); a first month
+    that is no date heads the columns M1, M2… ``checks``: more checks of the
+    grid's cells, (where, check) pairs; a typed line's months are checked by its
+    input. ``first``: the workbook's first months grid, whose heading the others
+    read.
+    """
+
+    title: Text
+    note: Text | None
+    start: str
+    months: int
+    lines: tuple[Line | Heading, ...]
+    head: Text
+    year_head: Text
+    checks: tuple[tuple[Text, Check], ...] = ()
+    first: bool = True
+
+
+@dataclass(frozen=True)
+class MonthChart:
+    """The months of some lines as stacked columns, one more line as a line on
+    its own axis, each series with its values (for viewers that do not
+    calculate)."""
+
+    title: Text
+    stacked: tuple[str, ...]  # lines of a MonthGrid, by name
+    line: str
+    y_title: Text
+    line_title: Text
+    labels: tuple[Text, ...]  # the stacked series' names, then the line's
 
 
 @dataclass(frozen=True)
@@ -269,6 +345,8 @@ class Custom:
 
 Block = (
     Inputs
+    | MonthGrid
+    | MonthChart
     | Results
     | Scenarios
     | Grid
@@ -289,6 +367,7 @@ class Sheet:
     check: bool = True  # the model check at the top
     summary: bool = False  # the one printed page for the reader who signs
     columns: tuple[float, ...] = ()  # widths of a wide sheet (a table, months)
+    side: int = 0  # columns beyond the printed ones, for a table's workings
 
 
 @dataclass(frozen=True)

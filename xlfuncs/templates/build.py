@@ -25,11 +25,12 @@ from ..functions.hardware import gpu_peak_tflops
 from ..registry import InputError
 from ..workbook.writer import Column, SheetWriter
 from . import texts as tx
-from .blocks import Custom, Input, Table, Template
+from .blocks import Custom, Input, MonthGrid, Table, Template
 from .cover import add_cover
 from .data_sheet import add_data_sheet, tables
 from .layout import COLUMNS, STAMP, SUMMARY_COLUMNS, Layout, build_date, wide_columns
 from .model import Model, check_name
+from .monthgrid import declare
 from .render import head, render
 from .table import render_table  # noqa: F401  (registers the table block's renderer)
 from .texts import LANGS, T
@@ -77,11 +78,14 @@ def laid_out(
     wb = Workbook()
     model = Model(tpl, lang, tables() if tpl.data_sheet else {}, values)
     lay = Layout(tpl, lang, wb, model)
+    for block in tpl.blocks:  # a months grid's cells, before any sheet reads them
+        if isinstance(block, MonthGrid):
+            declare(lay, block)
     first = True
     for sheet in tpl.sheets:
         columns: tuple[Column, ...] = SUMMARY_COLUMNS if sheet.summary else COLUMNS
         if sheet.columns:
-            columns = wide_columns(sheet.columns)
+            columns = wide_columns(sheet.columns, sheet.side)
         w = SheetWriter(wb, wb.create_sheet(lay.t(sheet.name)), columns)
         lay.compact = sheet.summary
         head(lay, w, sheet, first and sheet.check)
@@ -101,7 +105,7 @@ def compute(
 ) -> dict[str, Any]:
     """Every input, result and verdict of ``tpl`` with ``inputs`` typed in, as
     its workbook computes them (a result whose inputs are invalid reads n/a)."""
-    if any(isinstance(b, (Table, Custom)) for b in tpl.blocks):
+    if any(isinstance(b, (Table, Custom, MonthGrid)) for b in tpl.blocks):
         model = laid_out(
             tpl, lang, inputs
         ).model  # a table's cells come with its layout

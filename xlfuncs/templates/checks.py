@@ -55,12 +55,18 @@ def input_checks(inp: Input) -> list[Check]:
     """The checks of one input, errors first, then the typical-range warning."""
     x = Ref(inp.name)
     if inp.kind == "text":
-        short = F.AND(F.ISTEXT(x), F.LEN(F.TRIM(x)).ge(1), F.LEN(x).le(12))
-        return [Check(short, tx.ENTER_TEXT)]
+        short = F.AND(F.ISTEXT(x), F.LEN(F.TRIM(x)).ge(1), F.LEN(x).le(inp.length))
+        check = Check(short, tx.ENTER_TEXT)
+        if inp.blank:
+            return [Check(F.OR(F.ISBLANK(x), check.cond), check.message)]
+        return [check]
     if inp.kind == "list":
         assert inp.keys is not None, inp.name
         found = Check(looked_up(inp.name, inp.keys), tx.PICK)
-        return _ordered([found, *inp.rules])
+        picked = _ordered([found, *inp.rules])
+        if inp.blank:  # blank is allowed: none picked
+            return [Check(F.OR(F.ISBLANK(x), c.cond), c.message, c.error) for c in picked]
+        return picked
     out = [Check(F.ISNUMBER(x), tx.ENTER_NUMBER)]
     d = domain(inp)
     if d is not None:
@@ -168,7 +174,7 @@ def validation(inp: Input, lang: str, label: str, prompt: str) -> DataValidation
     d = domain(inp)
     if inp.kind == "text":
         dv = DataValidation(
-            type="textLength", operator="between", formula1="1", formula2="12"
+            type="textLength", operator="between", formula1="1", formula2=str(inp.length)
         )
     elif inp.kind == "list":
         dv = DataValidation(type="list", formula1=inp.menu or inp.keys)

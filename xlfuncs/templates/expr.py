@@ -250,6 +250,25 @@ class Ref(Expr):
 
 
 @dataclass(frozen=True)
+class Whole(Expr):
+    """A table's whole column, read from one of its own rows (where the field's
+    name means the row's cell): printed as the column's workbook name."""
+
+    name: str
+
+    def printed(self, ctx: Ctx) -> tuple[str, int]:
+        return self.name, ATOM
+
+    def value(self, env: Env) -> Value:
+        return env[column_name(self.name)]
+
+
+def column_name(field: str) -> str:
+    """The internal name of a table field's whole column, as :class:`Whole` reads it."""
+    return f"{field}.column"
+
+
+@dataclass(frozen=True)
 class Op(Expr):
     op: str
     left: Expr
@@ -563,6 +582,8 @@ __all__ = [
     "Refs",
     "Say",
     "Span",
+    "Whole",
+    "column_name",
     "call",
     "lift",
 ]

@@ -21,7 +21,6 @@ from typing import Any
 from openpyxl import Workbook
 
 from .. import __version__
-from ..workbook import limits
 from ..workbook import writer as wr
 from ..workbook.numfmt import shown
 from ..workbook.writer import Column, SheetWriter, Style
@@ -57,13 +56,19 @@ SUMMARY_COLUMNS = (
 )
 
 
-def wide_columns(widths: tuple[float, ...]) -> tuple[Column, ...]:
+def wide_columns(widths: tuple[float, ...], side: int = 0) -> tuple[Column, ...]:
     """A wide sheet's columns (a table's, the months'): the first five named as
-    on a model sheet, the last "how", so titles and notes span them all."""
+    on a model sheet, the last printed "how", so titles and notes span them all;
+    then ``side`` columns beyond the print (``s1``, ``s2``…) for workings."""
     assert len(widths) >= 6, widths
     keys = ["label", "value", "unit", "check", "note"]
     keys += [f"c{k}" for k in range(5, len(widths) - 1)] + ["how"]
-    return tuple(Column(k, w) for k, w in zip(keys, widths))
+    printed = tuple(Column(k, w) for k, w in zip(keys, widths))
+    return printed + tuple(Column(f"s{k}", SIDE_WIDTH) for k in range(1, side + 1))
+
+
+#: The width of a column beyond the print (a table's workings and checks).
+SIDE_WIDTH = 12.0
 
 
 #: The columns a table or grid spreads its values over, after the label.
@@ -448,9 +453,7 @@ class Layout:
             ctx = SheetCtx(
                 self.model, self.places, self.public, p.writer.title, self.aliases
             )
-            formula = "=" + self.model.tree(p.name).excel(ctx)
-            limits.check(formula, f"{p.writer.title}!{p.coord}")
-            p.writer.ws[p.coord].value = formula
+            p.writer.ws[p.coord].value = "=" + self.model.tree(p.name).excel(ctx)
             cached[(p.writer.title, p.coord)] = cache(self.model.value(p.name), p.name)
         return cached
 

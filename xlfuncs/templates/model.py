@@ -386,7 +386,7 @@ class Model:
 
         return resolve(e)
 
-    def may_fail(self, e: Expr) -> bool:
+    def may_fail(self, e: Expr, skip: frozenset[str] | set[str] = frozenset()) -> bool:
         """Whether a tree can give an error value (or read a cell showing n/a)
         while every check it depends on passes: a look-up, a division, a
         power, an error constant, a cell that can. Its guard then keeps an
@@ -394,7 +394,7 @@ class Model:
         if isinstance(e, Lit):
             return isinstance(e.value_, XlError)
         if isinstance(e, Ref):
-            return self._cell_may_fail(e.name)
+            return False if e.name in skip else self._cell_may_fail(e.name)
         if isinstance(e, Op) and e.op in ("/", "^"):
             return True
         if isinstance(e, Fn):
@@ -404,8 +404,8 @@ class Model:
                 return True
         cells = getattr(e, "cells", None)
         if isinstance(cells, (list, tuple)):
-            return any(self._cell_may_fail(n) for n in cells)
-        return any(self.may_fail(c) for c in e.children())
+            return any(self._cell_may_fail(n) for n in cells if n not in skip)
+        return any(self.may_fail(c, skip) for c in e.children())
 
     def _cell_may_fail(self, name: str) -> bool:
         if name in self._fails:

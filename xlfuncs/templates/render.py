@@ -542,7 +542,12 @@ def figures(lay: Layout, w: SheetWriter, block: Figures) -> None:
             lay.unit(w, "unit", inp.unit)
             continue
         res = lay.tpl.result(row) if isinstance(row, str) else row
-        w.put("label", lay.t(res.label), wr.BOLD if res.key else wr.WRAPPED)
+        label_style = wr.BOLD if res.key else wr.WRAPPED
+        if res.label_expr is not None:  # a label computed: a run's name
+            lay.formula(w, "label", res.label_expr, label_style, name=res.label_name,
+                        public=res.label_name is not None)  # fmt: skip
+        else:
+            w.put("label", lay.t(res.label), label_style)
         style = (wr.KEY_RESULT if res.key else wr.RESULT).but(fmt=fmt(lay, res.fmt))
         if isinstance(row, str):
             lay.formula(w, "value", Ref(row), style)
@@ -550,7 +555,9 @@ def figures(lay: Layout, w: SheetWriter, block: Figures) -> None:
             lay.formula(w, "value", None, style, name=res.name, public=True)
             own.append(res)
         lay.unit(w, "unit", res.unit)
-        if not isinstance(row, str):  # a row shown again is explained where it is
+        for key, tree in zip(("check", "note"), res.beside):
+            lay.formula(w, key, tree, wr.BODY.but(fmt=res.beside_fmt))
+        if not isinstance(row, str) and not res.beside:  # explained where it is
             w.put("check", lay.t(res.how), wr.WRAPPED.but(font=wr.NOTE.font), to="how")
     result_checks(lay, w, own)
 

@@ -1,4 +1,5 @@
-"""More of Excel's functions for the budget workbook: SUMIF, COUNTIF, LARGE, dates.
+"""More of Excel's functions for the budget workbook: SUMIF(S), COUNTIF, COUNTA,
+LARGE, dates.
 
 Registered in :data:`~xlfuncs.templates.semantics.FUNCTIONS` as the others are,
 with Excel's rules as LibreOffice and Gnumeric apply them (the tests
@@ -71,6 +72,38 @@ def _sumif(v: Sequence[Value], _: str) -> Value:
         if _is_number(s):
             total += float(s)
     return total
+
+
+@function("SUMIFS")
+def _sumifs(v: Sequence[Value], _: str) -> Value:
+    """SUMIFS(sum_range, range1, criterion1, …): the cells every criterion
+    accepts, row by row, summed."""
+    sums, pairs = v[0], list(zip(v[1::2], v[2::2]))
+    if not isinstance(sums, Range) or not pairs:
+        return VALUE
+    tests = []
+    for where, crit in pairs:
+        if isinstance(crit, XlError):
+            return crit
+        if not isinstance(where, Range) or where.shape != sums.shape:
+            return VALUE
+        tests.append((where.flat(), _criterion(crit)))
+    total = 0.0
+    for k, s in enumerate(sums.flat()):
+        if not all(hit(cells[k]) for cells, hit in tests):
+            continue
+        if isinstance(s, XlError):
+            return s
+        if _is_number(s):
+            total += float(s)
+    return total
+
+
+@function("COUNTA")
+def _counta(v: Sequence[Value], _: str) -> Value:
+    """COUNTA(range, …): the cells that are not blank (an empty text counts)."""
+    cells = [c for x in v for c in (x.flat() if isinstance(x, Range) else [x])]
+    return float(sum(1 for c in cells if c is not None))
 
 
 @function("COUNTIF")

@@ -31,9 +31,24 @@ from ..workbook.writer import SheetWriter
 from . import checks as ck
 from . import texts as tx
 from .blocks import Check, Field, Input, Table
-from .expr import Array, Call, Ctx, Env, Expr, F, Guard, Lit, Ref, Refs, Say, Span
+from .expr import (
+    Array,
+    Call,
+    Ctx,
+    Env,
+    Expr,
+    F,
+    Fn,
+    Guard,
+    Lit,
+    Ref,
+    Refs,
+    Say,
+    Span,
+    column_name,
+)
 from .layout import Cells, Layout
-from .model import ValidOf, check_name, key_name
+from .model import Model, ValidOf, check_name, key_name
 from .render import RENDERERS, note, section
 from .semantics import Value
 from .texts import Text
@@ -103,16 +118,15 @@ def naming(message: Text | Expr, label: Text) -> Text | Expr:
     return Text(f"{en[0]}: {label.en}: {en[1]}", f"{es[0]}: {label.es}: {es[1]}")
 
 
-def blank(table: Table, k: int) -> Expr:
-    return F.LEN(F.TRIM(Ref(cell(table.label, k)))).eq(0)
-
-
 #: A row's own workings, after the fields: a key per typed name, a check per
 #: typed field and per table check, and whether its results can be computed.
 KEY = Text(" (key)", " (clave)")
 CHECK_OF = Text("Check: ", "Control: ")
 RULE = Text("Check", "Control")
-ROW_OK = Text("Inputs valid", "Datos válidos")
+ROW_OK = Text("Results computed", "Resultados calculados")
+ROW_NA = Text("Else shown", "Si no, se muestra")
+IN_USE = Text("In use", "En uso")
+UNNAMED = Text("Error: name this row or clear it", "Error: dé nombre a esta fila o bórrela")
 
 
 def _first_problem(spans: Sequence[Span]) -> Expr:
@@ -129,13 +143,43 @@ def _first_problem(spans: Sequence[Span]) -> Expr:
     return tree
 
 
-def _spans(names: Sequence[str], band: Sequence[str], chunk: int) -> list[Span]:
-    """``names`` as runs of neighbouring cells: a band wider than the sheet is
-    drawn in parts of ``chunk`` fields, each part its own rows."""
-    parts: dict[int, list[str]] = {}
-    for n in names:
-        parts.setdefault(band.index(n) // chunk, []).append(n)
-    return [Span(p, across=True) for p in parts.values()]
+def _spans(names: Sequence[str], where: Mapping[str, tuple[int, int, int]]) -> list[Span]:
+    """``names`` as runs of neighbouring cells of a row: a band is drawn in parts
+    of as many fields as the sheet is wide, each part its own rows. ``where``:
+    each field's (band, part, column)."""
+    runs: list[list[str]] = []
+    last: tuple[int, int, int] | None = None
+    for n in sorted(names, key=lambda n: where[n]):
+        band, part, col = where[n]
+        if last is not None and last[:2] == (band, part) and last[2] == col - 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+        last = where[n]
+    return [Span(r, across=True) for r in runs]
+
+
+def positions(
+    block: Table, fields: Sequence[Field], printed: int, side: bool
+) -> dict[str, tuple[int, int, int]]:
+    """Where each field's cell of a row goes: (band, part, column from 0). The
+    first band holds the typed fields and the check; a later band is cut into
+    parts of ``printed - 1`` fields, each after the row's label again. With
+    ``side``, the workings and checks go beside the first band's rows, beyond
+    the ``printed`` columns."""
+    out: dict[str, tuple[int, int, int]] = {}
+    bands = sorted({f.shown_in for f in fields})
+    first = bands[0]
+    beside = [f for f in fields if side and f.shown_in in (block.workings, CHECKS_BAND)]
+    for b in bands:
+        shown = [f for f in fields if f.shown_in == b and f not in beside]
+        if b == first:
+            out |= {f.name: (b, 0, k) for k, f in enumerate(shown)}
+            out |= {f.name: (b, 0, printed + k) for k, f in enumerate(beside)}
+            continue
+        for k, f in enumerate(shown):
+            out[f.name] = (b, k // (printed - 1), 1 + k % (printed - 1))
+    return out
 
 
 def _errors(spans: Sequence[Span]) -> Expr:
@@ -155,7 +199,7 @@ def workings(block: Table) -> tuple[tuple[Field, ...], tuple[Field, ...], Field]
     read += [c.cond for f in typed for c in field_checks(block, f)]
     read += [c.cond for c in block.checks]
     keys = tuple(
-        Field(key_name(f.name), f.label + KEY, Text("", ""), "@", band=3,
+        Field(key_name(f.name), f.label + KEY, Text("", ""), "@", band=block.workings,
               expr=F.IFERROR(parse(key(f.name)), ""))
         for f in typed
         if f.choices or any(_looks_up(t, f.name) for t in read)
@@ -166,12 +210,24 @@ def workings(block: Table) -> tuple[tuple[Field, ...], tuple[Field, ...], Field]
         if own:
             named = [Check(c.cond, naming(c.message, f.label), c.error) for c in own]
             checks.append(Field(check_name(f.name), CHECK_OF + f.label, Text("", ""),
-                                "@", band=4, expr=ck.first_problem(_ordered(named))))  # fmt: skip
-    for j, c in enumerate(block.checks, start=1):
+                                "@", band=CHECKS_BAND, expr=ck.first_problem(_ordered(named))))  # fmt: skip
+    named = Check(F.LEN(F.TRIM(Ref(block.label))).gt(0), block.unnamed or UNNAMED)
+    for j, c in enumerate((named, *block.checks), start=1):
         checks.append(Field(f"{block.label}Rule{j}", RULE + f" {j}", Text("", ""), "@",
-                            band=4, expr=ck.first_problem([c])))  # fmt: skip
-    ok = Field(f"{block.label}OK", ROW_OK, Text("", ""), "General", band=3)
+                            band=CHECKS_BAND, expr=ck.first_problem([c])))  # fmt: skip
+    ok = Field(f"{block.label}OK", ROW_OK, Text("", ""), "General", band=block.workings)
     return keys, tuple(checks), ok
+
+
+def used_field(block: Table) -> Field:
+    """Whether a row is in use: any of its typed cells holds something."""
+    return Field(f"{block.label}Used", IN_USE, Text("", ""), "General", band=block.workings)
+
+
+def na_field(block: Table) -> Field:
+    """What a result of the row shows while it cannot be computed: nothing in an
+    unused row, n/a in a row in use."""
+    return Field(f"{block.label}NA", ROW_NA, Text("", ""), "@", band=block.workings)
 
 
 def _looks_up(tree: Expr, name: str) -> bool:
@@ -202,54 +258,79 @@ def render_table(lay: Layout, w: SheetWriter, block: Table) -> None:
     note(lay, w, block.note)
     model = lay.model
     keys, checks, ok = workings(block)
-    all_fields = (*block.fields, *keys, ok, *checks)
-    chunk = len(w.columns) - 1  # fields a part of a band holds, after the run
-    band = [c.name for c in checks]
+    used, na_cell = used_field(block), na_field(block)
+    all_fields = (*block.fields, *keys, used, ok, na_cell, *checks)
+    keys_ = list(w.columns)
+    printed = keys_.index("how") + 1
+    where = positions(block, all_fields, printed, block.side)
+    row_checks = [c.name for c in checks]
     own_checks = [c.name for c in checks if not c.name.startswith(f"{block.label}Rule")]
+    typed = [f.name for f in block.fields if f.input is not None]
     fields = {f.name: f for f in all_fields}
     size = block.size
     names = [{f.name: cell(f.name, k) for f in all_fields} for k in range(1, size + 1)]
     own_keys = {f.name: (parse(key(f.name)), key_name(f.name)) for f in block.fields
                 if key_name(f.name) in fields}  # fmt: skip
     every_key = {**model._key_trees, **own_keys}
-    # The row's validity: its fields' checks, and the checks of whatever else
-    # its results read (the workbook's inputs, another table's rows), found from
-    # the graph of cells once every sheet is laid out.
+    # The row's validity: in use, its fields' checks, and the checks of whatever
+    # else its results read (the workbook's inputs, another table's rows), found
+    # from the graph of cells once every sheet is laid out.
     computed = [f for f in block.fields if f.expr is not None]
     outside = [model.written(f.expr) for f in computed]  # type: ignore[arg-type]
     local = {f.name for f in all_fields}
     reads: list[Expr] = [
         Refs(tuple(n for n in model.reads(t) if n not in local)) for t in outside
     ]
-    fine = _errors(_spans(own_checks, band, chunk)).eq(0) if own_checks else Lit(True)
-    ok_tree = F.AND(fine, ValidOf(model, reads, lay.t(block.title)))
+    fine = _errors(_spans(own_checks, where)).eq(0) if own_checks else Lit(True)
+    ok_tree = F.AND(Ref(used.name), fine, ValidOf(model, reads, lay.t(block.title)))
+    counts: list[Expr] = [F.COUNTA(s) for s in _spans(typed, where)]
+    filled = counts[0]
+    for c in counts[1:]:
+        filled = filled + c
     # Each field's tree, once for every row: calls written out, keys read from
-    # the row's key cells; a result shows n/a unless the row is valid.
-    na = Say(tx.NA)
+    # the row's key cells; a result shows the row's n/a text unless the row's
+    # results can be computed (an IFERROR only where the tree can fail).
+    na = Ref(na_cell.name)
+    fails = _failing(model, computed)
     trees: dict[str, Expr] = {}
     for f in all_fields:
         tree: Expr
         if f is ok:
             tree = ok_tree
+        elif f is used:
+            tree = filled.gt(0)
+        elif f is na_cell:
+            tree = F.IF(Ref(used.name), Say(tx.NA), "")
         elif f.expr is None:
             continue
         elif f in computed:
-            tree = F.IFERROR(F.IF(Ref(ok.name), f.expr, na), na)
+            tree = F.IF(Ref(ok.name), f.expr, na)
+            tree = F.IFERROR(tree, na) if fails[f.name] else tree
         else:
             tree = f.expr
         written = model._write(tree, local=True)
         trees[f.name] = written if f in keys else model.keyed(written, every_key)
-    row_checks = [c.name for c in checks]
-    # The row's cells, in the model first: typed values, then computed trees.
+    # A look-up a field holds (a model's row) is read from it by the others.
+    held = {_lookup(model.keyed(model.written(f.expr), every_key)): f.name  # type: ignore[arg-type]
+            for f in computed if _lookup(model.keyed(model.written(f.expr), every_key))}  # type: ignore[arg-type]  # fmt: skip
+    held.pop(None, None)  # type: ignore[call-overload]
+    if held:
+        trees = {n: t if n in held.values() else _held(t, held) for n, t in trees.items()}
+    # The row's cells, in the model first: typed values, then computed trees; a
+    # row nobody uses shows nothing.
+    plain = {used.name, ok.name, na_cell.name, *(f.name for f in computed)}
     for k, ren in enumerate(names, start=1):
         row = (block.label, k)
         given = block.rows[k - 1] if k <= len(block.rows) else {}
         for f in block.fields:
             if f.input is not None:
                 model.add(ren[f.name], value=edition(f, given.get(f.name), lay.lang))
+        in_use = Ref(ren[used.name])
         for name, tree in trees.items():
-            empty = Say(tx.OK) if name in row_checks else ""
-            model.add(ren[name], F.IF(blank(block, k), empty, InRow(tree, ren)))
+            if name in plain:
+                model.add(ren[name], InRow(tree, ren))
+            else:
+                model.add(ren[name], F.IF(in_use, InRow(tree, ren), ""))
             if name in row_checks:
                 model.machinery.add(ren[name])
         model.machinery.add(ren[ok.name])
@@ -257,37 +338,88 @@ def render_table(lay: Layout, w: SheetWriter, block: Table) -> None:
             model.scope[ren[f.name]] = row
         check = f"{block.label}Check.{k}"
         spans = [Span([ren[n] for n in sp.cells], across=True)
-                 for sp in _spans(row_checks, band, chunk)]  # fmt: skip
-        tree = F.IF(blank(block, k), Say(tx.OK), _first_problem(spans))
+                 for sp in _spans(row_checks, where)]  # fmt: skip
+        tree = F.IF(in_use, _first_problem(spans), Say(tx.OK))
         judged = [ren[f.name] for f in block.fields]
         model.add_check(check, tree, judged, covers=[ren[c] for c in row_checks])
         model.judge_scope[check] = row
     bands = sorted({f.shown_in for f in all_fields})
-    width = len(w.columns)
+    beside = [f for f in all_fields
+              if block.side and f.shown_in in (block.workings, CHECKS_BAND)]  # fmt: skip
     for b in bands:
-        shown = [f for f in all_fields if f.shown_in == b]
+        shown = [f for f in all_fields if f.shown_in == b and f not in beside]
+        if not shown:
+            continue
         if b == bands[0]:
-            assert len(shown) < width, "the typed fields and the check fit the sheet"
-            _band(lay, w, block, names, shown, check=True)
+            assert len(shown) < printed, "the typed fields and the check fit the sheet"
+            _band(lay, w, block, names, shown, check=True, beside=beside)
             continue
         title = band_title(block, b)
         w.next()
         w.ws.row_breaks.append(Break(id=w.row))  # each band starts a page
         w.next()
         w.put("label", lay.t(title), wr.BOLD, to="how")
-        for start in range(0, len(shown), width - 1):  # the run named again
-            part = [fields[block.label], *shown[start : start + width - 1]]
+        for start in range(0, len(shown), printed - 1):  # the run named again
+            part = [fields[block.label], *shown[start : start + printed - 1]]
             _band(lay, w, block, names, part, check=False)
 
 
+def _lookup(tree: Expr) -> Expr | None:
+    """``tree`` if it is a row look-up a field may hold for the others
+    (``INDEX(ModelRow,MATCH(RunModelKey,ModelKeys,0))``), else None."""
+    if not (isinstance(tree, Fn) and tree.name == "INDEX" and len(tree.args) == 2):
+        return None
+    table, found = tree.args
+    if isinstance(table, Ref) and isinstance(found, Fn) and found.name == "MATCH":
+        return tree
+    return None
+
+
+def _held(tree: Expr, held: Mapping[Expr, str]) -> Expr:
+    """``tree`` with each look-up a field holds read from that field."""
+    if isinstance(tree, Fn) and tree.name == "INDEX" and tree in held:
+        return Ref(held[tree])
+    kids = tree.children()
+    if not kids:
+        return tree
+    new = [_held(c, held) for c in kids]
+    return tree if all(a is b for a, b in zip(new, kids)) else tree.rebuilt(new)
+
+
+def _failing(model: Model, computed: Sequence[Field]) -> dict[str, bool]:
+    """Which computed fields can give an error with valid inputs: their tree, or
+    a field they read, can (:meth:`~xlfuncs.templates.model.Model.may_fail`)."""
+    trees = {f.name: model.written(f.expr) for f in computed}  # type: ignore[arg-type]
+    out: dict[str, bool] = {}
+
+    def fails(name: str) -> bool:
+        if name not in out:
+            out[name] = True  # a field read while it is judged
+            tree = trees[name]
+            local = [n for n in model.reads(tree) if n in trees]
+            bare = rename(tree, {n: "~field" for n in local})  # no field is a cell
+            out[name] = model.may_fail(bare, skip={"~field"}) or any(map(fails, local))
+        return out[name]
+
+    for name in trees:
+        fails(name)
+    return out
+
+
+#: The band of each row's check cells: the table's last.
+CHECKS_BAND = 99
+
+
 def band_title(block: Table, band: int) -> Text:
-    """The title of a band after the first: the table's own, or the workings'
-    and the checks' of each row."""
-    if band == 2:
-        return block.bands[0] if block.bands else block.title
-    if band == 3:
-        return block.bands[1] if len(block.bands) > 1 else tx.WORKINGS
-    return ROW_CHECKS
+    """The title of a band after the first: the table's own (``block.bands``, in
+    the order of the bands), or the workings' and the checks' of each row."""
+    if band == CHECKS_BAND:
+        return ROW_CHECKS
+    own = sorted({f.shown_in for f in block.fields} | {block.workings})
+    k = own.index(band) - 1
+    if k < len(block.bands):
+        return block.bands[k]
+    return tx.WORKINGS if band == block.workings else block.title
 
 
 ROW_CHECKS = Text("Checks of each row", "Controles de cada fila")
@@ -301,21 +433,29 @@ def _band(
     shown: list[Field],
     *,
     check: bool,
+    beside: Sequence[Field] = (),
 ) -> None:
-    """The rows of some fields, headed, with their totals and a check column."""
-    keys = list(w.columns)[: len(shown) + check]
+    """The rows of some fields, headed, with their totals and a check column;
+    ``beside``: fields drawn in the same rows beyond the print (workings)."""
+    columns = list(w.columns)
+    printed = columns.index("how") + 1
+    placed = list(zip(columns, shown))
+    checked = columns[len(shown)] if check else None
+    side = columns[printed : printed + len(beside)]
+    assert len(side) == len(beside), "the sheet has room beside the table"
+    placed += list(zip(side, beside))
     w.next()
-    for key_, f in zip(keys, shown):
+    for key_, f in placed:
         lay.label(w, key_, f.label, f.unit, wr.HEADER_CENTRED)
-    if check:
-        w.put(keys[-1], lay.t(tx.CHECK), wr.HEADER_CENTRED)
+    if checked is not None:
+        w.put(checked, lay.t(tx.CHECK), wr.HEADER_CENTRED)
     w.height(3 * 13 + 2)
     # Totals first, under the headings: on the page the reader opens, whatever
     # the rows below run to.
-    totals = [(key_, f) for key_, f in zip(keys, shown) if f.total]
+    totals = [(key_, f) for key_, f in placed if f.total]
     if totals:
         w.next()
-        w.put(keys[0], lay.t(TOTAL), wr.BOLD)
+        w.put(columns[0], lay.t(TOTAL), wr.BOLD)
         for key_, f in totals:
             style = wr.KEY_RESULT.but(fmt=lay.t(f.fmt))
             lay.formula(w, key_, Guard(F.SUM(Ref(f.name))), style,
@@ -323,17 +463,18 @@ def _band(
     first = w.row + 1
     for k, ren in enumerate(names, start=1):
         w.next()
-        for key_, f in zip(keys, shown):
+        for key_, f in placed:
             _cell(lay, w, key_, f, ren, check, block)
-        if check:
-            row_check(lay, w, keys[-1], block, k, ren)
+        if checked is not None:
+            row_check(lay, w, checked, block, k, ren)
     last = w.row
-    for key_, f in zip(keys, shown):
+    for key_, f in placed:
         if f.name == block.label and not check:
             continue
         w.define_range(f.name, key_, key_, first, last)
         lay.public.add(f.name)
         lay.model.add(f.name, Cells([r[f.name] for r in names]))
+        lay.model.add(column_name(f.name), Cells([r[f.name] for r in names]))
 
 
 TOTAL = Text("Total", "Total")
@@ -349,7 +490,7 @@ def _cell(
     block: Table,
 ) -> None:
     name = ren[f.name]
-    if f.input is not None and typed:
+    if f.input is not None and (typed or f.name != block.label):
         inp = f.input
         if f.choices:  # a drop-down of the edition's words
             menu = '"' + ",".join(c(lay.lang) for c in f.choices) + '"'
@@ -358,10 +499,10 @@ def _cell(
         lay.typed(w, key_, inp, value, name=name, validate=f.checks is None)
         return
     if f.input is not None:  # the label, shown again beside the results
-        lay.formula(w, key_, F.IF(blank(block, int(name.rsplit(".", 1)[1])), "",
-                                  Ref(name)), wr.WRAPPED)  # fmt: skip
+        shown = F.IFERROR(Ref(name).cat(""), "")
+        lay.formula(w, key_, F.IF(Ref(ren[f"{block.label}Used"]), shown, ""), wr.WRAPPED)
         return
-    style = wr.STEP if f.shown_in >= 3 else wr.RESULT
+    style = wr.STEP if f.shown_in >= block.workings else wr.RESULT
     lay.formula(w, key_, None, style.but(fmt=lay.t(f.fmt)), name=name)
 
 
@@ -373,14 +514,21 @@ def row_check(
     k: int,
     ren: dict[str, str],
 ) -> None:
-    """The row's first problem, errors first, read from its check cells; OK for
-    an unused row. Listed on the Checks sheet with the run it belongs to."""
+    """The row's first problem, errors first, read from its check cells, shown
+    for a row in use; listed on the Checks sheet (OK for an unused row) with the
+    row's name, or its number while it has none."""
     name = f"{block.label}Check.{k}"
-    lay.formula(w, key_, None, wr.CHECK.but(box=False), name=name)
-    where = Say(block.title + ", ").cat(Ref(ren[block.label]))
-    lay.entry(where, name, placed=True)
+    shown = F.IF(Ref(ren[f"{block.label}Used"]), Ref(name), "")
+    lay.formula(w, key_, shown, wr.CHECK.but(box=False))
+    label, title = Ref(ren[block.label]), lay.t(block.title)
+    numbered = f"{title}, {lay.t(ROW)} {k}"
+    named = F.IF(F.LEN(F.TRIM(label)).gt(0), Lit(title + ", ").cat(label), numbered)
+    lay.entry(F.IFERROR(named, numbered), name, placed=False)
     if k <= len(block.rows):  # a filled row: room for two lines of its check
         w.fit(2)
+
+
+ROW = Text("row", "fila")
 
 
 def table_input(name: str, label: Text, unit: Text, help: Text, **kw: object) -> Input:

@@ -71,6 +71,7 @@ LEGEND_SHORT = T(
     "Yellow cells with blue figures are inputs; everything else is calculated.",
     "Las celdas amarillas con cifras azules son datos; todo lo demás se calcula.",
 )
+NONE = T("", "")  # no words: a label without a unit
 BASE = T("Base", "Base")
 MULTIPLE_FMT = '"×"0.00'  # a scenario's factor: ×0.50
 MULTIPLES = T("Multiples of the base", "Múltiplos de la base")

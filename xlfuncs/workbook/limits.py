@@ -110,6 +110,21 @@ MAX_TEXT = 32_767
 LARGEST_SHOWN = 1e15
 
 
+def check_workbook(wb: Any) -> None:
+    """Every formula cell and defined name of an openpyxl workbook within Excel's
+    limits; raises :class:`FormulaLimitError` naming the first past them."""
+    for ws in wb.worksheets:
+        for row in ws.iter_rows():
+            for c in row:
+                v = c.value
+                text = getattr(v, "text", v)  # an array formula holds its text
+                if c.data_type == "f" and isinstance(text, str):
+                    check(text, f"{ws.title}!{c.coordinate}")
+    for name, dn in wb.defined_names.items():
+        if dn.attr_text:
+            check(dn.attr_text, f"the name {name}")
+
+
 def typed_problem(value: Any) -> str | None:
     """Why ``value`` cannot be typed into a cell as it is, or None.
 
@@ -175,6 +190,7 @@ def _text_problem(text: str) -> str | None:
 
 __all__ = [
     "FormulaLimitError",
+    "check_workbook",
     "MAX_TEXT_CONSTANT",
     "Measure",
     "check",

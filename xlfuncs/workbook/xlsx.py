@@ -38,6 +38,7 @@ from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.workbook.properties import CalcProperties
 
 from .leftovers import remove_stale
+from .limits import check_workbook
 
 __all__ = [
     "existing",
@@ -146,6 +147,7 @@ def workbook_bytes(
     is a legacy one, shown with an implicit-intersection ``@`` where it calls a
     function that could return an array (a LAMBDA name).
     """
+    check_workbook(wb)  # Excel's limits, by construction: nothing past them leaves
     wanted = _normalise_cached(wb, cached)
 
     parts = _workbook_parts(wb)

@@ -9,10 +9,17 @@ contingency; summed on the Summary, the first sheet, in money first.
 
 from __future__ import annotations
 
-from ...data.planning import CONTINGENCY_SOURCE
+from ...data.planning import CONTINGENCY_SOURCE, PRETRAINING_MFU
+from ...data.prices import (
+    API_70B,
+    EXPERIMENTS_RANGE,
+    EXPERIMENTS_SOURCE,
+    GPU_PRICE_SOURCES,
+    PRICES_READ,
+)
+from ...data.serving import BANDWIDTH_UTIL, MAX_BATCH, PREFILL_MFU, SERVING_SOURCE
 from ...registry.domains import NONNEGATIVE, Domain
-from ...workbook import writer as wr
-from ...workbook.writer import SheetWriter
+from ...registry.excel import key
 from .. import texts as tx
 from ..blocks import (
     Check,
@@ -28,22 +35,34 @@ from ..blocks import (
     Stamp,
     Template,
 )
-from ..expr import Array, F, Lit, Ref
-from ..layout import Layout
-from ..render import section
+from ..expr import Array, Expr, F, Lit, Ref
+from ..monthgrid import HEAD
+from ..monthgrid import cell as month
 from ..shared import (
     CONTINGENCY_INPUT,
     CURRENCY,
     DATASHEETS,
     LORA_CITE,
+    LORA_SPEED,
     MEMORY_SOURCES,
     USABLE,
+    mfu_checks,
 )
 from ..texts import T
-from .months import draw, draw_grids, draw_scenarios
+from ..written import parse
+from .months import (
+    CHART,
+    MONTHS_GRID,
+    RESERVATIONS,
+    RUN_COSTS,
+    RUN_GPUS,
+    draw_scenarios,
+    reserved,
+)
 from .runs import MONTHS, PRICE_NOTES, PRICES, RUNS
 
 _MONEY = T("{currency}", "{currency}")
+_PER_M = T("{currency}/M tokens", "{currency}/M tokens")
 _DATE = Domain(36526.0, 73050.0, True, True, "be a date from 2000 to 2099")
 _SHARE = Domain(0.0, 1.0, True, True, "be from 0 to 1", "be from 0% to 100%")
 
@@ -59,6 +78,28 @@ PLAN = Inputs(
               fmt="mmm yyyy", domain=_DATE, usual=False),
         CURRENCY,
         CONTINGENCY_INPUT,
+        Input("ServingContingency", "", 0.0,
+              T("Contingency, serving", "Contingencia, servicio"), T("% of cost", "% del coste"),
+              T("Added to serving for traffic above the plan (0 %: the peak-to-average and "
+                "the spare replicas already size it). The contingency above covers the "
+                "training runs only, as in the planner.",
+                "Se suma al servicio por un tráfico mayor que el previsto (0 %: la punta "
+                "sobre la media y las réplicas de reserva ya lo dimensionan). La "
+                "contingencia de arriba cubre solo los entrenamientos, como en el "
+                "planificador."),
+              fmt=tx.PERCENT_FMT, domain=_SHARE, typical=(0.0, 0.5)),
+        Input("ExperimentsMultiplier", "", 1.0,
+              T("Experiments, times the final runs", "Experimentos, veces las ejecuciones"),
+              T("×", "×"),
+              T(f"Compute spent before the final training runs (ablations, smaller models, "
+                f"failed recipes) as a multiple of theirs: {EXPERIMENTS_RANGE[0]} to "
+                f"{EXPERIMENTS_RANGE[2]} for frontier models, median {EXPERIMENTS_RANGE[1]} "
+                "(Cottier et al. 2024). 1: none counted.",
+                "Cómputo gastado antes de los entrenamientos finales (ablaciones, modelos "
+                "menores, recetas fallidas) como múltiplo del suyo: de 1,2 a 4 en modelos "
+                "de frontera, mediana 2,2 (Cottier et al. 2024). 1: no se cuentan."),
+              fmt=tx.TWO, domain=Domain(1.0, 100.0, True, True, "be from 1 to 100"),
+              typical=(1.0, 4.0)),
         Input("OverheadShare", "", 0.10,
               T("Overheads, share", "Gastos generales, parte"), T("% of GPU cost", "% del coste GPU"),
               T("Storage, networking and evaluation as a share of the GPU cost: 5 % storage "
@@ -76,45 +117,92 @@ PLAN = Inputs(
     ),
 )  # fmt: skip
 
-_PRICED = Check(
-    F.ISNUMBER(F.INDEX(Ref("PriceReserved"), F.MATCH(F.TRIM(Ref("ReservedGPU")), Ref("PriceGPU"), 0))),
-    T("Error: no reserved price for this GPU on the Prices sheet",
-      "Error: sin precio reservado para esta GPU en la hoja Precios"),
-)  # fmt: skip
+
+def _reserved_gpu(j: int) -> Input:
+    return Input(
+        reserved("ReservedGPU", j), "gpu", "H100 SXM" if j == 1 else None,
+        T(f"GPU model reserved ({j})", f"Modelo de GPU reservado ({j})"), T("name", "nombre"),
+        T("A GPU model committed; the GPUs committed each month are typed on the Months "
+          "sheet, and runs priced 'reserved' on this model use them. Blank: none.",
+          "Un modelo de GPU comprometido; las GPU comprometidas cada mes se escriben en la "
+          "hoja Meses, y las ejecuciones con tarifa 'reservada' de este modelo las usan. "
+          "En blanco: ninguno."),
+        kind="list", keys="AcceleratorKeys", menu="AcceleratorNames", blank=True,
+    )  # fmt: skip
+
 
 CAPACITY = Inputs(
     T("Reserved capacity", "Capacidad reservada"),
-    (
-        Input("ReservedGPU", "gpu", "H100 SXM",
-              T("GPU model reserved", "Modelo de GPU reservado"), T("name", "nombre"),
-              T("The GPU model committed; the GPUs committed each month are typed on the "
-                "Months sheet, and runs priced 'reserved' use them.",
-                "El modelo de GPU comprometido; las GPU comprometidas cada mes se escriben "
-                "en la hoja Meses, y las ejecuciones con tarifa 'reservada' las usan."),
-              kind="list", keys="AcceleratorKeys", menu="AcceleratorNames", rules=(_PRICED,)),
-    ),
+    tuple(_reserved_gpu(j) for j in range(1, RESERVATIONS + 1)),
+)
+
+
+def _price_of(j: int, column: str) -> Expr:
+    """Reservation j's GPU's price on the Prices sheet."""
+    return F.INDEX(Ref(column), F.MATCH(Ref(reserved("ReservedRow", j)), Ref("PriceGPURow"), 0))
+
+
+def _reserved_results(j: int) -> tuple[Result, ...]:
+    gpu = reserved("ReservedGPU", j)
+    row = F.INDEX(Ref("AcceleratorRow"), F.MATCH(parse(key(gpu)), Ref("AcceleratorKeys"), 0))
+    n = f" ({j})"
+    return (
+        Result(reserved("ReservedRow", j), row,
+               T("Its row on the Data sheet", "Su fila en la hoja Datos") + n, T("row", "fila"),
+               T("Where the Prices sheet finds it.", "Donde la encuentra la hoja Precios.")),
+        Result(reserved("ReservedPrice", j), _price_of(j, "PriceReserved"),
+               T("Reserved price", "Precio reservado") + n, T("{currency}/GPU-h", "{currency}/GPU-h"),
+               T("From the Prices sheet: what a committed GPU-hour costs, used or idle.",
+                 "De la hoja Precios: lo que cuesta una GPU-hora comprometida, usada u ociosa."),
+               fmt=tx.MONEY),
+        Result(reserved("ReservedOnDemand", j), _price_of(j, "PriceOnDemand"),
+               T("On-demand price", "Precio bajo demanda") + n, T("{currency}/GPU-h", "{currency}/GPU-h"),
+               T("What reserved runs above the commitment are billed.",
+                 "Lo que se factura a las ejecuciones reservadas por encima del compromiso."),
+               fmt=tx.MONEY),
+    )  # fmt: skip
+
+
+_RESERVED_PRICED = tuple(
+    Check(F.OR(F.ISBLANK(Ref(reserved("ReservedGPU", j))),
+               F.ISNUMBER(Ref(reserved("ReservedPrice", j)))),
+          T("Error: no reserved price for this GPU on the Prices sheet",
+            "Error: sin precio reservado para esta GPU en la hoja Precios"))
+    for j in range(1, RESERVATIONS + 1)
 )  # fmt: skip
 
 RESERVED_PRICE = Results(
-    T("Reserved capacity: its price", "Capacidad reservada: su precio"),
-    (
-        Result("ReservedPrice",
-               F.INDEX(Ref("PriceReserved"), F.MATCH(F.TRIM(Ref("ReservedGPU")), Ref("PriceGPU"), 0)),
-               T("Reserved price", "Precio reservado"), T("{currency}/GPU-h", "{currency}/GPU-h"),
-               T("From the Prices sheet: what an idle committed GPU-hour costs.",
-                 "De la hoja Precios: lo que cuesta una GPU-hora comprometida ociosa."),
-               fmt=tx.MONEY),
-    ),
+    T("Reserved capacity: its prices", "Capacidad reservada: sus precios"),
+    tuple(r for j in range(1, RESERVATIONS + 1) for r in _reserved_results(j))
+    + (Result("CurrencyRate",
+              F.INDEX(Ref("CurrencyPerUSD"), F.MATCH(F.TRIM(Ref("Currency")), Ref("CurrencyCodes"), 0)),
+              T("A US dollar in the currency", "Un dólar en la moneda"), T("{currency}", "{currency}"),
+              T("The Data sheet's rounded rate: the price checks' bands follow the currency.",
+                "El tipo redondeado de la hoja Datos: las bandas de los precios siguen la moneda."),
+              fmt=tx.TWO),),
 )  # fmt: skip
 
 TRAINING = Inputs(
-    T("Training runs: memory", "Entrenamientos: memoria"),
+    T("Training runs", "Entrenamientos"),
     (
+        Input("TrainingMFU", "mfu", PRETRAINING_MFU,
+              T("MFU, unless a run says", "MFU, salvo que la ejecución diga otra"),
+              T("% of peak", "% del pico"),
+              T("A well-tuned run's model FLOPs utilisation while it trains (Llama 3 405B "
+                "38-43 %); all in, Llama 3.1's GPU-hours imply 14 % (8B) to 33 % (405B): "
+                "the scenarios' Lower MFU shows the difference.",
+                "La MFU de un entrenamiento bien ajustado mientras entrena (Llama 3 405B "
+                "38-43 %); con todo incluido, las GPU-horas de Llama 3.1 implican del 14 % "
+                "(8B) al 33 % (405B): el escenario MFU menor muestra la diferencia."),
+              fmt=tx.PERCENT_FMT, usual=False, rules=mfu_checks("TrainingMFU")[1:]),
+        LORA_SPEED,
         USABLE,
         Input("SeqLen", "seq_len", 4096, T("Sequence length", "Longitud de secuencia"),
               T("tokens", "tokens"),
-              T("The longest sequence a batch is padded to, for the activations.",
-                "La secuencia más larga de un lote, para las activaciones.")),
+              T("The sequence a batch is packed or padded to: the attention's FLOPs and "
+                "the activations.",
+                "La secuencia a la que se empaqueta o rellena un lote: los FLOPs de la "
+                "atención y las activaciones.")),
         Input("MicroBatch", "micro_batch", 1, T("Micro-batch per GPU", "Microlote por GPU"),
               T("sequences", "secuencias"),
               T("Sequences each GPU holds at once.", "Secuencias que procesa cada GPU a la vez.")),
@@ -131,19 +219,32 @@ TRAINING = Inputs(
 SERVING = Inputs(
     T("Serving lines", "Servicios"),
     (
-        Input("ServingBatch", "batch", 32, T("Sequences per replica", "Secuencias por réplica"),
-              T("sequences", "secuencias"),
-              T("Requests a replica decodes together.", "Peticiones que una réplica decodifica a la vez."),
-              whole=True),
-        Input("ServingContext", "seq_len", 2048, T("Context per sequence", "Contexto por secuencia"),
+        Input("ServingContext", "seq_len", 1500, T("Tokens a request", "Tokens por petición"),
               T("tokens", "tokens"),
-              T("Prompt and output tokens kept in the key/value cache.",
-                "Tokens de entrada y salida guardados en la caché de claves y valores.")),
-        Input("ServingUtilization", "utilization", 0.5,
-              T("Share of the bound reached", "Parte del límite alcanzada"), T("%", "%"),
-              T("Memory bandwidth bounds decoding; servers reach part of it (30-60 %).",
-                "El ancho de banda limita la decodificación; los servidores alcanzan parte "
-                "(30-60 %)."), fmt=tx.PERCENT_FMT),
+              T("A request's prompt and output together; each line's prompt and output "
+                "tokens a month split it.",
+                "La entrada y la salida de una petición juntas; los tokens de entrada y "
+                "salida al mes de cada servicio la reparten.")),
+        Input("ServingBatch", "max_batch", MAX_BATCH, T("Largest batch", "Lote máximo"),
+              T("sequences", "secuencias"),
+              T("The most requests a replica decodes at once (vLLM's default 256).",
+                "Las peticiones que como mucho decodifica a la vez una réplica (256 por "
+                "defecto en vLLM)."),
+              whole=True),
+        Input("ServingUtilization", "bandwidth_util", BANDWIDTH_UTIL,
+              T("Memory bandwidth reached", "Ancho de banda alcanzado"), T("%", "%"),
+              T("Share of the GPUs' memory bandwidth a decoding step reaches: 55 %, "
+                "calibrated on TensorRT-LLM's measured runs.",
+                "Parte del ancho de banda de memoria que alcanza un paso de decodificación: "
+                "55 %, calibrado con las ejecuciones medidas de TensorRT-LLM."),
+              fmt=tx.PERCENT_FMT),
+        Input("PrefillMFU", "prefill_mfu", PREFILL_MFU,
+              T("Prompt processing MFU", "MFU al procesar entradas"), T("% of peak", "% del pico"),
+              T("Share of the GPUs' dense peak prompt processing reaches: 60 %, calibrated "
+                "on the same runs.",
+                "Parte del pico denso de las GPU que alcanza el procesado de las entradas: "
+                "60 %, calibrado con las mismas ejecuciones."),
+              fmt=tx.PERCENT_FMT),
         Input("PeakToAverage", "", 2.0, T("Peak over average traffic", "Punta sobre tráfico medio"),
               T("×", "×"),
               T("The busiest hour's tokens/s over the month's average: GPUs are sized for "
@@ -151,6 +252,23 @@ SERVING = Inputs(
                 "Tokens/s de la hora punta sobre la media del mes: las GPU se dimensionan "
                 "para la punta."), fmt=tx.TWO, domain=Domain(1.0, 100.0, True, True, "be from 1 to 100"),
               typical=(1.0, 5.0)),
+        Input("ApiPriceInput", "", API_70B.input,
+              T("API price, input tokens", "Precio API, tokens de entrada"), _PER_M,
+              T(f"A hosted API's price for a million prompt tokens of the served model, in "
+                f"the plan's currency: {API_70B.input} USD for {API_70B.model} (AWS Bedrock "
+                f"and Google Vertex, the median of ten providers, read {PRICES_READ}).",
+                f"El precio de una API alojada por un millón de tokens de entrada del modelo "
+                f"servido, en la moneda del plan: {API_70B.input} USD para {API_70B.model} "
+                f"(AWS Bedrock y Google Vertex, la mediana de diez proveedores, leída el "
+                f"{PRICES_READ})."),
+              fmt=tx.MONEY, domain=NONNEGATIVE, typical=(0.01, 20.0)),
+        Input("ApiPriceOutput", "", API_70B.output,
+              T("API price, output tokens", "Precio API, tokens de salida"), _PER_M,
+              T("The same for a million output tokens: hosted APIs sell Llama 3.x 70B's at "
+                "0.38 to 0.90 USD.",
+                "Lo mismo por un millón de tokens de salida: las API alojadas venden los de "
+                "Llama 3.x 70B a 0,38-0,90 USD."),
+              fmt=tx.MONEY, domain=NONNEGATIVE, typical=(0.01, 60.0)),
     ),
 )  # fmt: skip
 
@@ -174,24 +292,27 @@ NOTES = Notes(
     T("Notes and caveats", "Notas y advertencias"),
     (
         T("A training run's hours are its tokens ÷ (GPUs × tokens/s per GPU), the "
-          "fine-tuning workbook's FT_TRAINING_HOURS; the speed is typed, or estimated "
-          "from the MFU (6 FLOPs a parameter and token, 4 for LoRA and QLoRA).",
+          "fine-tuning workbook's FT_TRAINING_HOURS; the speed is measured, or estimated "
+          "from the MFU (6 FLOPs a parameter and token, and the attention's), LoRA and "
+          "QLoRA at the LoRA speed typed.",
           "Las horas de un entrenamiento son sus tokens ÷ (GPU × tokens/s por GPU), el "
-          "FT_TRAINING_HOURS del libro de ajuste fino; la velocidad se escribe o se "
-          "estima de la MFU (6 FLOPs por parámetro y token, 4 en LoRA y QLoRA)."),
-        T("A serving line's GPUs hold its peak: the month's tokens ÷ 730 hours × the "
-          "peak-over-average, at the decode bound of its GPUs (SERVING_GPUS); it pays "
-          "for them all month.",
-          "Las GPU de un servicio cubren su punta: los tokens del mes ÷ 730 horas × la "
-          "punta sobre la media, al límite de decodificación de sus GPU (SERVING_GPUS); "
-          "las paga todo el mes."),
-        T("Contingency covers the runs (failed runs, restarts, re-runs), not idle "
-          "reservations or overheads; experiments before a final run are not in it "
-          "(Cottier et al. 2024 put them at 1.2 to 4 times the final run).",
-          "La contingencia cubre las ejecuciones (fallos, reinicios, repeticiones), no "
-          "las reservas ociosas ni los gastos generales; los experimentos previos no "
-          "están en ella (Cottier et al. 2024 los sitúan en 1,2 a 4 veces la ejecución "
-          "final)."),
+          "FT_TRAINING_HOURS del libro de ajuste fino; la velocidad se mide o se estima "
+          "de la MFU (6 FLOPs por parámetro y token, y los de la atención), LoRA y QLoRA "
+          "a la velocidad de LoRA escrita."),
+        T("A serving line's replicas hold its peak: the month's output tokens ÷ 730 hours "
+          "× the peak over the average, at the output tokens/s a replica sustains with its "
+          "prompts (SERVING_TOKENS_PER_SEC, docs/serving.md), plus its spare replicas; it "
+          "pays for them all month.",
+          "Las réplicas de un servicio cubren su punta: los tokens de salida del mes ÷ 730 "
+          "horas × la punta sobre la media, a los tokens de salida/s que sostiene una "
+          "réplica con sus entradas (SERVING_TOKENS_PER_SEC, docs/serving.md), más sus "
+          "réplicas de reserva; las paga todo el mes."),
+        T("Contingency covers the training runs (failed runs, restarts, re-runs); serving "
+          "has its own. Experiments before the final runs are counted only by the multiple "
+          "typed above.",
+          "La contingencia cubre los entrenamientos (fallos, reinicios, repeticiones); el "
+          "servicio tiene la suya. Los experimentos previos solo cuentan con el múltiplo "
+          "escrito arriba."),
         T("Energy counts the GPUs at their board power (TDP) times the PUE.",
           "La energía cuenta las GPU a su potencia de placa (TDP) por el PUE."),
     ),
@@ -200,8 +321,8 @@ NOTES = Notes(
 _SUM = T("The months' sum.", "La suma de los meses.")
 
 
-def _by_month(name: str, label: T, row: str) -> Result:
-    return Result(name, F.SUM(Ref(row)), label, _MONEY, _SUM, fmt=tx.MONEY)
+def _by_month(name: str, label: T, row: str, how: T = _SUM) -> Result:
+    return Result(name, F.SUM(Ref(row)), label, _MONEY, how, fmt=tx.MONEY)
 
 
 def _quarter(q: int) -> Result:
@@ -212,51 +333,107 @@ def _quarter(q: int) -> Result:
     return Result(f"BudgetQ{q}", F.SUMPRODUCT(Ref("MonthlyCost"), mask),
                   T(f"Quarter {q}", f"Trimestre {q}"), _MONEY,
                   T(f"Months {3 * q - 2} to {3 * q}, all in.", f"Meses {3 * q - 2} a {3 * q}, todo incluido."),
-                  fmt=tx.MONEY)  # fmt: skip
+                  fmt=tx.MONEY, beside=(Ref(month(HEAD, 3 * q - 2)), Ref(month(HEAD, 3 * q))),
+                  beside_fmt="mmm yy")  # fmt: skip
 
 
-def costliest(lay: Layout, w: SheetWriter) -> None:
-    """The three costliest runs, their names and costs before contingency."""
-    section(lay, w, T("The costliest runs", "Las ejecuciones más caras"))
-    for k in (1, 2, 3):
-        w.next()
-        amount = F.LARGE(Ref("RunCost"), k)
-        name = F.INDEX(Ref("RunName"), F.MATCH(amount, Ref("RunCost"), 0))
-        lay.formula(w, "label", F.IFERROR(name, "–"), wr.WRAPPED, name=f"CostliestRunName{k}",
-                    public=True)  # fmt: skip
-        lay.formula(w, "value", F.IFERROR(amount, "–"), wr.RESULT.but(fmt=tx.MONEY),
-                    name=f"CostliestRun{k}", public=True)  # fmt: skip
-        lay.unit(w, "unit", _MONEY)
-        if k == 1:
-            w.put("check", lay.t(T("Before contingency (Runs sheet).",
-                                   "Sin contingencia (hoja Ejecuciones).")),
-                  wr.WRAPPED.but(font=wr.NOTE.font), to="how")  # fmt: skip
+def _costliest(k: int) -> Result:
+    amount = F.LARGE(Ref("RunInPlan"), k)
+    name = F.IFERROR(F.INDEX(Ref("RunName"), F.MATCH(amount, Ref("RunInPlan"), 0)), "–")
+    return Result(f"CostliestRun{k}", F.IFERROR(amount, "–"), T(f"Costliest run {k}", f"Ejecución más cara {k}"),
+                  _MONEY, T("Within the plan, before contingency (Runs sheet).",
+                            "Dentro del plan, sin contingencia (hoja Ejecuciones)."),
+                  fmt=tx.MONEY, label_expr=name, label_name=f"CostliestRunName{k}")  # fmt: skip
 
+
+_SCENARIO_TOTALS = tuple(Ref(f"ScenarioTotal{k}") for k in range(1, 5))
+
+MONEY = Figures(
+    T("Money", "Dinero"),
+    (
+        Result("BudgetTotal", F.SUM(Ref("MonthlyCost")),
+               T("Budget, all in", "Presupuesto, todo incluido"), _MONEY,
+               T(f"The {MONTHS} months' cost: runs, reservations, overheads, contingency "
+                 "and experiments.",
+                 f"El coste de los {MONTHS} meses: ejecuciones, reservas, gastos, "
+                 "contingencia y experimentos."),
+               fmt=tx.MONEY, key=True),
+        Result("BudgetLow", F.MIN(Ref("BudgetTotal"), *_SCENARIO_TOTALS),
+               T("Range: the lowest scenario", "Horquilla: el escenario más bajo"), _MONEY,
+               T("The least of the base and the scenarios (Months sheet).",
+                 "El menor de la base y los escenarios (hoja Meses)."), fmt=tx.MONEY),
+        Result("BudgetHigh", F.MAX(Ref("BudgetTotal"), *_SCENARIO_TOTALS),
+               T("Range: the highest scenario", "Horquilla: el escenario más alto"), _MONEY,
+               T("The most of the base and the scenarios.",
+                 "El mayor de la base y los escenarios."), fmt=tx.MONEY),
+        Result("BudgetCommitted", F.SUM(Ref("MonthReserved1")) * 730 * Ref("ReservedPrice")
+               + F.SUM(Ref("MonthReserved2")) * 730 * F.IFERROR(Ref("ReservedPrice2") * 1, 0),
+               T("Committed, not cancellable", "Comprometido, no cancelable"), _MONEY,
+               T("The reservations: GPUs committed each month × 730 h × their reserved price.",
+                 "Las reservas: GPU comprometidas cada mes × 730 h × su precio reservado."),
+               fmt=tx.MONEY),
+        _by_month("BudgetPretraining", T("Pre-training", "Preentrenamiento"), "MonthPretraining"),
+        _by_month("BudgetFinetuning", T("Fine-tuning", "Ajuste fino"), "MonthFinetuning"),
+        _by_month("BudgetServing", T("Serving, self-hosted", "Servicio, propio"), "MonthServing"),
+        Result("BudgetApiAlternative", F.SUM(Ref("RunApiCost")),
+               T("Serving through an API instead", "Servicio con una API en su lugar"), _MONEY,
+               T("The serving lines' tokens at the API prices (Assumptions), within the plan.",
+                 "Los tokens de los servicios a los precios de la API (Supuestos), dentro del plan."),
+               fmt=tx.MONEY),
+        _by_month("BudgetIdle", T("Reserved, idle", "Reservada, ociosa"), "MonthIdle"),
+        _by_month("BudgetAbove", T("Above the commitment", "Por encima del compromiso"), "MonthAbove"),
+        _by_month("BudgetOverheads", T("Overheads", "Gastos generales"), "MonthOverheads"),
+        _by_month("BudgetContingency", T("Contingency, training", "Contingencia, entrenamiento"),
+                  "MonthContingency"),
+        _by_month("BudgetServingContingency", T("Contingency, serving", "Contingencia, servicio"),
+                  "MonthServingContingency"),
+        _by_month("BudgetExperiments", T("Experiments before the runs", "Experimentos previos"),
+                  "MonthExperiments"),
+        *(_quarter(q) for q in range(1, MONTHS // 3 + 1)),
+        Result("BudgetBeyondPlan", F.SUM(Ref("RunCost")) - F.SUM(Ref("RunInPlan")),
+               T(f"Runs past month {MONTHS}, not in the total", f"Ejecuciones tras el mes {MONTHS}, fuera del total"),
+               _MONEY, T("What runs that end after the plan cost after it, before contingency.",
+                         "Lo que cuestan tras el plan las ejecuciones que acaban después, sin contingencia."),
+               fmt=tx.MONEY),
+    ),
+)  # fmt: skip
+
+SIGN_OFF = Inputs(
+    T("Sign-off", "Aprobación"),
+    (
+        Input("PreparedBy", "", None, T("Prepared by", "Preparado por"), T("name", "nombre"),
+              T("Who prepared the budget.", "Quién preparó el presupuesto."),
+              kind="text", blank=True, length=60),
+        Input("ApprovedBy", "", None, T("Approved by", "Aprobado por"), T("name", "nombre"),
+              T("Who approves it.", "Quién lo aprueba."), kind="text", blank=True, length=60),
+        Input("InputsAsOf", "", None, T("Inputs as of", "Datos a fecha de"), T("date", "fecha"),
+              T("The date the prices and the runs were last checked.",
+                "La fecha en que se revisaron por última vez los precios y las ejecuciones."),
+              fmt="d mmm yyyy", domain=_DATE, usual=False, blank=True),
+    ),
+)  # fmt: skip
+
+BASIS = Figures(
+    T("The basis", "La base"),
+    ("TrainingMFU", "ServingUtilization", "PrefillMFU", "ApiPriceOutput", "Contingency",
+     "ServingContingency", "ExperimentsMultiplier", "OverheadShare", "PlanStart", "Currency"),
+    note=T(f"Prices: the Prices sheet's (examples read {PRICES_READ}, with their sources). "
+           "Not counted: staff, data, storage beyond the overheads' share, experiments beyond "
+           "the multiple above, and months after the plan.",
+           f"Precios: los de la hoja Precios (ejemplos leídos el {PRICES_READ}, con sus "
+           "fuentes). No se cuentan: personal, datos, almacenamiento más allá de los gastos "
+           "generales, experimentos más allá del múltiplo de arriba, ni los meses tras el "
+           "plan."),
+)  # fmt: skip
 
 SUMMARY = Sheet(
     T("Summary", "Resumen"),
     (
+        MONEY,
         Figures(
-            T("Money", "Dinero"),
+            T("Runs, capacity, energy", "Ejecuciones, capacidad, energía"),
             (
-                Result("BudgetTotal", F.SUM(Ref("MonthlyCost")),
-                       T("Budget, all in", "Presupuesto, todo incluido"), _MONEY,
-                       T(f"The {MONTHS} months' cost with contingency and overheads.",
-                         f"El coste de los {MONTHS} meses con contingencia y gastos."),
-                       fmt=tx.MONEY, key=True),
-                _by_month("BudgetPretraining", T("Pre-training", "Preentrenamiento"), "MonthPretraining"),
-                _by_month("BudgetFinetuning", T("Fine-tuning", "Ajuste fino"), "MonthFinetuning"),
-                _by_month("BudgetServing", T("Serving", "Servicio"), "MonthServing"),
-                _by_month("BudgetIdle", T("Reserved, idle", "Reservada, ociosa"), "MonthIdle"),
-                _by_month("BudgetOverheads", T("Overheads", "Gastos generales"), "MonthOverheads"),
-                _by_month("BudgetContingency", T("Contingency", "Contingencia"), "MonthContingency"),
-                *(_quarter(q) for q in range(1, MONTHS // 3 + 1)),
-            ),
-        ),
-        Custom(costliest),
-        Figures(
-            T("Capacity, energy, emissions", "Capacidad, energía, emisiones"),
-            (
+                *(_costliest(k) for k in (1, 2, 3)),
                 Result("PeakGPUs", F.MAX(Ref("MonthGPUs")), T("GPUs in use, busiest month", "GPU en uso, mes de más uso"),
                        T("GPUs", "GPU"), T("Its average over the month.", "Su media en el mes.")),
                 Result("PeakGPUsActive", F.MAX(Ref("MonthGPUsActive")),
@@ -268,21 +445,40 @@ SUMMARY = Sheet(
                        T("The largest month's commitment.", "El compromiso del mes mayor.")),
                 Result("CommitmentUse",
                        F.IF(F.SUM(Ref("MonthReserved")).gt(0),
-                            F.SUM(Ref("MonthReservedUsed")) / F.SUM(Ref("MonthReserved")), Lit(0)),
+                            F.SUM(Ref("MonthReservedFilled")) / F.SUM(Ref("MonthReserved")), Lit(0)),
                        T("Commitment used", "Compromiso usado"), T("% used", "% usado"),
                        T("Reserved GPU-months used ÷ committed.", "GPU-mes reservadas usadas ÷ comprometidas."),
-                       fmt="0%"),
+                       fmt="0%",
+                       checks=(Check(F.OR(F.SUM(Ref("MonthReserved")).eq(0), Ref("CommitmentUse").ge(0.7)),
+                                     T("Warning: under 70 % of the commitment is used: reserve fewer GPUs, or put runs on them",
+                                       "Aviso: se usa menos del 70 % del compromiso: reserve menos GPU, o ponga ejecuciones en ellas"),
+                                     error=False),)),
                 Result("BudgetEnergy", F.SUM(Ref("RunEnergy")), T("Energy", "Energía"), T("MWh", "MWh"),
                        T("All runs.", "Todas las ejecuciones."), fmt=tx.DECIMAL),
                 Result("BudgetCO2", F.SUM(Ref("RunCO2")), T("Emissions", "Emisiones"),
                        T("t CO2e", "t CO2e"), T("All runs.", "Todas las ejecuciones."), fmt=tx.DECIMAL),
             ),
         ),
-        Figures(T("Key assumptions", "Supuestos clave"),
-                ("Contingency", "OverheadShare", "PlanStart", "Currency")),
+        BASIS,
+        SIGN_OFF,
         Stamp(),
     ),
     summary=True,
+)  # fmt: skip
+
+SCENARIO_TOTALS = Results(
+    T("What the scenarios read", "Lo que leen los escenarios"),
+    (
+        Result("BudgetTraining", F.SUM(Ref("MonthPretraining")) + F.SUM(Ref("MonthFinetuning")),
+               T("Training runs", "Entrenamientos"), _MONEY, T("Pre-training and fine-tuning, within the plan.",
+                                                              "Preentrenamiento y ajuste fino, dentro del plan."),
+               fmt=tx.MONEY),
+        Result("BudgetMFUBased", F.SUMIF(Ref("RunMFUBased"), 1, Ref("RunInPlan")),
+               T("of them at an MFU", "de ellos a una MFU"), _MONEY,
+               T("Training runs whose speed comes from an MFU, not a measurement.",
+                 "Entrenamientos cuya velocidad sale de una MFU, no de una medida."), fmt=tx.MONEY),
+    ),
+    steps=True,
 )  # fmt: skip
 
 _RUN_WIDTHS = (15.5, 14.5, 13, 7, 9, 11, 7, 8, 6, 7, 11, 16)
@@ -340,17 +536,13 @@ BUDGET = Template(
         ),
         sources=(
             T("Contingency: " + CONTINGENCY_SOURCE, "Contingencia: " + CONTINGENCY_SOURCE),
-            T("Prices: CoreWeave, https://www.coreweave.com/pricing (read 2026-09-20); "
-              "reserved discount: Google Cloud a3-highgpu-8g 1-year commitment, 30.6 % "
-              "(pricing.yml of Cyclenerd/google-cloud-pricing-cost-calculator, March 2025)",
-              "Precios: CoreWeave, https://www.coreweave.com/pricing (leída el 2026-09-20); "
-              "descuento reservado: compromiso de 1 año de Google Cloud a3-highgpu-8g, "
-              "30,6 % (pricing.yml de Cyclenerd/google-cloud-pricing-cost-calculator, "
-              "marzo de 2025)"),
-            T("Overheads: Cottier et al. 2024, 'The Rising Costs of Training Frontier AI "
-              "Models', https://arxiv.org/abs/2405.21015",
-              "Gastos generales: Cottier et al. 2024, 'The Rising Costs of Training "
-              "Frontier AI Models', https://arxiv.org/abs/2405.21015"),
+            T(f"Prices, read {PRICES_READ}: " + GPU_PRICE_SOURCES + "; API prices: "
+              + API_70B.source,
+              f"Precios, leídos el {PRICES_READ} (fuentes citadas en su idioma original): "
+              + GPU_PRICE_SOURCES + "; precios de API: " + API_70B.source),
+            T("Experiments: " + EXPERIMENTS_SOURCE + ", https://arxiv.org/abs/2405.21015",
+              "Experimentos: " + EXPERIMENTS_SOURCE + ", https://arxiv.org/abs/2405.21015"),
+            T("Serving: " + SERVING_SOURCE, "Servicio: " + SERVING_SOURCE),
             MEMORY_SOURCES, LORA_CITE, DATASHEETS,
         ),
     ),
@@ -358,9 +550,11 @@ BUDGET = Template(
         SUMMARY,
         Sheet(T("Assumptions", "Supuestos"),
               (PLAN, CAPACITY, RESERVED_PRICE, TRAINING, SERVING, ENERGY, NOTES)),
-        Sheet(T("Runs", "Ejecuciones"), (RUNS,), columns=_RUN_WIDTHS),
-        Sheet(T("Prices", "Precios"), (PRICES, PRICE_NOTES), columns=(16.5, 10, 10, 10, 11, 52, 18)),
-        Sheet(T("Months", "Meses"), (Custom(draw), Custom(draw_scenarios), Custom(draw_grids)), columns=_MONTH_WIDTHS),
+        Sheet(T("Runs", "Ejecuciones"), (RUNS,), columns=_RUN_WIDTHS, side=80),
+        Sheet(T("Prices", "Precios"), (PRICES, PRICE_NOTES), columns=(16.5, 10, 10, 10, 11, 52, 18),
+              side=20),
+        Sheet(T("Months", "Meses"), (MONTHS_GRID, CHART, SCENARIO_TOTALS, Custom(draw_scenarios),
+                                    RUN_COSTS, RUN_GPUS), columns=_MONTH_WIDTHS),
     ),
     data_sheet=True,
 )  # fmt: skip

@@ -1,39 +1,48 @@
 """The budget's runs, a row each, and the price list they are charged from.
 
 Every figure of a run is a library function through its one Excel expression
-(:func:`~xlfuncs.templates.expr.call`): a fine-tune's hours are FT_TRAINING_HOURS
-of the tokens at the speed TOKENS_PER_SEC_PER_GPU gives (LoRA and QLoRA 1.5
-times faster, as in the fine-tuning workbook); a pre-training run the same
-(6·N FLOPs a token, as TRAINING_DAYS counts them); a serving line its GPUs by
-SERVING_GPUS from the decode bound MODEL_DECODE_TOKENS_PER_SEC, its cost by
-SERVING_COST_PER_MTOK; energy and emissions by TRAINING_ENERGY_MWH and
-TRAINING_CO2_TONNES; memory by MIN_GPUS_FOR_MEMORY and MAX_DECODE_BATCH.
+(:func:`~xlfuncs.templates.expr.call`), one calculation a cell:
+
+- a training run (pre-training or a fine-tune) trains on its tokens at the
+  speed its GPUs reach: measured (tokens/s per GPU, typed), or estimated by
+  TOKENS_PER_SEC_PER_GPU from its MFU (6 FLOPs a parameter and token and the
+  attention's), times the LoRA speed for LoRA and QLoRA; its hours are
+  FT_TRAINING_HOURS of the tokens as one epoch; the MFU its speed implies is
+  judged as in every workbook;
+- a serving line holds its peak traffic (a month's output tokens over 730 hours,
+  times the peak over the average) on replicas of its GPUs, each at the output
+  tokens/s SERVING_TOKENS_PER_SEC gives (prompts included, at its precision and
+  latency target) or at a measured speed; spare replicas on top; what its tokens
+  would cost through a hosted API beside it;
+- the price is the Prices sheet's for its GPU and tier; energy and emissions
+  TRAINING_ENERGY_MWH and TRAINING_CO2_TONNES; memory MIN_GPUS_FOR_MEMORY.
 """
 
 from __future__ import annotations
 
-from ...data.planning import LORA_SPEEDUP
-from ...registry.domains import POSITIVE, WHOLE, Domain
+from ...data.prices import GPU_PRICE_SOURCES, GPU_PRICES, PRICES_CURRENCY, PRICES_READ
+from ...registry.domains import NONNEGATIVE, POSITIVE, WHOLE, Domain
+from ...registry.excel import key
 from .. import texts as tx
 from ..blocks import Check, Field, Notes, Table
-from ..checks import figure, looked_up
-from ..expr import Expr, F, Lit, Ref, Say, call
-from ..shared import code, time_checks
+from ..checks import figure, looked_up, shown
+from ..expr import Expr, F, Lit, Ref, Say, Whole, call
+from ..shared import code, mfu_checks, time_checks
 from ..table import choice, table_input
-from ..texts import T
+from ..texts import T, Text
+from ..written import parse
 
 MONTHS = 12  # columns of the Months sheet: the plan's length
 HOURS_A_MONTH = 730  # 8,760 hours a year ÷ 12, as the planner's serving
 SECONDS_A_MONTH = HOURS_A_MONTH * 3600
 RUN_ROWS = 30
 _MONEY = T("{currency}", "{currency}")
-_START = Domain(
-    1.0, float("inf"), True, False, "be a whole number, 1 or more", whole=True
-)
+_START = Domain(1.0, float("inf"), True, False, "be a whole number, 1 or more", whole=True)
 
 KINDS = (T("pre-training", "preentrenamiento"), T("fine-tuning", "ajuste fino"),
          T("serving", "servicio"))  # fmt: skip
 TIERS = (T("on-demand", "bajo demanda"), T("reserved", "reservada"), T("spot", "spot"))
+PRECISIONS = tuple(T(p, p) for p in ("bf16", "fp16", "fp8", "int8", "int4"))
 
 
 def _field(
@@ -45,7 +54,7 @@ def _field(
 def _typed(name: str, label: T, unit: T, help_: T, fmt: str | T = tx.COUNT,
            **kw: object) -> Field:  # fmt: skip
     """A typed field: its input's checks apply to each row."""
-    field_kw = {k: kw.pop(k) for k in ("choices", "checks", "width") if k in kw}
+    field_kw = {k: kw.pop(k) for k in ("choices", "checks", "width", "band") if k in kw}
     inp = table_input(name, label, unit, help_, fmt=fmt, usual=False, **kw)
     return Field(name, label, unit, fmt, input=inp, **field_kw)  # type: ignore[arg-type]
 
@@ -60,51 +69,50 @@ def _spec(field_: str) -> Expr:
     return call("MODEL_SPEC", "RunModel", Lit(field_))
 
 
-# The speed a training run's GPUs reach: the tokens/s typed (above 1), or the
-# estimate from the MFU typed (1 or less), LoRA and QLoRA 1.5 times faster.
-# The attention's FLOPs counted where the model is a published one (its shape known).
+def _blank_or(name: str, default: Expr | str | float) -> Expr:
+    """The row's value, or ``default`` where the row leaves it blank."""
+    other = Ref(default) if isinstance(default, str) else default
+    return F.IF(F.ISBLANK(Ref(name)), other, Ref(name))
+
+
+# A training run's speed: the tokens/s measured, or the estimate from its MFU
+# (the attention's FLOPs counted where the model is a published one).
 _ESTIMATE = F.IF(
     _NAMED,
-    call("TOKENS_PER_SEC_PER_GPU", "RunActiveParams", "RunPeakTFLOPS", "RunSpeed",
-         _spec("layers"), _spec("attention_width"), "SeqLen"),
-    call("TOKENS_PER_SEC_PER_GPU", "RunActiveParams", "RunPeakTFLOPS", "RunSpeed"),
-) * F.CHOOSE(Ref("RunMethodCode"), 1, LORA_SPEEDUP, LORA_SPEEDUP)  # fmt: skip
-_TRAIN_SPEED = F.IF(Ref("RunSpeed").gt(1), Ref("RunSpeed"), _ESTIMATE)
-_REPLICA = F.IF(F.ISNUMBER(Ref("RunGPUs")), Ref("RunGPUs"), 1)
-_REPLICA_SPEED = call(
-    "MODEL_DECODE_TOKENS_PER_SEC", "RunModel", call("GPU_BANDWIDTH_TBS", "RunGPU"),
-    "ServingBatch", "ServingContext", 2, _REPLICA,
-) * Ref("ServingUtilization")  # fmt: skip
-_AVERAGE_RATE = Ref("RunTokens") / SECONDS_A_MONTH  # tokens/s over a month
-_PRICE_ROW = F.MATCH(F.TRIM(Ref("RunGPU")), Ref("PriceGPU"), 0)
-_TRAIN = ("RunTokens", 1, "RunGPUs", "RunTokensPerSec", 1, 1)  # tokens as 1 epoch
+    call("TOKENS_PER_SEC_PER_GPU", "RunActiveParams", "RunPeakTFLOPS", "RunMFUUsed",
+         "RunLayers", "RunAttentionWidth", "SeqLen"),
+    call("TOKENS_PER_SEC_PER_GPU", "RunActiveParams", "RunPeakTFLOPS", "RunMFUUsed"),
+) * F.CHOOSE(Ref("RunMethodCode"), 1, Ref("LoRASpeedup"), Ref("LoRASpeedup"))  # fmt: skip
+_REPLICA = _blank_or("RunGPUs", 1)
+_PEAK_RATE = Ref("RunTokens") / SECONDS_A_MONTH * Ref("PeakToAverage")  # output tokens/s
+_TRAIN = ("RunTokens", 1, "RunGPUs", "RunSpeed", 1, 1)  # tokens as one epoch
+_MONTHS_IN_PLAN = F.MAX(0, F.MIN(Ref("RunStart") - 1 + Ref("RunDuration"), MONTHS)
+                        - (Ref("RunStart") - 1))  # fmt: skip
 
 # Memory: the method's weights held, parameters trained and bytes a weight
 # (full 16-bit, LoRA 16-bit base, QLoRA 4-bit base), as the fine-tuning workbook.
-_LORA = F.IF(_NAMED, call(
-    "LORA_PARAMS", _spec("layers"), _spec("d_model"), "LoRARank", 2, 3, _spec("ffn_dim"), 2,
-    _spec("kv_width"), _spec("experts")), 0)  # fmt: skip
+_LORA = call("LORA_PARAMS", "RunLayers", "RunDModel", "LoRARank", 2, 3, "RunFFN", 2,
+             "RunKVWidth", "RunExperts")  # fmt: skip
 _HELD = F.CHOOSE(Ref("RunMethodCode"), Ref("RunParams"), Ref("RunParams") + Ref("RunLoRAParams"),
                  Ref("RunParams") + Ref("RunLoRAParams"))  # fmt: skip
 _TRAINED = F.CHOOSE(Ref("RunMethodCode"), Ref("RunParams"), Ref("RunLoRAParams"),
                     Ref("RunLoRAParams"))  # fmt: skip
 _BYTES = F.CHOOSE(Ref("RunMethodCode"), 2, 2, 0.5)
 _ACTIVATIONS = F.IF(_NAMED, call(
-    "ACTIVATION_GB", _spec("layers"), _spec("d_model"), _spec("heads"), "SeqLen", "MicroBatch",
+    "ACTIVATION_GB", "RunLayers", "RunDModel", _spec("heads"), "SeqLen", "MicroBatch",
     1, Lit("full")), 0)  # fmt: skip
 _FEWEST = call("MIN_GPUS_FOR_MEMORY", _HELD, "RunGPUMemoryGB", _ACTIVATIONS, _TRAINED, _BYTES,
                "ZeroStage", 1, "UsableMemory")  # fmt: skip
-_KV = call(
-    "KV_CACHE_GB",
-    _spec("layers"),
-    _spec("kv_heads"),
-    _spec("head_dim"),
-    "ServingContext",
-    1,
-)
-_MOST = call(
-    "MAX_DECODE_BATCH", "RunParams", "RunGPUMemoryGB", _KV, 2, _REPLICA, "UsableMemory"
-)
+_KV = call("KV_CACHE_GB", "RunLayers", _spec("kv_heads"), _spec("head_dim"), "ServingContext", 1)
+_MOST = call("MAX_DECODE_BATCH", "RunParams", "RunGPUMemoryGB", _KV, 2, "RunReplicaGPUs",
+             "UsableMemory")  # fmt: skip
+
+# A serving replica's output tokens/s, estimated: the decode bound at a batch of
+# ServingBatch, a stand-in until the serving functions have an Excel form.
+_SERVE_ESTIMATE = call(
+    "MODEL_DECODE_TOKENS_PER_SEC", "RunModel", call("GPU_BANDWIDTH_TBS", "RunGPU"),
+    F.MIN(Ref("ServingBatch"), F.IFERROR(_MOST, 1)), "ServingContext", 2, "RunReplicaGPUs",
+) * Ref("ServingUtilization")  # fmt: skip
 
 _TRAIN_FIT = F.IF(
     F.NOT(F.ISNUMBER(Ref("RunFewestGPUs"))),
@@ -115,26 +123,25 @@ _TRAIN_FIT = F.IF(
              figure(Ref("RunFewestGPUs"), 0), T(" GPUs or more", " GPU o más"))),
 )  # fmt: skip
 _SERVE_FIT = F.IF(
-    _MOST.ge(Ref("ServingBatch")), Say(tx.OK),
+    F.IFERROR(_MOST, 0).ge(1), Say(tx.OK),
     Say(T("Error: does not fit: a replica holds ", "Error: no cabe: una réplica admite ")).cat(
-        figure(F.MAX(0, _MOST), 0),
+        figure(F.MAX(0, F.IFERROR(_MOST, 0)), 0),
         T(" sequences, not the batch: more GPUs per replica",
           " secuencias, no el lote: más GPU por réplica")),
 )  # fmt: skip
 
-_HELP_SPEED = T(
-    "An MFU (a share of the GPU's dense peak, 35-55 % for large runs: type 40%) or "
-    "measured tokens/s per GPU (a number above 1). Blank for serving.",
-    "Una MFU (parte del pico denso de la GPU, 35-55 % en grandes entrenamientos: "
-    "escriba 40 %) o tokens/s medidos por GPU (un número mayor que 1). En blanco "
-    "para servicio.",
+_TOKENS_HELP = T(
+    "Tokens to train on (tokens × epochs); for serving, the output tokens generated "
+    "a month.",
+    "Tokens de entrenamiento (tokens × épocas); en servicio, los tokens de salida "
+    "generados al mes.",
 )
-_SPEED_FMT = "[<=1]0%;#,##0"
-
 RUN_FIELDS = (
     _typed("RunName", T("Run", "Ejecución"), T("", ""),
-           T("A name for the run; a row without a name is not counted.",
-             "Un nombre para la ejecución; una fila sin nombre no cuenta."), kind="text"),
+           T("A name for the run. A row with figures but no name is an error: name it "
+             "or clear it.",
+             "Un nombre para la ejecución. Una fila con cifras y sin nombre es un "
+             "error: dele nombre o bórrela."), kind="text"),
     _typed("RunKind", T("Kind", "Tipo"), T("", ""),
            T("pre-training, fine-tuning or serving.", "preentrenamiento, ajuste fino o servicio."),
            kind="text", choices=KINDS),
@@ -149,12 +156,11 @@ RUN_FIELDS = (
                          T("Error: a model from the Models sheet, or its parameters (1 M or more)",
                            "Error: un modelo de la hoja Modelos, o sus parámetros (1 M o más)")),)),
     _typed("RunMethod", T("Method", "Método"), T("", ""),
-           T("full, LoRA or QLoRA, for a fine-tune.", "full (completo), LoRA o QLoRA, para un ajuste."),
+           T("full, LoRA or QLoRA, for a fine-tune.",
+             "completo (full), LoRA o QLoRA, para un ajuste."),
            kind="list", keys="MethodKeys", menu="MethodNames", blank=True),
-    _typed("RunTokens", T("Tokens (a month if serving)", "Tokens (al mes en servicio)"), T("", ""),
-           T("Tokens to train on (tokens × epochs), or for serving the tokens generated a month.",
-             "Tokens de entrenamiento (tokens × épocas), o en servicio los tokens generados al mes."),
-           fmt=tx.LARGE, domain=POSITIVE),
+    _typed("RunTokens", T("Tokens (output a month if serving)", "Tokens (de salida al mes en servicio)"),
+           T("", ""), _TOKENS_HELP, fmt=tx.LARGE, domain=POSITIVE),
     _typed("RunGPU", T("GPU", "GPU"), T("", ""),
            T("A GPU from the Data sheet, priced on the Prices sheet.",
              "Una GPU de la hoja Datos, con precio en la hoja Precios."),
@@ -163,8 +169,6 @@ RUN_FIELDS = (
            T("GPUs the run trains on; for serving, the GPUs holding one copy (blank: 1).",
              "GPU del entrenamiento; en servicio, las GPU de una copia (en blanco: 1)."),
            domain=WHOLE, blank=True),
-    _typed("RunSpeed", T("MFU or tokens/s", "MFU o tokens/s"), T("", ""), _HELP_SPEED,
-           fmt=_SPEED_FMT, domain=POSITIVE, blank=True),
     _typed("RunStart", T("Start month", "Mes de inicio"), T("", ""),
            T("The plan's month the run starts in: 1 is the first.",
              "El mes del plan en que empieza: 1 es el primero."), domain=_START),
@@ -175,101 +179,195 @@ RUN_FIELDS = (
            T("on-demand, reserved (counts against the commitment) or spot.",
              "bajo demanda, reservada (cuenta contra el compromiso) o spot."),
            kind="text", choices=TIERS),
+    # Details, a band below: blank takes the Assumptions sheet's default.
+    _typed("RunMFU", T("MFU", "MFU"), T("% of peak", "% del pico"),
+           T("A training run's MFU: the share of the GPU's dense peak it turns into model "
+             "work (type 40%). Blank: the Assumptions sheet's.",
+             "La MFU de un entrenamiento: la parte del pico denso de la GPU que convierte en "
+             "trabajo del modelo (escriba 40 %). En blanco: la de la hoja Supuestos."),
+           fmt=tx.PERCENT_FMT, arg="mfu", blank=True, band=2),
+    _typed("RunMeasuredSpeed", T("Measured tokens/s per GPU", "Tokens/s por GPU medidos"),
+           T("", ""),
+           T("Your own benchmark, per GPU: training tokens/s, or for serving output tokens/s "
+             "at full load. It replaces the estimate, which stays as a check.",
+             "Su propia prueba, por GPU: tokens/s de entrenamiento, o en servicio tokens/s "
+             "de salida a plena carga. Sustituye a la estimación, que queda como control."),
+           domain=POSITIVE, blank=True, band=2),
+    _typed("RunPromptTokens", T("Prompt tokens a month", "Tokens de entrada al mes"), T("", ""),
+           T("For serving: the input tokens a month, prompts and context (0 if none).",
+             "En servicio: los tokens de entrada al mes, peticiones y contexto (0 si no hay)."),
+           fmt=tx.LARGE, domain=NONNEGATIVE, blank=True, band=2),
+    _typed("RunPrecision", T("Precision", "Precisión"), T("", ""),
+           T("For serving: the weights' precision, bf16, fp8, int8 or int4 (the key/value "
+             "cache at the same width). Blank: bf16.",
+             "En servicio: la precisión de los pesos, bf16, fp8, int8 o int4 (la caché de "
+             "claves y valores con la misma anchura). En blanco: bf16."),
+           kind="text", choices=PRECISIONS, blank=True, band=2),
+    _typed("RunLatency", T("Latency target", "Latencia objetivo"), T("ms/token", "ms/token"),
+           T("For serving: the most milliseconds a user waits for each output token (TPOT); "
+             "blank: none.",
+             "En servicio: los milisegundos que como mucho espera un usuario por token de "
+             "salida (TPOT); en blanco: ninguno."),
+           arg="ms_per_token", domain=POSITIVE, blank=True, band=2),
+    _typed("RunSpare", T("Spare replicas", "Réplicas de reserva"), T("", ""),
+           T("For serving: replicas kept on top of those the peak needs (N+1: type 1).",
+             "En servicio: réplicas de más sobre las que necesita la punta (N+1: escriba 1)."),
+           domain=Domain(0.0, float("inf"), True, False, "be a whole number, 0 or more",
+                         whole=True), blank=True, band=2),
     # The results, a band below.
-    _field("RunCost", T("Cost", "Coste"), _MONEY, tx.MONEY, total=True,
-           expr=F.IF(SERVES,
-                     call("SERVING_COST_PER_MTOK", "RunPrice", _AVERAGE_RATE / Ref("RunGPUsUsed"))
-                     * Ref("RunTokens") / 1e6 * Ref("RunMonths"),
+    _field("RunCost", T("Cost", "Coste"), _MONEY, tx.MONEY, total=True, band=3,
+           expr=F.IF(SERVES, Ref("RunGPUsUsed") * HOURS_A_MONTH * Ref("RunMonths") * Ref("RunPrice"),
                      call("FT_COST", *_TRAIN, "RunPrice"))),
+    _field("RunInPlan", T("Within the plan", "Dentro del plan"), _MONEY, tx.MONEY, total=True,
+           band=3, expr=Ref("RunCost") * _MONTHS_IN_PLAN / Ref("RunDuration")),
     _field("RunPrice", T("Price", "Precio"), T("{currency}/GPU-h", "{currency}/GPU-h"), tx.MONEY,
-           expr=F.CHOOSE(Ref("RunTierCode"), F.INDEX(Ref("PriceOnDemand"), _PRICE_ROW),
-                         F.INDEX(Ref("PriceReserved"), _PRICE_ROW), F.INDEX(Ref("PriceSpot"), _PRICE_ROW))),
-    _field("RunGPUsUsed", T("GPUs used", "GPU usadas"), T("GPUs", "GPU"),
-           expr=F.IF(SERVES, call("SERVING_GPUS", _AVERAGE_RATE * Ref("PeakToAverage"),
-                                  "RunTokensPerSec", 1) * _REPLICA, Ref("RunGPUs"))),
-    _field("RunDays", T("Days", "Días"), T("days", "días"), tx.DURATION,
+           band=3, expr=F.CHOOSE(Ref("RunTierCode"), F.INDEX(Ref("PriceOnDemand"), Ref("RunPriceRow")),
+                                 F.INDEX(Ref("PriceReserved"), Ref("RunPriceRow")),
+                                 F.INDEX(Ref("PriceSpot"), Ref("RunPriceRow")))),
+    _field("RunGPUsUsed", T("GPUs used", "GPU usadas"), T("GPUs", "GPU"), band=3,
+           expr=F.IF(SERVES, Ref("RunReplicas") * Ref("RunReplicaGPUs"), Ref("RunGPUs"))),
+    _field("RunDays", T("Days", "Días"), T("days", "días"), tx.DURATION, band=3,
            expr=Ref("RunHours") / 24),
-    _field("RunGPUHours", T("GPU-hours", "GPU-horas"), T("GPU-h", "GPU-h"), total=True,
+    _field("RunGPUHours", T("GPU-hours", "GPU-horas"), T("GPU-h", "GPU-h"), total=True, band=3,
            expr=F.IF(SERVES, Ref("RunGPUsUsed") * HOURS_A_MONTH * Ref("RunMonths"),
                      call("FT_GPU_HOURS", *_TRAIN))),
-    _field("RunDuration", T("Months", "Meses"), T("", ""), tx.TWO,
-           expr=F.IF(SERVES, Ref("RunMonths"), Ref("RunHours") / HOURS_A_MONTH)),
-    _field("RunEnergy", T("Energy", "Energía"), T("MWh", "MWh"), tx.DECIMAL, total=True,
+    _field("RunImpliedMFU", T("MFU of its speed", "MFU de su velocidad"), T("% of peak", "% del pico"),
+           tx.PERCENT_FMT, band=3,
+           expr=F.IF(TRAINING, Ref("RunSpeed") / Ref("RunEstimate") * Ref("RunMFUUsed"), "")),
+    _field("RunEnergy", T("Energy", "Energía"), T("MWh", "MWh"), tx.DECIMAL, total=True, band=3,
            expr=call("TRAINING_ENERGY_MWH", "RunGPUHours", call("GPU_POWER_W", "RunGPU"), "PUE")),
-    _field("RunCO2", T("CO2e", "CO2e"), T("t", "t"), tx.DECIMAL, total=True,
+    _field("RunCO2", T("CO2e", "CO2e"), T("t", "t"), tx.DECIMAL, total=True, band=3,
            expr=call("TRAINING_CO2_TONNES", "RunEnergy", "GridIntensity")),
-    _field("RunEnd", T("End month", "Mes final"), T("", ""), tx.COUNT,
+    _field("RunEnd", T("End month", "Mes final"), T("", ""), tx.COUNT, band=3,
            expr=F.ROUNDUP(Ref("RunStart") - 1 + Ref("RunDuration"), 0)),
-    _field("RunPerMTok", T("Per M tokens", "Por M tokens"), T("{currency}", "{currency}"), tx.MONEY,
-           expr=F.IF(SERVES, call("SERVING_COST_PER_MTOK", "RunPrice",
-                                  _AVERAGE_RATE / Ref("RunGPUsUsed")), "")),
-    _field("RunMemory", T("Memory check", "Control de memoria"), T("", ""), "@",
+    _field("RunPerMTok", T("Per M output tokens", "Por M tokens de salida"), T("{currency}", "{currency}"),
+           tx.MONEY, band=3,
+           expr=F.IF(SERVES, Ref("RunCost") / Ref("RunMonths") / Ref("RunTokens") * 1e6, "")),
+    _field("RunApiCost", T("Through an API", "Con una API"), _MONEY, tx.MONEY, total=True, band=3,
+           expr=F.IF(SERVES, (Ref("RunPromptTokens") * Ref("ApiPriceInput")
+                              + Ref("RunTokens") * Ref("ApiPriceOutput")) / 1e6 * _MONTHS_IN_PLAN, "")),
+    _field("RunBreakEven", T("API dearer above", "API más cara desde"), T("output tokens/month", "tokens de salida/mes"),
+           tx.LARGE, band=3,
+           expr=F.IF(SERVES, (1 + _blank_or("RunSpare", 0)) * Ref("RunReplicaGPUs") * HOURS_A_MONTH
+                     * Ref("RunPrice") / (Ref("ApiPriceOutput") + Ref("ApiPriceInput")
+                     * Ref("RunPromptTokens") / Ref("RunTokens")) * 1e6, "")),
+    _field("RunMemory", T("Memory check", "Control de memoria"), T("", ""), "@", band=3,
            expr=F.IF(SERVES, _SERVE_FIT, _TRAIN_FIT)),
     # The workings, a band below: grey.
-    _field("RunKindCode", T("Kind code", "Código de tipo"), T("1-3", "1-3"), band=3,
+    _field("RunKindCode", T("Kind code", "Código de tipo"), T("1-3", "1-3"), band=4,
            expr=choice(Field("RunKind", T("", ""), T("", ""), choices=KINDS))),
-    _field("RunTierCode", T("Tier code", "Código de tarifa"), T("1-3", "1-3"), band=3,
+    _field("RunTierCode", T("Tier code", "Código de tarifa"), T("1-3", "1-3"), band=4,
            expr=choice(Field("RunTier", T("", ""), T("", ""), choices=TIERS))),
-    _field("RunMethodCode", T("Method code", "Código de método"), T("1-3", "1-3"), band=3,
+    _field("RunMethodCode", T("Method code", "Código de método"), T("1-3", "1-3"), band=4,
            expr=F.IF(K.eq(2), code("RunMethod", "MethodKeys", "MethodCode"), 1)),
-    _field("RunParams", T("Parameters", "Parámetros"), T("N", "N"), tx.LARGE, band=3,
+    _field("RunGPURow", T("GPU's row", "Fila de la GPU"), T("Data", "Datos"), band=4,
+           expr=F.INDEX(Ref("AcceleratorRow"), F.MATCH(parse(key("RunGPU")), Ref("AcceleratorKeys"), 0))),
+    _field("RunPriceRow", T("Price's row", "Fila del precio"), T("Prices", "Precios"), band=4,
+           expr=F.MATCH(Ref("RunGPURow"), Ref("PriceGPURow"), 0)),
+    _field("RunParams", T("Parameters", "Parámetros"), T("N", "N"), tx.LARGE, band=4,
            expr=F.IF(_NAMED, _spec("params"), Ref("RunModel"))),
-    _field("RunActiveParams", T("Per token", "Por token"), T("N", "N"), tx.LARGE, band=3,
+    _field("RunActiveParams", T("Per token", "Por token"), T("N", "N"), tx.LARGE, band=4,
            expr=F.IF(_NAMED, _spec("active_params"), Ref("RunModel"))),
-    _field("RunPeakTFLOPS", T("Peak", "Pico"), T("TFLOP/s", "TFLOP/s"), tx.DECIMAL, band=3,
+    _field("RunLayers", T("Layers", "Capas"), T("L", "L"), band=4,
+           expr=F.IF(_NAMED, _spec("layers"), 0)),
+    _field("RunDModel", T("Width", "Anchura"), T("h", "h"), band=4,
+           expr=F.IF(_NAMED, _spec("d_model"), 0)),
+    _field("RunAttentionWidth", T("Attention width", "Anchura de atención"), T("", ""), band=4,
+           expr=F.IF(_NAMED, _spec("attention_width"), 0)),
+    _field("RunKVWidth", T("Key/value width", "Anchura k/v"), T("", ""), band=4,
+           expr=F.IF(_NAMED, _spec("kv_width"), 0)),
+    _field("RunFFN", T("MLP width", "Anchura MLP"), T("", ""), band=4,
+           expr=F.IF(_NAMED, _spec("ffn_dim"), 0)),
+    _field("RunExperts", T("Experts", "Expertos"), T("", ""), band=4,
+           expr=F.IF(_NAMED, _spec("experts"), 1)),
+    _field("RunPeakTFLOPS", T("Peak", "Pico"), T("TFLOP/s", "TFLOP/s"), tx.DECIMAL, band=4,
            expr=call("GPU_PEAK_TFLOPS", "RunGPU", Lit("bf16"))),
-    _field("RunTokensPerSec", T("Tokens/s", "Tokens/s"), T("a GPU; a replica", "GPU; réplica"),
-           band=3, expr=F.IF(SERVES, _REPLICA_SPEED, _TRAIN_SPEED)),
-    _field("RunHours", T("Hours", "Horas"), T("hours", "horas"), tx.DECIMAL, band=3,
-           expr=F.IF(SERVES, HOURS_A_MONTH * Ref("RunMonths"), call("FT_TRAINING_HOURS", *_TRAIN))),
-    _field("RunGPUMemoryGB", T("GPU memory", "Memoria GPU"), T("GB", "GB"), tx.DECIMAL, band=3,
+    _field("RunGPUMemoryGB", T("GPU memory", "Memoria GPU"), T("GB", "GB"), tx.DECIMAL, band=4,
            expr=call("GPU_MEMORY_GB", "RunGPU")),
-    _field("RunLoRAParams", T("LoRA params", "Parám. LoRA"), T("N", "N"), tx.LARGE, band=3,
-           expr=_LORA),
-    _field("RunFewestGPUs", T("Fewest GPUs", "Mínimo GPU"), T("training", "entreno"), band=3,
+    _field("RunMFUUsed", T("MFU used", "MFU usada"), T("% of peak", "% del pico"),
+           tx.PERCENT_FMT, band=4, expr=_blank_or("RunMFU", "TrainingMFU")),
+    _field("RunEstimate", T("Estimated speed", "Velocidad estimada"),
+           T("tokens/s a GPU", "tokens/s por GPU"), band=4,
+           expr=F.IF(SERVES, Ref("RunReplicaEstimate") / Ref("RunReplicaGPUs"), _ESTIMATE)),
+    _field("RunSpeed", T("Speed used", "Velocidad usada"), T("tokens/s a GPU", "tokens/s por GPU"),
+           band=4, expr=_blank_or("RunMeasuredSpeed", "RunEstimate")),
+    _field("RunReplicaGPUs", T("GPUs a replica", "GPU por réplica"), T("GPUs", "GPU"), band=4,
+           expr=_REPLICA),
+    _field("RunReplicaEstimate", T("Replica, estimated", "Réplica, estimada"),
+           T("output tokens/s", "tokens de salida/s"), band=4,
+           expr=F.IF(SERVES, _SERVE_ESTIMATE, "")),
+    _field("RunReplicas", T("Replicas", "Réplicas"), T("", ""), band=4,
+           expr=F.IF(SERVES, call("SERVING_GPUS", _PEAK_RATE, Ref("RunSpeed") * Ref("RunReplicaGPUs"), 1)
+                     + _blank_or("RunSpare", 0), "")),
+    _field("RunHours", T("Hours", "Horas"), T("hours", "horas"), tx.DECIMAL, band=4,
+           expr=F.IF(SERVES, HOURS_A_MONTH * Ref("RunMonths"), call("FT_TRAINING_HOURS", *_TRAIN))),
+    _field("RunDuration", T("Months", "Meses"), T("", ""), tx.TWO, band=4,
+           expr=F.IF(SERVES, Ref("RunMonths"), Ref("RunHours") / HOURS_A_MONTH)),
+    _field("RunLoRAParams", T("LoRA params", "Parám. LoRA"), T("N", "N"), tx.LARGE, band=4,
+           expr=F.IF(_NAMED, _LORA, 0)),
+    _field("RunFewestGPUs", T("Fewest GPUs", "Mínimo GPU"), T("training", "entreno"), band=4,
            expr=F.IF(SERVES, "", _FEWEST)),
-    _field("RunMFUBased", T("Speed from MFU", "Velocidad por MFU"), T("1 yes", "1 sí"), band=3,
-           expr=F.IF(F.AND(TRAINING, Ref("RunSpeed").le(1)), 1, 0)),
+    _field("RunMFUBased", T("Speed from MFU", "Velocidad por MFU"), T("1 yes", "1 sí"), band=4,
+           expr=F.IF(F.AND(TRAINING, F.ISBLANK(Ref("RunMeasuredSpeed"))), 1, 0)),
 )  # fmt: skip
+
+
+def _token_band(kind: int, lo: float, hi: float, what: T) -> tuple[Check, Check]:
+    """A kind of run's tokens judged: under a thousandth of its usual least is a
+    unit slip (tokens typed in millions), outside its usual span a warning."""
+    x = Ref("RunTokens")
+
+    def said(message: str, lang: str) -> str:
+        return message.format(lo=shown(lo, "0", lang), hi=shown(hi, "0", lang),
+                              what=what(lang))  # fmt: skip
+
+    slip = T("Error: under a thousandth of a {what}'s usual tokens ({lo} and up): "
+             "were they typed in millions?",
+             "Error: menos de una milésima de los tokens habituales de un {what} ({lo} "
+             "o más): ¿escritos en millones?")  # fmt: skip
+    usual = T("Warning: unusual tokens for a {what}: typical is {lo} to {hi}",
+              "Aviso: tokens inusuales en un {what}: lo habitual es de {lo} a {hi}")
+    return (
+        Check(F.OR(K.ne(kind), x.ge(lo / 1000)),
+              Text(said(slip.en, "en"), said(slip.es, "es"))),
+        Check(F.OR(K.ne(kind), F.AND(x.ge(lo), x.le(hi))),
+              Text(said(usual.en, "en"), said(usual.es, "es")), error=False),
+    )  # fmt: skip
+
+
+_PRETRAIN_TOKENS = _token_band(1, 1e10, 1e14, T("pre-training", "preentrenamiento"))
+_FINETUNE_TOKENS = _token_band(2, 1e6, 1e11, T("fine-tune", "ajuste"))
+_SERVING_TOKENS = _token_band(3, 1e7, 1e13, T("serving month", "mes de servicio"))
 
 _FT_METHOD = Check(
     F.OR(K.ne(2), F.NOT(F.ISBLANK(Ref("RunMethod")))),
     T("Error: a fine-tune needs its method", "Error: un ajuste necesita su método"),
 )
 _TRAIN_NEEDS = Check(
-    F.OR(SERVES, F.AND(F.ISNUMBER(Ref("RunGPUs")), F.ISNUMBER(Ref("RunSpeed")))),
-    T(
-        "Error: a training run needs its GPUs and its MFU or tokens/s",
-        "Error: un entrenamiento necesita sus GPU y su MFU o tokens/s",
-    ),
+    F.OR(SERVES, F.ISNUMBER(Ref("RunGPUs"))),
+    T("Error: a training run needs its GPUs", "Error: un entrenamiento necesita sus GPU"),
 )
 _SERVE_NEEDS = Check(
-    F.OR(TRAINING, F.ISNUMBER(Ref("RunMonths"))),
-    T(
-        "Error: a serving line needs its months",
-        "Error: un servicio necesita sus meses",
-    ),
-)
+    F.OR(TRAINING, F.AND(F.ISNUMBER(Ref("RunMonths")), F.ISNUMBER(Ref("RunPromptTokens")))),
+    T("Error: a serving line needs its months and its prompt tokens a month (0 if none)",
+      "Error: un servicio necesita sus meses y sus tokens de entrada al mes (0 si no hay)"),
+)  # fmt: skip
 _SERVE_NAMED = Check(
     F.OR(TRAINING, _NAMED),
-    T(
-        "Error: serving needs a model from the Models sheet (its shape gives the speed)",
-        "Error: el servicio necesita un modelo de la hoja Modelos (su forma da la velocidad)",
-    ),
-)
-_MFU = Check(
-    F.OR(SERVES, Ref("RunSpeed").ge(0.01)),
-    T(
-        "Error: an MFU of under 1 %: type 40% (or tokens/s above 1)",
-        "Error: una MFU de menos del 1 %: escriba 40 % (o tokens/s mayores que 1)",
-    ),
-)
+    T("Error: serving needs a model from the Models sheet (its shape gives the speed)",
+      "Error: el servicio necesita un modelo de la hoja Modelos (su forma da la velocidad)"),
+)  # fmt: skip
+_TRAINING_ONLY = Check(
+    F.OR(SERVES, F.AND(F.ISBLANK(Ref("RunPromptTokens")), F.ISBLANK(Ref("RunPrecision")),
+                       F.ISBLANK(Ref("RunLatency")), F.ISBLANK(Ref("RunSpare")))),
+    T("Warning: prompt tokens, precision, latency and spare replicas are for serving lines",
+      "Aviso: tokens de entrada, precisión, latencia y réplicas de reserva son para servicios"),
+    error=False,
+)  # fmt: skip
 _IN_PLAN = Check(
     Ref("RunStart").le(MONTHS),
-    T(
-        f"Error: starts after the plan's {MONTHS} months",
-        f"Error: empieza después de los {MONTHS} meses del plan",
-    ),
+    T(f"Error: starts after the plan's {MONTHS} months",
+      f"Error: empieza después de los {MONTHS} meses del plan"),
 )
 _FITS = Check(
     F.LEFT(Ref("RunMemory"), len(tx.ERROR_WORD.en)).ne(Say(tx.ERROR_WORD)),
@@ -277,145 +375,207 @@ _FITS = Check(
 )
 _PRICED = Check(
     F.AND(F.ISNUMBER(Ref("RunPrice")), Ref("RunPrice").gt(0)),
-    T(
-        "Error: no price for this GPU and tier on the Prices sheet",
-        "Error: sin precio para esta GPU y tarifa en la hoja Precios",
-    ),
+    T("Error: no price for this GPU and tier on the Prices sheet",
+      "Error: sin precio para esta GPU y tarifa en la hoja Precios"),
 )
 _COSTS = Check(
     F.AND(F.ISNUMBER(Ref("RunCost")), Ref("RunCost").gt(0)),
-    T(
-        "Error: costs nothing: check its figures",
-        "Error: no cuesta nada: revise sus cifras",
-    ),
+    T("Error: costs nothing: check its figures", "Error: no cuesta nada: revise sus cifras"),
 )
+_IMPLIED = tuple(
+    Check(F.OR(SERVES, c.cond), c.message, c.error)
+    for c in mfu_checks("RunImpliedMFU")
+)
+# A measured serving speed above the estimate's ceiling: the estimate is within
+# 0.75-1.35 of measured runs (docs/serving.md), so 1.5 times it is suspect.
+_SERVE_CEILING = Check(
+    F.OR(TRAINING, Ref("RunSpeed").le(1.5 * Ref("RunEstimate"))),
+    T("Warning: measured faster than 1.5 times the estimate for this model and GPU: "
+      "output tokens/s per GPU, not per replica?",
+      "Aviso: medido más rápido que 1,5 veces la estimación para este modelo y GPU: "
+      "¿tokens de salida/s por GPU, no por réplica?"),
+    error=False,
+)  # fmt: skip
 _LONG, _LONGER = time_checks("RunHours")
 _ENDS = Check((Ref("RunStart") - 1 + Ref("RunDuration")).le(MONTHS),
-              T(f"Warning: runs past month {MONTHS}: the months after are not budgeted",
-                f"Aviso: sigue después del mes {MONTHS}: los meses siguientes no se presupuestan"),
+              T(f"Warning: runs past month {MONTHS}: the months after are not in this budget "
+                "(Summary: beyond the plan)",
+                f"Aviso: sigue después del mes {MONTHS}: los meses siguientes no están en este "
+                "presupuesto (Resumen: fuera del plan)"),
               error=False)  # fmt: skip
-_RESERVED_GPU = Check(F.OR(Ref("RunTierCode").ne(2), F.TRIM(Ref("RunGPU")).eq(F.TRIM(Ref("ReservedGPU")))),
-                      T("Warning: reserved, but not on the GPU model committed (Prices sheet)",
-                        "Aviso: reservada, pero no en el modelo de GPU comprometido (hoja Precios)"),
-                      error=False)  # fmt: skip
+_RESERVED_GPU = Check(
+    F.OR(Ref("RunTierCode").ne(2), Ref("RunGPURow").eq(Ref("ReservedRow")),
+         Ref("RunGPURow").eq(Ref("ReservedRow2"))),
+    T("Warning: reserved, but its GPU model is not one reserved on the Assumptions sheet",
+      "Aviso: reservada, pero su modelo de GPU no está reservado en la hoja Supuestos"),
+    error=False,
+)  # fmt: skip
 
 RUN_CHECKS = (
-    _FT_METHOD, _TRAIN_NEEDS, _SERVE_NEEDS, _SERVE_NAMED, _MFU, _IN_PLAN, _FITS, _PRICED,
-    _COSTS, Check(F.OR(SERVES, _LONG.cond), _LONG.message),
-    Check(F.OR(SERVES, _LONGER.cond), _LONGER.message, error=False), _ENDS, _RESERVED_GPU,
+    _FT_METHOD, _TRAIN_NEEDS, _SERVE_NEEDS, _SERVE_NAMED, _IN_PLAN, _PRETRAIN_TOKENS[0],
+    _FINETUNE_TOKENS[0], _SERVING_TOKENS[0], _FITS, _PRICED, _COSTS, *_IMPLIED[:2],
+    Check(F.OR(SERVES, _LONG.cond), _LONG.message),
+    _IMPLIED[2], _SERVE_CEILING, Check(F.OR(SERVES, _LONGER.cond), _LONGER.message, error=False),
+    _ENDS, _RESERVED_GPU, _TRAINING_ONLY, _PRETRAIN_TOKENS[1], _FINETUNE_TOKENS[1],
+    _SERVING_TOKENS[1],
 )  # fmt: skip
 
 
 def _run(name: str, kind: str, model: str | float, method: str | None, tokens: float,
-         gpu: str, gpus: int | None, speed: float | None, start: int, months: int | None,
-         tier: str) -> dict[str, object]:  # fmt: skip
+         gpu: str, gpus: int | None, start: int, months: int | None, tier: str,
+         **details: object) -> dict[str, object]:  # fmt: skip
     return dict(RunName=name, RunKind=kind, RunModel=model, RunMethod=method,
-                RunTokens=tokens, RunGPU=gpu, RunGPUs=gpus, RunSpeed=speed, RunStart=start,
-                RunMonths=months, RunTier=tier)  # fmt: skip
+                RunTokens=tokens, RunGPU=gpu, RunGPUs=gpus, RunStart=start,
+                RunMonths=months, RunTier=tier, **details)  # fmt: skip
 
 
 #: An example programme for a year: a small model pre-trained, four fine-tunes
 #: of different methods and sizes, and a 70 B assistant served for ten months.
 EXAMPLE = (
-    _run("Base 8B", "pre-training", "Llama 3.1 8B", None, 2e12, "H100 SXM", 256, 0.4, 1, None, "on-demand"),
-    _run("Support 70B", "fine-tuning", "Llama 3.1 70B", "QLoRA", 2e9, "A100 SXM", 8, 0.35, 2, None, "on-demand"),
-    _run("Code 7B", "fine-tuning", "Qwen2.5 7B", "full", 20e9, "H100 SXM", 8, 0.4, 3, None, "spot"),
-    _run("Summaries 8B", "fine-tuning", "Llama 3.1 8B", "LoRA", 1e9, "L40S", 4, 0.35, 4, None, "on-demand"),
-    _run("Multilingual 70B", "fine-tuning", "Llama 3.3 70B", "full", 20e9, "H200 SXM", 32, 0.4, 6, None, "on-demand"),
-    _run("Assistant 70B", "serving", "Llama 3.1 70B", None, 20e9, "H100 SXM", 4, None, 3, 10, "reserved"),
+    _run("Base 8B", "pre-training", "Llama 3.1 8B", None, 2e12, "H100 SXM", 256, 1, None, "on-demand",
+         RunMFU=0.4),
+    _run("Support 70B", "fine-tuning", "Llama 3.1 70B", "QLoRA", 2e9, "A100 SXM", 8, 2, None, "on-demand",
+         RunMFU=0.35),
+    _run("Code 7B", "fine-tuning", "Qwen2.5 7B", "full", 20e9, "H100 SXM", 8, 3, None, "spot",
+         RunMFU=0.4),
+    _run("Summaries 8B", "fine-tuning", "Llama 3.1 8B", "LoRA", 1e9, "L40S", 4, 4, None, "on-demand",
+         RunMFU=0.35),
+    _run("Multilingual 70B", "fine-tuning", "Llama 3.3 70B", "full", 20e9, "H200 SXM", 32, 6, None,
+         "on-demand", RunMFU=0.4),
+    _run("Assistant 70B", "serving", "Llama 3.1 70B", None, 20e9, "H100 SXM", 2, 3, 10, "reserved",
+         RunPromptTokens=40e9, RunPrecision="fp8", RunSpare=1),
 )  # fmt: skip
 
 RUNS = Table(
     T("Runs", "Ejecuciones"),
-    T("One run a row, up to 30: type over the yellow cells, or clear a row's name to drop "
-      "it. Kind, method, GPU and pricing take the words of their drop-downs. Each row's "
-      "check names its first problem; its results below show n/a until it is fixed.",
-      "Una ejecución por fila, hasta 30: escriba en las celdas amarillas, o borre el "
-      "nombre de una fila para quitarla. Tipo, método, GPU y tarifa admiten las palabras "
-      "de sus listas. El control de cada fila nombra su primer problema; sus resultados, "
-      "debajo, muestran n/d hasta que se corrija."),
+    T("One run a row, up to 30: type over the yellow cells, or clear a row to drop it. "
+      "Kind, method, GPU and pricing take the words of their drop-downs; the details "
+      "band below takes each run's MFU or measured speed and a serving line's prompts, "
+      "precision, latency target and spare replicas (blank: the Assumptions sheet's). "
+      "Each row's check names its first problem; its results show n/a until it is fixed.",
+      "Una ejecución por fila, hasta 30: escriba en las celdas amarillas, o borre una fila "
+      "para quitarla. Tipo, método, GPU y tarifa admiten las palabras de sus listas; la "
+      "banda de detalles, debajo, admite la MFU o la velocidad medida de cada ejecución y, "
+      "en un servicio, entradas, precisión, latencia objetivo y réplicas de reserva (en "
+      "blanco: las de la hoja Supuestos). El control de cada fila nombra su primer "
+      "problema; sus resultados muestran n/d hasta que se corrija."),
     RUN_FIELDS, EXAMPLE, RUN_ROWS, "RunName", RUN_CHECKS,
-    (T("What each run costs and takes (money before contingency)",
+    (T("Details: speed, and serving (blank: the Assumptions sheet's)",
+       "Detalles: velocidad y servicio (en blanco: los de la hoja Supuestos)"),
+     T("What each run costs and takes (money before contingency)",
        "Lo que cuesta y ocupa cada ejecución (dinero sin contingencia)"),
      T("Workings", "Cálculos intermedios")),
+    workings=4, side=True,
+    unnamed=T("Error: name this run or clear the row",
+              "Error: dé nombre a esta ejecución o borre la fila"),
 )  # fmt: skip
 
 # ------------------------------------------------------------------ prices
-
-# Sources are quoted as published, in English in both editions (as on the Data sheet).
-_SOURCE = "coreweave.com/pricing (node ÷ 8); reserved: GCP 1-yr, -30.6 %"
-_RESERVED_OFF = 1 - 0.306
-
-
-def _price(gpu: str, on_demand: float, spot: float | None, date: str = "2026-09-20",
-           source: str | None = None) -> dict[str, object]:  # fmt: skip
-    return dict(PriceGPU=gpu, PriceOnDemand=on_demand,
-                PriceReserved=round(on_demand * _RESERVED_OFF, 2), PriceSpot=spot,
-                PriceDate=date, PriceSource=source or _SOURCE)  # fmt: skip
-
 
 _PRICE_HELP = T("What one GPU-hour of this tier costs you, in the currency of the Assumptions "
                 "sheet: your contract price. Blank: not offered.",
                 "Lo que le cuesta una GPU-hora de esta tarifa, en la moneda de la hoja "
                 "Supuestos: su precio de contrato. En blanco: no se ofrece.")  # fmt: skip
+_RATE = Ref("CurrencyRate")
+
+
+def _price_band(name: str) -> Check:
+    """A price far from public prices in the plan's currency: cents typed, or an
+    8-GPU node's price."""
+    x = Ref(name)
+    lo, hi = 0.25, 25.0
+    return Check(
+        F.OR(F.ISBLANK(x), F.IFERROR(F.AND(x.ge(_RATE * lo), x.le(_RATE * hi)), True)),
+        Say(T("Warning: unusual for ", "Aviso: inusual en ")).cat(
+            F.TRIM(Ref("Currency")), T(": public prices run ", ": los precios públicos van de "),
+            figure(_RATE * lo, 2), T(" to ", " a "), figure(_RATE * hi, 2),
+            T(" a GPU-hour (cents, or an 8-GPU node's price?)",
+              " por GPU-hora (¿céntimos, o el precio de un nodo de 8 GPU?)")),
+        error=False,
+    )  # fmt: skip
+
+
+def _price(name: str, label: T) -> Field:
+    inp = table_input(name, label, T("{currency}/GPU-h", "{currency}/GPU-h"), _PRICE_HELP,
+                      fmt=tx.MONEY, usual=False, domain=POSITIVE, blank=True,
+                      rules=(_price_band(name),))  # fmt: skip
+    return Field(name, label, T("{currency}/GPU-h", "{currency}/GPU-h"), tx.MONEY, input=inp)
+
+
+def _price_row(p: object) -> dict[str, object]:
+    from ...data.prices import GPUPrice
+
+    assert isinstance(p, GPUPrice)
+    return dict(PriceGPU=p.gpu, PriceOnDemand=p.on_demand, PriceReserved=p.reserved,
+                PriceSpot=p.spot, PriceDate=PRICES_READ, PriceSource=p.source)  # fmt: skip
+
+
 PRICES = Table(
     T("Prices per GPU-hour", "Precios por GPU-hora"),
-    T("Examples: public list prices in USD, dated, with their source; replace them with "
-      "your contract prices in your currency. Reserved is paid for the GPUs committed each "
-      "month (Months sheet), used or not.",
-      "Ejemplos: precios públicos de lista en USD, con fecha y fuente; sustitúyalos por "
-      "sus precios de contrato en su moneda. La reservada se paga por las GPU "
-      "comprometidas cada mes (hoja Meses), se usen o no."),
+    T(f"Examples: public prices in {PRICES_CURRENCY}, read {PRICES_READ}, with their "
+      "source; replace them with your contract prices in your currency. Reserved is paid "
+      "for the GPUs committed each month (Months sheet), used or not; use above the "
+      "commitment is billed on demand.",
+      f"Ejemplos: precios públicos en {PRICES_CURRENCY}, leídos el {PRICES_READ}, con su "
+      "fuente; sustitúyalos por sus precios de contrato en su moneda. La reservada se "
+      "paga por las GPU comprometidas cada mes (hoja Meses), se usen o no; el uso por "
+      "encima del compromiso se factura bajo demanda."),
     (
         _typed("PriceGPU", T("GPU", "GPU"), T("model", "modelo"),
                T("A GPU from the Data sheet.", "Una GPU de la hoja Datos."), kind="text"),
-        _typed("PriceOnDemand", T("On-demand", "Bajo demanda"), T("{currency}/GPU-h", "{currency}/GPU-h"),
-               _PRICE_HELP, fmt=tx.MONEY, domain=POSITIVE, blank=True),
-        _typed("PriceReserved", T("Reserved", "Reservada"), T("{currency}/GPU-h", "{currency}/GPU-h"),
-               _PRICE_HELP, fmt=tx.MONEY, domain=POSITIVE, blank=True),
-        _typed("PriceSpot", T("Spot", "Spot"), T("{currency}/GPU-h", "{currency}/GPU-h"),
-               _PRICE_HELP, fmt=tx.MONEY, domain=POSITIVE, blank=True),
-        _typed("PriceDate", T("Date", "Fecha"), T("read", "leído"),
+        _price("PriceOnDemand", T("On-demand", "Bajo demanda")),
+        _price("PriceReserved", T("Reserved", "Reservada")),
+        _price("PriceSpot", T("Spot", "Spot")),
+        _typed("PriceDate", T("Date", "Fecha"), T("read", "leída"),
                T("When the price was read.", "Cuándo se leyó el precio."), kind="text",
                checks=()),
         _typed("PriceSource", T("Source", "Fuente"), T("", ""),
                T("Where the price comes from: your contract, or a public page.",
                  "De dónde sale el precio: su contrato, o una página pública."), kind="text",
                checks=()),
+        _field("PriceGPURow", T("GPU's row", "Fila de la GPU"), T("Data", "Datos"), band=3,
+               expr=F.INDEX(Ref("AcceleratorRow"),
+                            F.MATCH(parse(key("PriceGPU")), Ref("AcceleratorKeys"), 0))),
     ),
-    (
-        _price("H100 SXM", 6.16, 2.46),
-        _price("H200 SXM", 6.31, 2.62),
-        _price("A100 SXM", 2.70, 1.21),
-        _price("B200", 8.60, 4.26),
-        _price("L40S", 2.25, None),
-    ),
+    tuple(_price_row(p) for p in GPU_PRICES),
     8, "PriceGPU",
-    (Check(F.OR(looked_up("PriceGPU", "AcceleratorKeys")),
-           T("Error: a GPU from the Data sheet", "Error: una GPU de la hoja Datos")),),
+    (Check(looked_up("PriceGPU", "AcceleratorKeys"),
+           T("Error: a GPU from the Data sheet", "Error: una GPU de la hoja Datos")),
+     Check(F.COUNTIF(Whole("PriceGPURow"), Ref("PriceGPURow")).le(1),
+           T("Error: this GPU has another row above or below: one row a GPU",
+             "Error: esta GPU tiene otra fila arriba o abajo: una fila por GPU")),
+     Check(F.OR(F.ISBLANK(Ref("PriceReserved")), F.ISBLANK(Ref("PriceOnDemand")),
+                Ref("PriceReserved").le(Ref("PriceOnDemand"))),
+           T("Warning: reserved dearer than on-demand", "Aviso: reservada más cara que bajo demanda"),
+           error=False)),
+    side=True,
+    unnamed=T("Error: name this row's GPU or clear the row",
+              "Error: escriba la GPU de esta fila o bórrela"),
 )  # fmt: skip
 
 PRICE_NOTES = Notes(
     T("Where the example prices come from", "De dónde salen los precios de ejemplo"),
     (
-        T("On-demand and spot: CoreWeave's public price page, "
-          "https://www.coreweave.com/pricing, an 8-GPU node's hourly price ÷ 8, read "
-          "2026-09-20 (through a public transcription of the page); L40S has no spot "
-          "price there.",
-          "Bajo demanda y spot: la página pública de precios de CoreWeave, "
-          "https://www.coreweave.com/pricing, el precio por hora de un nodo de 8 GPU "
-          "÷ 8, leída el 2026-09-20 (a través de una transcripción pública); la L40S no "
-          "tiene precio spot allí."),
-        T("Reserved: the on-demand price less 30.6 %, Google Cloud's 1-year committed-use "
-          "discount on a3-highgpu-8g in us-central1 (its price list of March 2025); "
-          "providers publish no reserved GPU prices of their own.",
-          "Reservada: el precio bajo demanda menos un 30,6 %, el descuento por uso "
-          "comprometido de 1 año de Google Cloud en a3-highgpu-8g en us-central1 (su "
-          "lista de marzo de 2025); los proveedores no publican precios reservados de GPU."),
-        T("Replace every figure with your contract's, in the currency of the Assumptions "
-          "sheet: the examples are in USD.",
-          "Sustituya cada cifra por la de su contrato, en la moneda de la hoja Supuestos: "
-          "los ejemplos están en USD."),
+        T(f"On-demand: the median of GPU clouds' list prices per GPU, read {PRICES_READ}: "
+          + GPU_PRICE_SOURCES + ". Hyperscalers list far above (an H100 at 6.88 USD on "
+          "AWS, 12.29 on Azure).",
+          f"Bajo demanda: la mediana de los precios de lista por GPU de las nubes de GPU, "
+          f"leídos el {PRICES_READ} (fuentes citadas en su idioma original): "
+          + GPU_PRICE_SOURCES + ". Los hiperescaladores cobran mucho más (una H100 a "
+          "6,88 USD en AWS, 12,29 en Azure)."),
+        T("Reserved: the rate a provider publishes for committed capacity (Hyperstack's "
+          "'reserved from' rates); CoreWeave, Lambda, Nebius, AWS, Azure and Google "
+          "publish only their largest discounts. Spot: published interruptible prices.",
+          "Reservada: la tarifa que un proveedor publica para capacidad comprometida (la "
+          "'reserved from' de Hyperstack); CoreWeave, Lambda, Nebius, AWS, Azure y Google "
+          "solo publican su mayor descuento. Spot: precios interrumpibles publicados."),
+        T("GPU list prices rose in late 2026 (Nebius's H100 from 3.85 to 4.50 USD on "
+          "1 October): read them again, or type your contract's, before signing. The "
+          "examples are in USD: a budget in another currency needs its own.",
+          "Los precios de lista de GPU subieron a finales de 2026 (la H100 de Nebius de "
+          "3,85 a 4,50 USD el 1 de octubre): reléalos, o escriba los de su contrato, antes "
+          "de firmar. Los ejemplos están en USD: un presupuesto en otra moneda necesita "
+          "los suyos."),
     ),
 )  # fmt: skip
 

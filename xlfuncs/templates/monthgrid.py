@@ -1,0 +1,186 @@
+"""The months grid: lines a month each under the months' dates, the year's sum
+or peak at the end, their checks in one line; and its chart.
+
+A :class:`~xlfuncs.templates.blocks.MonthGrid` is declared first
+(:func:`declare`): every line's cells go into the model before any sheet is laid
+out, since a line may read a line of a grid placed further down (the budget's
+months read each run's months), and a chart caches their values as it is drawn.
+Then :func:`render_month_grid` places them, a row a line.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from openpyxl.chart import BarChart, LineChart, Reference, Series
+from openpyxl.chart.data_source import AxDataSource
+
+from ..workbook import charts
+from ..workbook import writer as wr
+from ..workbook.writer import SheetWriter
+from . import texts as tx
+from .blocks import Heading, Line, MonthChart, MonthGrid
+from .expr import Expr, F, Guard, Ref, Span
+from .layout import Layout
+from .model import check_name, severity_name
+from .render import CHART_ROWS, RENDERERS, Item, check_line, note, place_chart, section
+
+HEAD = "MonthHead"  # the first grid's heading: month m's date is MonthHead.{m}
+
+
+def cell(line: str, m: int) -> str:
+    """The internal name of month ``m``'s (from 1) cell of a line."""
+    return f"{line}.{m}"
+
+
+def lines(block: MonthGrid) -> list[Line]:
+    return [x for x in block.lines if isinstance(x, Line)]
+
+
+def declare(lay: Layout, block: MonthGrid) -> None:
+    """Every line's cells, and its months as one range, in the model."""
+    model = lay.model
+    for line in lines(block):
+        names = [cell(line.name, m) for m in range(1, block.months + 1)]
+        for m, name in enumerate(names, start=1):
+            if line.month is None:
+                model.add(name, value=line.values[m - 1] if line.values else None)
+            else:
+                tree = line.month(m)
+                model.add(name, Guard(tree) if line.guard else tree)
+        model.add(line.name, Span(names, across=True))
+
+
+def heading(block: MonthGrid, m: int) -> Expr:
+    """Month m's date: the first of the month ``m - 1`` after the start; M1, M2…
+    while the start is no date (a blank is 1900's day 0 to a spreadsheet, which
+    engines date differently)."""
+    start = Ref(block.start)
+    date = F.DATE(F.YEAR(start), F.MONTH(start) + (m - 1), 1)
+    valid = Ref(severity_name(check_name(block.start))).lt(2)
+    return F.IFERROR(F.IF(valid, date, f"M{m}"), m)
+
+
+def render_month_grid(lay: Layout, w: SheetWriter, block: MonthGrid) -> None:
+    months = [w.letter_key(k) for k in range(1, block.months + 1)]
+    section(lay, w, block.title)
+    if block.note is not None:
+        note(lay, w, block.note)
+    w.next()
+    w.put("label", lay.t(block.head), wr.HEADER)
+    style = wr.HEADER_CENTRED.but(fmt="mmm yy")
+    for m, key in enumerate(months, start=1):
+        if block.first:
+            lay.formula(w, key, heading(block, m), style, name=cell(HEAD, m))
+        else:
+            lay.formula(w, key, Ref(cell(HEAD, m)), style)
+    w.put("how", lay.t(block.year_head), wr.HEADER_CENTRED)
+    items: list[Item] = []
+    for line in block.lines:
+        w.next()
+        if isinstance(line, Heading):
+            lay.label(w, "label", line.label, line.unit or tx.NONE, wr.BOLD)
+            w.fit(2)
+            continue
+        items += _line(lay, w, months, line)
+    items += [(where, [check], []) for where, check in block.checks]
+    check_line(lay, w, items, block.title)
+
+
+def _line(lay: Layout, w: SheetWriter, months: list[str], line: Line) -> list[Item]:
+    style = wr.KEY_RESULT if line.key else (wr.INPUT if line.typed else wr.RESULT)
+    if isinstance(line.label, Expr):
+        lay.formula(w, "label", line.label, wr.WRAPPED)
+    else:
+        lay.label(w, "label", line.label, line.unit or tx.NONE,
+                  wr.BOLD if line.key or line.typed else wr.WRAPPED)  # fmt: skip
+    items: list[Item] = []
+    for m, key in enumerate(months, start=1):
+        name = cell(line.name, m)
+        if line.typed is not None:
+            value = lay.model.nodes[name].value
+            lay.typed(w, key, line.typed, value, name=name)
+            where = line.typed.label + f" {w.coord(key)}"
+            items.append((where, lay.model.case_checks(line.typed, name), [name]))
+        else:
+            lay.formula(w, key, None, style.but(fmt=line.fmt), name=name)
+    if line.public:
+        w.define_range(line.name, months[0], months[-1], w.row, w.row)
+        lay.public.add(line.name)
+    if line.year:
+        fold = F.SUM if line.year == "sum" else F.MAX
+        year_style = wr.RESULT if line.typed else style
+        months_of: Expr = Ref(line.name)
+        if not line.public:  # no workbook name: its cells, as a range
+            months_of = Span([cell(line.name, m) for m in range(1, len(months) + 1)],
+                             across=True)  # fmt: skip
+        year = Guard(fold(months_of)) if line.guard else fold(months_of)
+        lay.formula(w, "how", year, year_style.but(fmt=line.fmt), name=f"{line.name}Year")
+    return items
+
+
+def render_month_chart(lay: Layout, w: SheetWriter, block: MonthChart) -> None:
+    bar = BarChart()
+    bar.type, bar.grouping, bar.overlap = "col", "stacked", 100
+    bar.title = lay.t(block.title)
+    bar.y_axis.title = lay.t(block.y_title)
+    bar.y_axis.number_format = "#,##0,"
+    bar.x_axis.number_format = "mmm yy"
+    bar.height = CHART_ROWS * 13 * 0.0353
+    bar.width = 24
+    months = _months(lay, block.line)
+    head_title, head_coord = lay.places[cell(HEAD, 1)]
+    head_row = _row(head_coord)
+    first, last = w.letter(w.letter_key(1)), w.letter(w.letter_key(months))
+    sheet = "'" + head_title.replace("'", "''") + "'"
+    dates = [_number(lay.model.value(cell(HEAD, m))) for m in range(1, months + 1)]
+    cats = charts.numbers(f"{sheet}!${first}${head_row}:${last}${head_row}", dates,
+                          "mmm yy")  # fmt: skip
+
+    def one(name: str, label: str) -> Any:  # openpyxl's Series
+        r = _row(lay.places[cell(name, 1)][1])
+        ref = f"{sheet}!${first}${r}:${last}${r}"
+        s = Series(Reference(range_string=ref), title=label)
+        values = [_number(lay.model.value(cell(name, m))) for m in range(1, months + 1)]
+        s.val.numRef = charts.numbers(ref, values, "#,##0")
+        s.cat = AxDataSource(numRef=cats)
+        return s
+
+    colours = (*charts.COLOURS, "7F7F7F", "A5A5A5", "C9C9C9")
+    for k, (name, label) in enumerate(zip(block.stacked, block.labels)):
+        s = one(name, lay.t(label))
+        s.graphicalProperties.solidFill = colours[k % len(colours)]
+        bar.series.append(s)
+    line = LineChart()
+    cum = one(block.line, lay.t(block.labels[-1]))
+    cum.graphicalProperties.line.solidFill = "000000"
+    cum.smooth = False  # a spend is month by month: straight segments, no dip
+    line.series.append(cum)
+    line.y_axis.axId = 200
+    line.y_axis.title = lay.t(block.line_title)
+    line.y_axis.number_format = "#,##0,"
+    line.y_axis.crosses = "max"
+    bar += line
+    bar.legend.position = "b"
+    place_chart(w, bar)
+
+
+def _months(lay: Layout, line: str) -> int:
+    k = 0
+    while cell(line, k + 1) in lay.model.nodes:
+        k += 1
+    return k
+
+
+def _row(coord: str) -> int:
+    return int("".join(ch for ch in coord if ch.isdigit()))
+
+
+def _number(v: object) -> float | None:
+    return float(v) if isinstance(v, float) else None
+
+
+RENDERERS[MonthGrid] = render_month_grid
+RENDERERS[MonthChart] = render_month_chart
+
+__all__ = ["HEAD", "cell", "declare", "render_month_chart", "render_month_grid"]
