@@ -32,7 +32,16 @@ RECALC_ALWAYS_XCU = (
     ' xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">'
     '<item oor:path="/org.openoffice.Office.Calc/Formula/Load">'
     '<prop oor:name="OOXMLRecalcMode" oor:op="fuse"><value>0</value></prop>'
-    "</item></oor:items>"
+    "</item>"
+    # Calc > Calculate > "Enable multi-threaded calculation": off. Threaded,
+    # LibreOffice 7.4's recalculation on load of a file with cached values
+    # reads some cells before computing them: in the budget a run's kind code
+    # came out n/a although every cell it reads was right (and the same file
+    # without cached values, or with threading off, agrees with ours to the
+    # last cell). docs/templates.md tells LibreOffice users the same.
+    '<item oor:path="/org.openoffice.Office.Calc/Formula/Calculation">'
+    '<prop oor:name="UseThreadedCalculationForFormulaGroups" oor:op="fuse">'
+    "<value>false</value></prop></item></oor:items>"
 )
 
 

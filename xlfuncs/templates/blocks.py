@@ -99,6 +99,7 @@ class Verdict:
 class Inputs:
     title: Text
     rows: tuple[Input, ...]
+    help_below: bool = True  # on a summary, each input's help on a line below it
 
 
 @dataclass(frozen=True)
@@ -368,6 +369,7 @@ class Sheet:
     summary: bool = False  # the one printed page for the reader who signs
     columns: tuple[float, ...] = ()  # widths of a wide sheet (a table, months)
     side: int = 0  # columns beyond the printed ones, for a table's workings
+    legend: Text | None = None  # a summary's: where the reader types (the inputs' sheets)
 
 
 @dataclass(frozen=True)

@@ -82,14 +82,17 @@ def laid_out(
         if isinstance(block, MonthGrid):
             declare(lay, block)
     first = True
+    models = 0  # model sheets laid out so far: the second on has a brief head
     for sheet in tpl.sheets:
         columns: tuple[Column, ...] = SUMMARY_COLUMNS if sheet.summary else COLUMNS
         if sheet.columns:
             columns = wide_columns(sheet.columns, sheet.side)
         w = SheetWriter(wb, wb.create_sheet(lay.t(sheet.name)), columns)
         lay.compact = sheet.summary
-        head(lay, w, sheet, first and sheet.check)
+        lay.sheet = w.title
+        head(lay, w, sheet, first and sheet.check, brief=models > 0 and not sheet.summary)
         first = first and not sheet.check
+        models += not sheet.summary
         for block in sheet.blocks:
             render(lay, w, block)
         w.finish(lang, last="how", portrait=sheet.summary, breaks=not sheet.summary,
@@ -256,7 +259,10 @@ def add_data_sheets(wb: Workbook, lang: str) -> dict[tuple[str, str], Any]:
     from ..workbook.page import setup_print
 
     sheets, cached = add_data_sheet(wb, lambda key: DATA_TEXTS[key](lang))
-    for data in sheets:
+    shown = [s for s in sheets if s.sheet_state == "visible"]  # the Keys sheet: hidden
+    for data, letter in zip(shown, "BCDEF"):  # the Checks sheet is appendix A
+        setup_print(data, lang, portrait=False, stamp=STAMP, appendix=letter)
+    for data in sheets[len(shown):]:
         setup_print(data, lang, portrait=False, stamp=STAMP)
     return cached
 

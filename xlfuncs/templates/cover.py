@@ -38,6 +38,18 @@ HEADINGS = {
         "La hoja Controles lista todos los controles; cada dato tiene su celda de "
         "Control al lado, y cada escenario y tabla revisa sus propios valores.",
     ),
+    "print": T("Printing", "Impresión"),
+    "print_text": T(
+        "The pages to sign are {pages}. The Checks, Data and Models sheets print as "
+        "appendices A, B and C, each numbered on its own (A-1, A-2…). To print only "
+        "the pages to sign, select their tabs (Ctrl+click; ⌘+click on a Mac) and "
+        "print the selected sheets.",
+        "Las páginas a firmar son {pages}. Las hojas Controles, Datos y Modelos se "
+        "imprimen como anexos A, B y C, cada uno con su numeración (A-1, A-2…). Para "
+        "imprimir solo las páginas a firmar, seleccione sus pestañas (Ctrl+clic; "
+        "⌘+clic en un Mac) e imprima las hojas seleccionadas.",
+    ),
+    "and": T(" and ", " y "),
     "limits": T("Known limits", "Límites conocidos"),
     "sources": T("Sources", "Fuentes"),
     "version": T("Version", "Versión"),
@@ -97,9 +109,17 @@ def add_cover(
             (h["answers"], [fill(tpl.cover.answers)]),
             (h["steps"], [f"{k}. {fill(s)}" for k, s in enumerate(tpl.cover.steps, 1)]),
             (h["check"], [h["check_text"]]),
+            *([(h["print"], [h["print_text"].format(pages=_pages(tpl, lang, h["and"]))])]
+              if tpl.data_sheet else []),
             (h["limits"], ["• " + x(lang) for x in tpl.cover.limits]),
             (h["sources"], ["• " + x(lang) for x in tpl.cover.sources]),
             (h["version"], [h["built"].format(version=__version__, date=day)]),
         ],
         intro=fill(tpl.subtitle),
     )  # fmt: skip
+
+
+def _pages(tpl: Template, lang: str, and_: str) -> str:
+    """The sheets to sign, named: this cover and the template's own sheets."""
+    names = [HEADINGS["cover"](lang), *(s.name(lang) for s in tpl.sheets)]
+    return ", ".join(names[:-1]) + and_ + names[-1]

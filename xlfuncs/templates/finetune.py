@@ -363,6 +363,10 @@ SUMMARY = Sheet(
         Stamp(),
     ),
     summary=True,
+    legend=T("Your figures go in the yellow cells of the Fine-tuning sheet; this page shows "
+             "what they give.",
+             "Sus cifras van en las celdas amarillas de la hoja Ajuste fino; esta página "
+             "muestra lo que dan."),
 )  # fmt: skip
 
 FINETUNE = Template(

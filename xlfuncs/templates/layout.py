@@ -109,6 +109,7 @@ class Entry:
     status: str
     severity: str
     check: str
+    sheet: str = ""  # the sheet it judges: the Checks sheet heads each sheet's lines
 
 
 @dataclass
@@ -129,6 +130,7 @@ class Layout:
         self.entries: list[Entry] = []  # the Checks sheet's lines
         self.aliases: dict[str, str] = {}  # a cell's workbook name, given late
         self.compact = False  # the sheet being laid out is a one-page summary
+        self.sheet = ""  # the title of the sheet being laid out
         self._ids = 0
 
     def t(self, text: Text | str) -> str:
@@ -274,7 +276,7 @@ class Layout:
         status = self.model.add(f"~status.{k}", Ref(check)) if placed else check
         if check not in self.model.listed:  # a check made before it was listed
             raise ValueError(f"{check} has no severity: add it with listed=True")
-        out = Entry(where_name, status, severity_name(check), check)
+        out = Entry(where_name, status, severity_name(check), check, self.sheet)
         self.entries.append(out)
         return out
 
@@ -319,7 +321,11 @@ class Layout:
         ):
             w.put(key, self.t(title), wr.HEADER)
         first = w.row + 1
+        lines: list[Entry] = []
         for e in self.entries:
+            if not lines or e.sheet != lines[-1].sheet:
+                lines.append(self._sheet_line(w, e.sheet, len(lines)))
+            lines.append(e)
             w.next()
             if self.model.nodes[e.where].expr is None:
                 w.put("where", self.model.nodes[e.where].value, wr.WRAPPED)
@@ -335,7 +341,7 @@ class Layout:
         ):
             w.define_range(n, key, key, first, w.row)
             self.public.add(n)
-            self.model.add(n, Cells([getattr(e, attr) for e in self.entries]))
+            self.model.add(n, Cells([getattr(e, attr) for e in lines]))
         # Every formula's final tree, so that every validity cell is made.
         for p in list(self.cells):
             self.model.tree(p.name)
@@ -356,7 +362,19 @@ class Layout:
             self.model.tree(p.name)
         assert len(self.model.valid_order) == made, "a validity cell came late"
         self._messages(w)
-        w.finish(self.lang, last="severity", title_rows="1:1", freeze="A4", stamp=STAMP)
+        w.finish(self.lang, last="severity", title_rows="1:1", freeze="A4", stamp=STAMP,
+                 appendix="A")  # fmt: skip
+
+    def _sheet_line(self, w: SheetWriter, sheet: str, k: int) -> Entry:
+        """A line heading the checks of one sheet: its name, no status. Each
+        sheet's checks are then a block of their own, which also keeps
+        LibreOffice's threaded calculation of a column's like formulas (a
+        formula group) from spanning sheets that read each other's checks."""
+        w.next()
+        w.put("where", sheet, wr.BOLD)
+        names = [self.model.add(f"~{part}.head{k}", value=sheet if part == "where" else None)
+                 for part in ("where", "status", "severity")]  # fmt: skip
+        return Entry(*names, check="", sheet=sheet)
 
     def _workings(
         self,
@@ -381,12 +399,15 @@ class Layout:
 
     def _name_validity(self, w: SheetWriter) -> None:
         """Each validity cell a result reads gets a workbook name after the
-        first such result (``ExamplesPerSecOK``): the result's formula reads it
+        first such result (``ExamplesPerSecOK``) or month line (``MonthIdleOK``): the result's formula reads it
         by name, as it reads everything else."""
         taken = set(self.wb.defined_names) | set(self.model.nodes)
         for v in self.model.valid_order:
-            first = next((u for u in self.model.valid_users.get(v, [])
-                          if u in self.model.results), None)  # fmt: skip
+            users = self.model.valid_users.get(v, [])
+            first = next((u for u in users if u in self.model.results), None)
+            if first is None:  # a month line's cells: after the line (MonthIdleOK)
+                first = next((u.rsplit(".", 1)[0] for u in users
+                              if u.rsplit(".", 1)[0] in self.public), None)  # fmt: skip
             if first is None or f"{first}OK" in taken:
                 continue
             alias = f"{first}OK"

@@ -398,6 +398,8 @@ class Model:
         if isinstance(e, Op) and e.op in ("/", "^"):
             return True
         if isinstance(e, Fn):
+            if e.name == "IFERROR":  # its fallback may be an error: IFERROR(x, NA())
+                return len(e.args) > 1 and self.may_fail(e.args[1], skip)
             if e.name in _CATCHING:
                 return False
             if e.name not in _SAFE:

@@ -211,6 +211,10 @@ SUMMARY = Sheet(
         Stamp(),
     ),
     summary=True,
+    legend=T("Your figures go in the yellow cells of the Model size sheet; this page shows "
+             "what they give.",
+             "Sus cifras van en las celdas amarillas de la hoja Tamaño del modelo; esta página "
+             "muestra lo que dan."),
 )  # fmt: skip
 
 CHINCHILLA = Template(

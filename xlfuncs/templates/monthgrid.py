@@ -79,6 +79,8 @@ def render_month_grid(lay: Layout, w: SheetWriter, block: MonthGrid) -> None:
     for line in block.lines:
         w.next()
         if isinstance(line, Heading):
+            if line is not block.lines[0]:  # a heading's lines kept on one page
+                w.split()
             lay.label(w, "label", line.label, line.unit or tx.NONE, wr.BOLD)
             w.fit(2)
             continue

@@ -51,21 +51,30 @@ CHART_ROWS = 18  # rows a chart takes below its table
 # ------------------------------------------------------------------ shared parts
 
 
-def head(lay: Layout, w: SheetWriter, sheet: Sheet, first: bool) -> None:
-    """Title, subtitle, legend and the model check."""
+def head(
+    lay: Layout, w: SheetWriter, sheet: Sheet, first: bool, brief: bool = False
+) -> None:
+    """Title, subtitle, legend and the model check; ``brief``, for a model
+    sheet after the first (the budget's Runs, Prices, Months): the title and
+    the model check only, the rest said once already."""
     tpl = lay.tpl
     w.next()
     w.put("label", lay.t(tpl.title), wr.TITLE)
     w.height(24)
+    if brief and sheet.check:
+        w.next()
+        w.put("label", lay.t(tx.MODEL_CHECK), wr.MODEL_CHECK.but(align=wr.BODY.align))
+        lay.formula(w, "value", Ref("ModelCheck"), wr.MODEL_CHECK, to="how")
+        w.fit(2)
+        return
     w.next()
     # A summary states what the plan is; the defaults the subtitle quotes are
     # the model sheet's business.
     subtitle = lay.t(tpl.subject) if lay.compact else lay.filled(tpl.subtitle)
     w.put("label", subtitle, wr.WRAPPED, to="how")
     w.next()
-    w.put(
-        "label", lay.t(tx.LEGEND_SHORT if lay.compact else tx.LEGEND), wr.NOTE, to="how"
-    )
+    legend = sheet.legend or (tx.LEGEND_SHORT if lay.compact else tx.LEGEND)
+    w.put("label", lay.t(legend), wr.NOTE, to="how")
     if not sheet.check:
         return
     w.next()
@@ -98,8 +107,11 @@ def subhead(lay: Layout, w: SheetWriter, title: Text) -> None:
 
 
 def section(lay: Layout, w: SheetWriter, title: Text) -> None:
-    """A blank row, then the block's title."""
+    """A blank row, then the block's title (on a one-page summary, a thinner
+    blank row: the page's rows decide its print size)."""
     w.next()
+    if lay.compact:
+        w.height(8)
     w.next()
     w.put("label", lay.t(title), wr.SECTION)
     w.height(20)
@@ -172,8 +184,9 @@ def inputs(lay: Layout, w: SheetWriter, block: Inputs) -> None:
                     for m in ck.messages(inp, lay.lang)
                 )
             )
-            w.next()
-            w.put("label", lay.t(inp.help), wr.NOTE, to="how")
+            if block.help_below:
+                w.next()
+                w.put("label", lay.t(inp.help), wr.NOTE, to="how")
         return
     headings(lay, w, [("label", "label", tx.ITEM), ("value", "value", tx.VALUE),
                       ("unit", "unit", tx.UNIT), ("check", "note", tx.CHECK),

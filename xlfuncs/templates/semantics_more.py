@@ -107,7 +107,7 @@ def _sumif(v: Sequence[Value], lang: str) -> Value:
 
 
 @function("SUMIFS")
-def _sumifs(v: Sequence[Value], _: str) -> Value:
+def _sumifs(v: Sequence[Value], lang: str) -> Value:
     """SUMIFS(sum_range, range1, criterion1, …): the cells every criterion
     accepts, row by row, summed."""
     sums, pairs = v[0], list(zip(v[1::2], v[2::2]))
@@ -119,7 +119,7 @@ def _sumifs(v: Sequence[Value], _: str) -> Value:
             return crit
         if not isinstance(where, Range) or where.shape != sums.shape:
             return VALUE
-        tests.append((where.flat(), _criterion(crit)))
+        tests.append((where.flat(), criterion(crit, lang)))
     total = 0.0
     for k, s in enumerate(sums.flat()):
         if not all(hit(cells[k]) for cells, hit in tests):

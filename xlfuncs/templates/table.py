@@ -360,6 +360,8 @@ def render_table(lay: Layout, w: SheetWriter, block: Table) -> None:
         w.next()
         w.put("label", lay.t(title), wr.BOLD, to="how")
         for start in range(0, len(shown), printed - 1):  # the run named again
+            if start:  # a band's second part: whole on a page, not cut by one
+                w.split()
             part = [fields[block.label], *shown[start : start + printed - 1]]
             _band(lay, w, block, names, part, check=False)
 
@@ -523,9 +525,9 @@ def row_check(
     label, title = Ref(ren[block.label]), lay.t(block.title)
     numbered = f"{title}, {lay.t(ROW)} {k}"
     named = F.IF(F.LEN(F.TRIM(label)).gt(0), Lit(title + ", ").cat(label), numbered)
+    # One line a row, filled or not, so that a table and its head print on one
+    # page: a long message shows its start here, in full on the Checks sheet.
     lay.entry(F.IFERROR(named, numbered), name, placed=False)
-    if k <= len(block.rows):  # a filled row: room for two lines of its check
-        w.fit(2)
 
 
 ROW = Text("row", "fila")

@@ -42,8 +42,21 @@ def lines(text: str, width: float) -> int:
     return lines
 
 
+#: The appendix's header, for sheets the reader who signs does not print.
+APPENDIX = {
+    "en": "Appendix {letter}: {sheet}, for reference; not part of the pages to sign",
+    "es": "Anexo {letter}: {sheet}, de referencia; no forma parte de las páginas a firmar",
+}
+
+
 def setup_print(
-    ws: Worksheet, lang: str, *, portrait: bool, stamp: str = "", one_page: bool = False
+    ws: Worksheet,
+    lang: str,
+    *,
+    portrait: bool,
+    stamp: str = "",
+    one_page: bool = False,
+    appendix: str = "",
 ) -> None:
     """Paper, margins and the footer every printed sheet has (the file, the page,
     and ``stamp``, the version that built it), printed one page wide.
@@ -53,7 +66,9 @@ def setup_print(
     scale would then split every page in two. Each sheet is designed to print
     at full size with Calibri (:data:`WIDTH_PX`), so that a face a quarter wider
     still prints 10-pt text at 8 pt. ``one_page``: one page tall too (a summary
-    designed to fit, so the shrink stays small).
+    designed to fit, so the shrink stays small). ``appendix``: its letter, for
+    a reference sheet (Checks, Data, Models): a header saying so and pages
+    numbered A-1, A-2… of its own, so the pages to sign stay a set.
     """
     ws.page_setup.orientation = "portrait" if portrait else "landscape"
     ws.page_setup.paperSize = ws.PAPERSIZE_LETTER if lang == "en" else ws.PAPERSIZE_A4
@@ -64,6 +79,14 @@ def setup_print(
     ws.page_margins.top = ws.page_margins.bottom = 0.6
     ws.page_margins.header = ws.page_margins.footer = 0.3
     page = "Page &P of &N" if lang == "en" else "Página &P de &N"
+    if appendix:
+        page = ("Page " if lang == "en" else "Página ") + f"{appendix}-&P"
+        ws.page_setup.firstPageNumber = 1
+        ws.page_setup.useFirstPageNumber = True
+        ws.oddHeader = HeaderFooterItem(
+            center=Part(APPENDIX[lang].format(letter=appendix, sheet=ws.title), size=9,
+                        font="Calibri,Italic"),
+        )  # fmt: skip
     ws.oddFooter = HeaderFooterItem(
         left=Part("&F", size=10, font="Calibri"),
         center=Part(page, size=10, font="Calibri"),

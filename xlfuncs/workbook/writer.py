@@ -263,6 +263,7 @@ class SheetWriter:
         stamp: str = "",
         protect: bool = True,
         one_page: bool = False,
+        appendix: str = "",
     ) -> None:
         """Heights, print area to column ``last``, paper and footer, page breaks
         between blocks (``breaks``), frozen panes and protection (no password;
@@ -275,7 +276,8 @@ class SheetWriter:
             ws.print_title_rows = title_rows
         if freeze:
             ws.freeze_panes = freeze
-        setup_print(ws, lang, portrait=portrait, stamp=stamp, one_page=one_page)
+        setup_print(ws, lang, portrait=portrait, stamp=stamp, one_page=one_page,
+                    appendix=appendix)  # fmt: skip
         if breaks:
             self._breaks(PAGE["portrait" if portrait else "landscape"])
         ws.sheet_view.showGridLines = False

@@ -32,7 +32,6 @@ from ..blocks import (
     Result,
     Results,
     Sheet,
-    Stamp,
     Template,
 )
 from ..expr import Array, Expr, F, Lit, Ref
@@ -52,10 +51,12 @@ from ..texts import T
 from ..written import parse
 from .months import (
     CHART,
+    IN_THOUSANDS,
     MONTHS_GRID,
     RESERVATIONS,
     RUN_COSTS,
     RUN_GPUS,
+    THOUSANDS,
     draw_scenarios,
     reserved,
 )
@@ -89,7 +90,7 @@ PLAN = Inputs(
                 "planificador."),
               fmt=tx.PERCENT_FMT, domain=_SHARE, typical=(0.0, 0.5)),
         Input("ExperimentsMultiplier", "", 1.0,
-              T("Experiments, times the final runs", "Experimentos, veces las ejecuciones"),
+              T("Experiments, times the final runs", "Experimentos (× ejecuciones)"),
               T("×", "×"),
               T(f"Compute spent before the final training runs (ablations, smaller models, "
                 f"failed recipes) as a multiple of theirs: {EXPERIMENTS_RANGE[0]} to "
@@ -186,14 +187,14 @@ TRAINING = Inputs(
     T("Training runs", "Entrenamientos"),
     (
         Input("TrainingMFU", "mfu", PRETRAINING_MFU,
-              T("MFU, unless a run says", "MFU, salvo que la ejecución diga otra"),
+              T("MFU, unless a run says", "MFU, salvo otra en la fila"),
               T("% of peak", "% del pico"),
               T("A well-tuned run's model FLOPs utilisation while it trains (Llama 3 405B "
                 "38-43 %); all in, Llama 3.1's GPU-hours imply 14 % (8B) to 33 % (405B): "
-                "the scenarios' Lower MFU shows the difference.",
+                "the scenario 'All-in MFU' shows the difference.",
                 "La MFU de un entrenamiento bien ajustado mientras entrena (Llama 3 405B "
                 "38-43 %); con todo incluido, las GPU-horas de Llama 3.1 implican del 14 % "
-                "(8B) al 33 % (405B): el escenario MFU menor muestra la diferencia."),
+                "(8B) al 33 % (405B): el escenario 'MFU con todo' muestra la diferencia."),
               fmt=tx.PERCENT_FMT, usual=False, rules=mfu_checks("TrainingMFU")[1:]),
         LORA_SPEED,
         USABLE,
@@ -341,8 +342,8 @@ def _costliest(k: int) -> Result:
     amount = F.LARGE(Ref("RunInPlan"), k)
     name = F.IFERROR(F.INDEX(Ref("RunName"), F.MATCH(amount, Ref("RunInPlan"), 0)), "–")
     return Result(f"CostliestRun{k}", F.IFERROR(amount, "–"), T(f"Costliest run {k}", f"Ejecución más cara {k}"),
-                  _MONEY, T("Within the plan, before contingency (Runs sheet).",
-                            "Dentro del plan, sin contingencia (hoja Ejecuciones)."),
+                  _MONEY, T("In the plan, before contingency.",
+                            "En el plan, sin contingencia."),
                   fmt=tx.MONEY, label_expr=name, label_name=f"CostliestRunName{k}")  # fmt: skip
 
 
@@ -353,32 +354,29 @@ MONEY = Figures(
     (
         Result("BudgetTotal", F.SUM(Ref("MonthlyCost")),
                T("Budget, all in", "Presupuesto, todo incluido"), _MONEY,
-               T(f"The {MONTHS} months' cost: runs, reservations, overheads, contingency "
-                 "and experiments.",
-                 f"El coste de los {MONTHS} meses: ejecuciones, reservas, gastos, "
-                 "contingencia y experimentos."),
+               T(f"The {MONTHS} months, all in.", f"Los {MONTHS} meses, todo incluido."),
                fmt=tx.MONEY, key=True),
         Result("BudgetLow", F.MIN(Ref("BudgetTotal"), *_SCENARIO_TOTALS),
                T("Range: the lowest scenario", "Horquilla: el escenario más bajo"), _MONEY,
-               T("The least of the base and the scenarios (Months sheet).",
-                 "El menor de la base y los escenarios (hoja Meses)."), fmt=tx.MONEY),
+               T("Least of the base and the scenarios.",
+                 "El menor de la base y los escenarios."), fmt=tx.MONEY),
         Result("BudgetHigh", F.MAX(Ref("BudgetTotal"), *_SCENARIO_TOTALS),
                T("Range: the highest scenario", "Horquilla: el escenario más alto"), _MONEY,
-               T("The most of the base and the scenarios.",
+               T("Most of the base and the scenarios.",
                  "El mayor de la base y los escenarios."), fmt=tx.MONEY),
         Result("BudgetCommitted", F.SUM(Ref("MonthReserved1")) * 730 * Ref("ReservedPrice")
                + F.SUM(Ref("MonthReserved2")) * 730 * F.IFERROR(Ref("ReservedPrice2") * 1, 0),
                T("Committed, not cancellable", "Comprometido, no cancelable"), _MONEY,
-               T("The reservations: GPUs committed each month × 730 h × their reserved price.",
-                 "Las reservas: GPU comprometidas cada mes × 730 h × su precio reservado."),
+               T("GPUs committed × 730 h × price.",
+                 "GPU reservadas × 730 h × precio."),
                fmt=tx.MONEY),
         _by_month("BudgetPretraining", T("Pre-training", "Preentrenamiento"), "MonthPretraining"),
         _by_month("BudgetFinetuning", T("Fine-tuning", "Ajuste fino"), "MonthFinetuning"),
         _by_month("BudgetServing", T("Serving, self-hosted", "Servicio, propio"), "MonthServing"),
         Result("BudgetApiAlternative", F.SUM(Ref("RunApiCost")),
                T("Serving through an API instead", "Servicio con una API en su lugar"), _MONEY,
-               T("The serving lines' tokens at the API prices (Assumptions), within the plan.",
-                 "Los tokens de los servicios a los precios de la API (Supuestos), dentro del plan."),
+               T("Same tokens at the API prices.",
+                 "Mismos tokens a precios de API."),
                fmt=tx.MONEY),
         _by_month("BudgetIdle", T("Reserved, idle", "Reservada, ociosa"), "MonthIdle"),
         _by_month("BudgetAbove", T("Above the commitment", "Por encima del compromiso"), "MonthAbove"),
@@ -391,9 +389,9 @@ MONEY = Figures(
                   "MonthExperiments"),
         *(_quarter(q) for q in range(1, MONTHS // 3 + 1)),
         Result("BudgetBeyondPlan", F.SUM(Ref("RunCost")) - F.SUM(Ref("RunInPlan")),
-               T(f"Runs past month {MONTHS}, not in the total", f"Ejecuciones tras el mes {MONTHS}, fuera del total"),
-               _MONEY, T("What runs that end after the plan cost after it, before contingency.",
-                         "Lo que cuestan tras el plan las ejecuciones que acaban después, sin contingencia."),
+               T(f"After month {MONTHS} (not in total)", f"Tras el mes {MONTHS}, no en el total"),
+               _MONEY, T(f"After month {MONTHS}, no contingency.",
+                         f"Tras el mes {MONTHS}, sin contingencia."),
                fmt=tx.MONEY),
     ),
 )  # fmt: skip
@@ -411,19 +409,19 @@ SIGN_OFF = Inputs(
                 "La fecha en que se revisaron por última vez los precios y las ejecuciones."),
               fmt="d mmm yyyy", domain=_DATE, usual=False, blank=True),
     ),
+    help_below=False,
 )  # fmt: skip
 
 BASIS = Figures(
     T("The basis", "La base"),
     ("TrainingMFU", "ServingUtilization", "PrefillMFU", "ApiPriceOutput", "Contingency",
-     "ServingContingency", "ExperimentsMultiplier", "OverheadShare", "PlanStart", "Currency"),
+     "ServingContingency", "ExperimentsMultiplier", "OverheadShare"),
     note=T(f"Prices: the Prices sheet's (examples read {PRICES_READ}, with their sources). "
            "Not counted: staff, data, storage beyond the overheads' share, experiments beyond "
            "the multiple above, and months after the plan.",
-           f"Precios: los de la hoja Precios (ejemplos leídos el {PRICES_READ}, con sus "
-           "fuentes). No se cuentan: personal, datos, almacenamiento más allá de los gastos "
-           "generales, experimentos más allá del múltiplo de arriba, ni los meses tras el "
-           "plan."),
+           f"Precios: los de la hoja Precios (ejemplos leídos el {PRICES_READ}, con "
+           "fuentes). No se cuentan: personal, datos, almacenamiento fuera de los gastos "
+           "generales, experimentos fuera del múltiplo, ni los meses tras el plan."),
 )  # fmt: skip
 
 SUMMARY = Sheet(
@@ -438,8 +436,8 @@ SUMMARY = Sheet(
                        T("GPUs", "GPU"), T("Its average over the month.", "Su media en el mes.")),
                 Result("PeakGPUsActive", F.MAX(Ref("MonthGPUsActive")),
                        T("Most GPUs at once", "Máximo de GPU a la vez"), T("GPUs", "GPU"),
-                       T("At most: the GPUs of the runs active in the busiest month.",
-                         "Como mucho: las GPU de las ejecuciones activas en el mes de más uso.")),
+                       T("Runs active in the busiest month.",
+                         "Activas en el mes de más uso.")),
                 Result("PeakReserved", F.MAX(Ref("MonthReserved")),
                        T("Most GPUs reserved", "Máximo de GPU reservadas"), T("GPUs", "GPU"),
                        T("The largest month's commitment.", "El compromiso del mes mayor.")),
@@ -447,7 +445,7 @@ SUMMARY = Sheet(
                        F.IF(F.SUM(Ref("MonthReserved")).gt(0),
                             F.SUM(Ref("MonthReservedFilled")) / F.SUM(Ref("MonthReserved")), Lit(0)),
                        T("Commitment used", "Compromiso usado"), T("% used", "% usado"),
-                       T("Reserved GPU-months used ÷ committed.", "GPU-mes reservadas usadas ÷ comprometidas."),
+                       T("GPU-months used ÷ committed.", "GPU-mes usadas ÷ comprometidas."),
                        fmt="0%",
                        checks=(Check(F.OR(F.SUM(Ref("MonthReserved")).eq(0), Ref("CommitmentUse").ge(0.7)),
                                      T("Warning: under 70 % of the commitment is used: reserve fewer GPUs, or put runs on them",
@@ -460,23 +458,26 @@ SUMMARY = Sheet(
             ),
         ),
         BASIS,
-        SIGN_OFF,
-        Stamp(),
+        SIGN_OFF,  # the build's version and date: the cover and every footer
     ),
     summary=True,
+    legend=T("Type on Runs, Prices, Months and Assumptions (yellow cells); here, only "
+             "the sign-off.",
+             "Escriba en Ejecuciones, Precios, Meses y Supuestos (celdas amarillas); "
+             "aquí, solo la aprobación."),
 )  # fmt: skip
 
 SCENARIO_TOTALS = Results(
     T("What the scenarios read", "Lo que leen los escenarios"),
     (
         Result("BudgetTraining", F.SUM(Ref("MonthPretraining")) + F.SUM(Ref("MonthFinetuning")),
-               T("Training runs", "Entrenamientos"), _MONEY, T("Pre-training and fine-tuning, within the plan.",
-                                                              "Preentrenamiento y ajuste fino, dentro del plan."),
-               fmt=tx.MONEY),
+               T("Training runs", "Entrenamientos"), IN_THOUSANDS, T("Pre-training and fine-tuning, within the plan.",
+                                                          "Preentrenamiento y ajuste fino, dentro del plan."),
+               fmt=THOUSANDS),
         Result("BudgetMFUBased", F.SUMIF(Ref("RunMFUBased"), 1, Ref("RunInPlan")),
-               T("of them at an MFU", "de ellos a una MFU"), _MONEY,
+               T("of them at an MFU", "de ellos a una MFU"), IN_THOUSANDS,
                T("Training runs whose speed comes from an MFU, not a measurement.",
-                 "Entrenamientos cuya velocidad sale de una MFU, no de una medida."), fmt=tx.MONEY),
+                 "Entrenamientos cuya velocidad sale de una MFU, no de una medida."), fmt=THOUSANDS),
     ),
     steps=True,
 )  # fmt: skip

@@ -35,7 +35,7 @@ from ..written import parse
 MONTHS = 12  # columns of the Months sheet: the plan's length
 HOURS_A_MONTH = 730  # 8,760 hours a year ÷ 12, as the planner's serving
 SECONDS_A_MONTH = HOURS_A_MONTH * 3600
-RUN_ROWS = 30
+RUN_ROWS = 20  # rows of the Runs table: with its head, one landscape page
 _MONEY = T("{currency}", "{currency}")
 _START = Domain(1.0, float("inf"), True, False, "be a whole number, 1 or more", whole=True)
 
@@ -86,8 +86,7 @@ _ESTIMATE = F.IF(
 _REPLICA = _blank_or("RunGPUs", 1)
 _PEAK_RATE = Ref("RunTokens") / SECONDS_A_MONTH * Ref("PeakToAverage")  # output tokens/s
 _TRAIN = ("RunTokens", 1, "RunGPUs", "RunSpeed", 1, 1)  # tokens as one epoch
-_MONTHS_IN_PLAN = F.MAX(0, F.MIN(Ref("RunStart") - 1 + Ref("RunDuration"), MONTHS)
-                        - (Ref("RunStart") - 1))  # fmt: skip
+_MONTHS_IN_PLAN = F.MAX(0, F.MIN(Ref("RunFinish"), MONTHS) - (Ref("RunStart") - 1))
 
 # Memory: the method's weights held, parameters trained and bytes a weight
 # (full 16-bit, LoRA 16-bit base, QLoRA 4-bit base), as the fine-tuning workbook.
@@ -239,7 +238,7 @@ RUN_FIELDS = (
     _field("RunCO2", T("CO2e", "CO2e"), T("t", "t"), tx.DECIMAL, total=True, band=3,
            expr=call("TRAINING_CO2_TONNES", "RunEnergy", "GridIntensity")),
     _field("RunEnd", T("End month", "Mes final"), T("", ""), tx.COUNT, band=3,
-           expr=F.ROUNDUP(Ref("RunStart") - 1 + Ref("RunDuration"), 0)),
+           expr=F.ROUNDUP(Ref("RunFinish"), 0)),
     _field("RunPerMTok", T("Per M output tokens", "Por M tokens de salida"), T("{currency}", "{currency}"),
            tx.MONEY, band=3,
            expr=F.IF(SERVES, Ref("RunCost") / Ref("RunMonths") / Ref("RunTokens") * 1e6, "")),
@@ -291,18 +290,25 @@ RUN_FIELDS = (
            expr=F.IF(SERVES, Ref("RunReplicaEstimate") / Ref("RunReplicaGPUs"), _ESTIMATE)),
     _field("RunSpeed", T("Speed used", "Velocidad usada"), T("tokens/s a GPU", "tokens/s por GPU"),
            band=4, expr=_blank_or("RunMeasuredSpeed", "RunEstimate")),
+    _field("RunTokensPerSec", T("Tokens/s (a GPU; a replica)", "Tokens/s (una GPU; una réplica)"),
+           T("tokens/s", "tokens/s"), band=4,
+           expr=F.IF(SERVES, Ref("RunSpeed") * Ref("RunReplicaGPUs"), Ref("RunSpeed"))),
     _field("RunReplicaGPUs", T("GPUs a replica", "GPU por réplica"), T("GPUs", "GPU"), band=4,
            expr=_REPLICA),
     _field("RunReplicaEstimate", T("Replica, estimated", "Réplica, estimada"),
            T("output tokens/s", "tokens de salida/s"), band=4,
            expr=F.IF(SERVES, _SERVE_ESTIMATE, "")),
     _field("RunReplicas", T("Replicas", "Réplicas"), T("", ""), band=4,
-           expr=F.IF(SERVES, call("SERVING_GPUS", _PEAK_RATE, Ref("RunSpeed") * Ref("RunReplicaGPUs"), 1)
+           expr=F.IF(SERVES, call("SERVING_GPUS", _PEAK_RATE, "RunTokensPerSec", 1)
                      + _blank_or("RunSpare", 0), "")),
     _field("RunHours", T("Hours", "Horas"), T("hours", "horas"), tx.DECIMAL, band=4,
            expr=F.IF(SERVES, HOURS_A_MONTH * Ref("RunMonths"), call("FT_TRAINING_HOURS", *_TRAIN))),
     _field("RunDuration", T("Months", "Meses"), T("", ""), tx.TWO, band=4,
            expr=F.IF(SERVES, Ref("RunMonths"), Ref("RunHours") / HOURS_A_MONTH)),
+    _field("RunFinish", T("Ends after month", "Acaba tras el mes"), T("months", "meses"), tx.TWO,
+           band=4, expr=Ref("RunStart") - 1 + Ref("RunDuration")),
+    _field("RunMonthly", T("Cost a month", "Coste al mes"), _MONEY, tx.MONEY, band=4,
+           expr=Ref("RunCost") / Ref("RunDuration")),
     _field("RunLoRAParams", T("LoRA params", "Parám. LoRA"), T("N", "N"), tx.LARGE, band=4,
            expr=F.IF(_NAMED, _LORA, 0)),
     _field("RunFewestGPUs", T("Fewest GPUs", "Mínimo GPU"), T("training", "entreno"), band=4,
@@ -397,7 +403,7 @@ _SERVE_CEILING = Check(
     error=False,
 )  # fmt: skip
 _LONG, _LONGER = time_checks("RunHours")
-_ENDS = Check((Ref("RunStart") - 1 + Ref("RunDuration")).le(MONTHS),
+_ENDS = Check(Ref("RunFinish").le(MONTHS),
               T(f"Warning: runs past month {MONTHS}: the months after are not in this budget "
                 "(Summary: beyond the plan)",
                 f"Aviso: sigue después del mes {MONTHS}: los meses siguientes no están en este "
@@ -448,12 +454,12 @@ EXAMPLE = (
 
 RUNS = Table(
     T("Runs", "Ejecuciones"),
-    T("One run a row, up to 30: type over the yellow cells, or clear a row to drop it. "
+    T(f"One run a row, up to {RUN_ROWS}: type over the yellow cells, or clear a row to drop it. "
       "Kind, method, GPU and pricing take the words of their drop-downs; the details "
       "band below takes each run's MFU or measured speed and a serving line's prompts, "
       "precision, latency target and spare replicas (blank: the Assumptions sheet's). "
       "Each row's check names its first problem; its results show n/a until it is fixed.",
-      "Una ejecución por fila, hasta 30: escriba en las celdas amarillas, o borre una fila "
+      f"Una ejecución por fila, hasta {RUN_ROWS}: escriba en las celdas amarillas, o borre una fila "
       "para quitarla. Tipo, método, GPU y tarifa admiten las palabras de sus listas; la "
       "banda de detalles, debajo, admite la MFU o la velocidad medida de cada ejecución y, "
       "en un servicio, entradas, precisión, latencia objetivo y réplicas de reserva (en "

@@ -120,6 +120,10 @@ SUMMARY = Sheet(
         Stamp(),
     ),
     summary=True,
+    legend=T("Your figures go in the yellow cells of the Planner sheet; this page shows "
+             "what they give.",
+             "Sus cifras van en las celdas amarillas de la hoja Planificador; esta página "
+             "muestra lo que dan."),
 )  # fmt: skip
 
 PLANNER = Template(
