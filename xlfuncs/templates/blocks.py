@@ -79,7 +79,9 @@ class Result:
     checks: tuple[Check, ...] = ()  # plausibility of the result itself
     label_expr: Expr | None = None  # a label computed (a run's name), named label_name
     label_name: str | None = None
-    beside: tuple[Expr, ...] = ()  # shown after the unit (a quarter's first and last month)
+    beside: tuple[
+        Expr, ...
+    ] = ()  # shown after the unit (a quarter's first and last month)
     beside_fmt: str = "General"
 
 
@@ -369,7 +371,9 @@ class Sheet:
     summary: bool = False  # the one printed page for the reader who signs
     columns: tuple[float, ...] = ()  # widths of a wide sheet (a table, months)
     side: int = 0  # columns beyond the printed ones, for a table's workings
-    legend: Text | None = None  # a summary's: where the reader types (the inputs' sheets)
+    legend: Text | None = (
+        None  # a summary's: where the reader types (the inputs' sheets)
+    )
 
 
 @dataclass(frozen=True)

@@ -90,7 +90,9 @@ def laid_out(
         w = SheetWriter(wb, wb.create_sheet(lay.t(sheet.name)), columns)
         lay.compact = sheet.summary
         lay.sheet = w.title
-        head(lay, w, sheet, first and sheet.check, brief=models > 0 and not sheet.summary)
+        head(
+            lay, w, sheet, first and sheet.check, brief=models > 0 and not sheet.summary
+        )
         first = first and not sheet.check
         models += not sheet.summary
         for block in sheet.blocks:
@@ -262,7 +264,7 @@ def add_data_sheets(wb: Workbook, lang: str) -> dict[tuple[str, str], Any]:
     shown = [s for s in sheets if s.sheet_state == "visible"]  # the Keys sheet: hidden
     for data, letter in zip(shown, "BCDEF"):  # the Checks sheet is appendix A
         setup_print(data, lang, portrait=False, stamp=STAMP, appendix=letter)
-    for data in sheets[len(shown):]:
+    for data in sheets[len(shown) :]:
         setup_print(data, lang, portrait=False, stamp=STAMP)
     return cached
 

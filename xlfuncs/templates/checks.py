@@ -65,7 +65,9 @@ def input_checks(inp: Input) -> list[Check]:
         found = Check(looked_up(inp.name, inp.keys), tx.PICK)
         picked = _ordered([found, *inp.rules])
         if inp.blank:  # blank is allowed: none picked
-            return [Check(F.OR(F.ISBLANK(x), c.cond), c.message, c.error) for c in picked]
+            return [
+                Check(F.OR(F.ISBLANK(x), c.cond), c.message, c.error) for c in picked
+            ]
         return picked
     out = [Check(F.ISNUMBER(x), tx.ENTER_NUMBER)]
     d = domain(inp)
@@ -174,7 +176,10 @@ def validation(inp: Input, lang: str, label: str, prompt: str) -> DataValidation
     d = domain(inp)
     if inp.kind == "text":
         dv = DataValidation(
-            type="textLength", operator="between", formula1="1", formula2=str(inp.length)
+            type="textLength",
+            operator="between",
+            formula1="1",
+            formula2=str(inp.length),
         )
     elif inp.kind == "list":
         dv = DataValidation(type="list", formula1=inp.menu or inp.keys)

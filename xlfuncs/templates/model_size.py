@@ -142,7 +142,7 @@ RUN = Results(
 )  # fmt: skip
 
 BUDGETS = Sweep(
-    T("Budgets from 1 to 100,000 PF/s-days", "Presupuestos de 1 a 100.000 PF/s-días"),
+    T("Budgets from {first} to {last} PF/s-days", "Presupuestos de {first} a {last} PF/s-días"),
     T("Tokens per parameter as above; type other budgets in the yellow cells. Each "
       "10× budget gives √10 ≈ 3.16× the parameters and the tokens.",
       "Tokens por parámetro como arriba; escriba otros presupuestos en las celdas "

@@ -117,7 +117,9 @@ def _line(lay: Layout, w: SheetWriter, months: list[str], line: Line) -> list[It
             months_of = Span([cell(line.name, m) for m in range(1, len(months) + 1)],
                              across=True)  # fmt: skip
         year = Guard(fold(months_of)) if line.guard else fold(months_of)
-        lay.formula(w, "how", year, year_style.but(fmt=line.fmt), name=f"{line.name}Year")
+        lay.formula(
+            w, "how", year, year_style.but(fmt=line.fmt), name=f"{line.name}Year"
+        )
     return items
 
 

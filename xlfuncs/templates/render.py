@@ -39,7 +39,7 @@ from .blocks import (
     Stamp,
     Sweep,
 )
-from .expr import Expr, F, Guard, Ref
+from .expr import Expr, F, Guard, Ref, Say
 from .layout import DATA, Entry, Layout, build_date, heading
 from .model import check_name
 from .texts import T, Text
@@ -371,7 +371,14 @@ def grid(lay: Layout, w: SheetWriter, block: Grid) -> None:
 
 
 def sweep(lay: Layout, w: SheetWriter, block: Sweep) -> None:
-    section(lay, w, block.title)
+    ranged = "{first}" in block.title.en  # a title stating the typed range
+    if ranged:  # its cell now, its formula once the first and last are typed
+        w.next()
+        w.next()
+        title_cell = lay.formula(w, "label", None, wr.SECTION)
+        w.height(20)
+    else:
+        section(lay, w, block.title)
     note(lay, w, block.note)
     inp = lay.tpl.input(block.vary)
     cols = DATA[: len(block.results)]
@@ -383,11 +390,12 @@ def sweep(lay: Layout, w: SheetWriter, block: Sweep) -> None:
         lay.label(w, c, res.label, res.unit, wr.HEADER_CENTRED)
     w.fill("label", "how", wr.HEADER.fill)  # type: ignore[arg-type]
     items: list[Item] = []
-    warnings: list[Item] = []
     table: dict[str, list[str]] = {n: [] for n in block.results}
+    typed: list[str] = []
     for v in block.values:
         w.next()
         cell = lay.typed(w, "label", inp, v)
+        typed.append(cell)
         items.append(
             (
                 inp.label + f" {w.coord('label')}",
@@ -400,19 +408,15 @@ def sweep(lay: Layout, w: SheetWriter, block: Sweep) -> None:
             tree = lay.model.case(name, {inp.name: cell})
             here = lay.formula(w, c, tree, wr.RESULT.but(fmt=fmt(lay, res.fmt)))
             table[name].append(here)
-            # Each row's result judged by the result's warnings (a run over a
-            # year), when it is a number: a row is a what-if, not the plan, so
-            # its figures warn rather than fail the model.
-            judged = [
-                Check(F.OR(F.NOT(F.ISNUMBER(Ref(here))), rename(k.cond, {name: here})),
-                      k.message, error=False)
-                for k in res.checks
-                if not k.error
-            ]  # fmt: skip
-            if judged:
-                warnings.append((res.label + f" {w.coord(c)}", judged, []))
+            # A row's results are not judged: the rows span what-ifs on
+            # purpose (a budget a thousand times the plan's runs for years),
+            # and the plan's own results are judged where they are.
     first, last = head_row + 1, w.row
-    check_line(lay, w, items + warnings, block.title)
+    where = block.title
+    if ranged:
+        lay.model.add(title_cell, _ranged_title(block.title, typed[0], typed[-1]))
+        where = _unranged(block.title)
+    check_line(lay, w, items, where)
     if block.chart is not None:
         ch = block.chart
         y_fmt = fmt(lay, lay.tpl.result(ch.plot[0]).fmt)
@@ -440,6 +444,33 @@ def sweep(lay: Layout, w: SheetWriter, block: Sweep) -> None:
                 ys_all
             )
         place_chart(w, chart)
+
+
+def _ranged_title(title: Text, first: str, last: str) -> Expr:
+    """``title`` with its ``{first}`` and ``{last}`` replaced by the typed
+    cells' values as the reader's Excel writes them (two decimals where one is
+    not whole); an ellipsis for them while one is not a number."""
+    before, rest = title.split("{first}")
+    between, after = rest.split("{last}")
+
+    def shown(cell: str) -> Expr:
+        x = Ref(cell)
+        return F.FIXED(x, F.IF(x.eq(F.INT(x)), 0, 2))
+
+    return F.IFERROR(
+        Say(before).cat(shown(first), between, shown(last), after),
+        Say(_unranged(title)),
+    )
+
+
+def _unranged(title: Text) -> Text:
+    """A ranged title's words with an ellipsis for each figure."""
+    return Text(
+        *(
+            t.replace("{first}", "…").replace("{last}", "…")
+            for t in (title.en, title.es)
+        )
+    )
 
 
 def _title(lay: Layout, name: str) -> str:

@@ -174,18 +174,24 @@ FT_MODEL = Input(
 )  # fmt: skip
 
 
-def mfu_checks(name: str) -> tuple[Check, Check, Check]:
+#: What to do about a measured speed faster than the GPU can run the model.
+CHOOSE_ESTIMATED = T(
+    "measure the speed on them, or choose estimated",
+    "mida la velocidad con ellos, o elija estimado",
+)
+
+
+def mfu_checks(name: str, remedy: T = CHOOSE_ESTIMATED) -> tuple[Check, Check, Check]:
     """An MFU judged, typed or implied by a measured speed: one rule for every
     workbook (MFU_FLOOR, MFU_HIGH): above 100 % or under 2 % of the GPU's dense
-    peak an error, above 70 % a warning."""
+    peak an error, above 70 % a warning. Above 100 %, the speed is blamed, with
+    ``remedy``, not a unit: a measured speed typed for one model stays when the
+    model or the GPU changes."""
     x = Ref(name)
     return (
-        Check(x.le(1), T("Error: faster than this GPU can run this model: measure the "
-                         "speed on them, or choose estimated (tokens/s per GPU, not "
-                         "per cluster or per minute?)",
+        Check(x.le(1), T("Error: faster than this GPU can run this model: ",
                          "Error: más rápido de lo que esta GPU puede ejecutar este "
-                         "modelo: mida la velocidad con ellos, o elija estimado "
-                         "(¿tokens/s por GPU, no por clúster ni por minuto?)")),
+                         "modelo: ") + remedy),
         Check(x.ge(MFU_FLOOR),
               T(f"Error: under {MFU_FLOOR:.0%} of the GPU's peak: check the speed, the "
                 "model and the GPU (was 40% typed as 0.4%?)",

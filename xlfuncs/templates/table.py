@@ -126,7 +126,9 @@ RULE = Text("Check", "Control")
 ROW_OK = Text("Results computed", "Resultados calculados")
 ROW_NA = Text("Else shown", "Si no, se muestra")
 IN_USE = Text("In use", "En uso")
-UNNAMED = Text("Error: name this row or clear it", "Error: dé nombre a esta fila o bórrela")
+UNNAMED = Text(
+    "Error: name this row or clear it", "Error: dé nombre a esta fila o bórrela"
+)
 
 
 def _first_problem(spans: Sequence[Span]) -> Expr:
@@ -143,7 +145,9 @@ def _first_problem(spans: Sequence[Span]) -> Expr:
     return tree
 
 
-def _spans(names: Sequence[str], where: Mapping[str, tuple[int, int, int]]) -> list[Span]:
+def _spans(
+    names: Sequence[str], where: Mapping[str, tuple[int, int, int]]
+) -> list[Span]:
     """``names`` as runs of neighbouring cells of a row: a band is drawn in parts
     of as many fields as the sheet is wide, each part its own rows. ``where``:
     each field's (band, part, column)."""
@@ -221,7 +225,9 @@ def workings(block: Table) -> tuple[tuple[Field, ...], tuple[Field, ...], Field]
 
 def used_field(block: Table) -> Field:
     """Whether a row is in use: any of its typed cells holds something."""
-    return Field(f"{block.label}Used", IN_USE, Text("", ""), "General", band=block.workings)
+    return Field(
+        f"{block.label}Used", IN_USE, Text("", ""), "General", band=block.workings
+    )
 
 
 def na_field(block: Table) -> Field:
@@ -315,7 +321,9 @@ def render_table(lay: Layout, w: SheetWriter, block: Table) -> None:
             for f in computed if _lookup(model.keyed(model.written(f.expr), every_key))}  # type: ignore[arg-type]  # fmt: skip
     held.pop(None, None)  # type: ignore[call-overload]
     if held:
-        trees = {n: t if n in held.values() else _held(t, held) for n, t in trees.items()}
+        trees = {
+            n: t if n in held.values() else _held(t, held) for n, t in trees.items()
+        }
     # The row's cells, in the model first: typed values, then computed trees; a
     # row nobody uses shows nothing.
     plain = {used.name, ok.name, na_cell.name, *(f.name for f in computed)}
@@ -502,7 +510,9 @@ def _cell(
         return
     if f.input is not None:  # the label, shown again beside the results
         shown = F.IFERROR(Ref(name).cat(""), "")
-        lay.formula(w, key_, F.IF(Ref(ren[f"{block.label}Used"]), shown, ""), wr.WRAPPED)
+        lay.formula(
+            w, key_, F.IF(Ref(ren[f"{block.label}Used"]), shown, ""), wr.WRAPPED
+        )
         return
     style = wr.STEP if f.shown_in >= block.workings else wr.RESULT
     lay.formula(w, key_, None, style.but(fmt=lay.t(f.fmt)), name=name)

@@ -45,7 +45,7 @@ def lines(text: str, width: float) -> int:
 #: The appendix's header, for sheets the reader who signs does not print.
 APPENDIX = {
     "en": "Appendix {letter}: {sheet}, for reference; not part of the pages to sign",
-    "es": "Anexo {letter}: {sheet}, de referencia; no forma parte de las páginas a firmar",
+    "es": "Anexo {letter}: {sheet}, de referencia; no es parte de las páginas a firmar",
 }
 
 

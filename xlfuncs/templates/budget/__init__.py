@@ -140,12 +140,16 @@ CAPACITY = Inputs(
 
 def _price_of(j: int, column: str) -> Expr:
     """Reservation j's GPU's price on the Prices sheet."""
-    return F.INDEX(Ref(column), F.MATCH(Ref(reserved("ReservedRow", j)), Ref("PriceGPURow"), 0))
+    return F.INDEX(
+        Ref(column), F.MATCH(Ref(reserved("ReservedRow", j)), Ref("PriceGPURow"), 0)
+    )
 
 
 def _reserved_results(j: int) -> tuple[Result, ...]:
     gpu = reserved("ReservedGPU", j)
-    row = F.INDEX(Ref("AcceleratorRow"), F.MATCH(parse(key(gpu)), Ref("AcceleratorKeys"), 0))
+    row = F.INDEX(
+        Ref("AcceleratorRow"), F.MATCH(parse(key(gpu)), Ref("AcceleratorKeys"), 0)
+    )
     n = f" ({j})"
     return (
         Result(reserved("ReservedRow", j), row,

@@ -52,7 +52,9 @@ def _spread(k: int, m: int, what: str) -> Expr:
     """Run k's ``what`` a month (cost, GPUs) times the share of month m it runs;
     blank when the row has none."""
     x = Ref(cell(what, k))
-    share = F.MAX(0, F.MIN(m, Ref(cell("RunFinish", k))) - F.MAX(m, Ref(cell("RunStart", k))) + 1)
+    share = F.MAX(
+        0, F.MIN(m, Ref(cell("RunFinish", k))) - F.MAX(m, Ref(cell("RunStart", k))) + 1
+    )
     return F.IF(F.ISNUMBER(x), x * share, "")
 
 
@@ -62,7 +64,9 @@ def _runs(what: str, m: int) -> Span:
 
 
 def _run_name(k: int) -> Expr:
-    return F.IF(Ref(cell("RunNameUsed", k)), F.IFERROR(Ref(cell("RunName", k)).cat(""), ""), "")
+    return F.IF(
+        Ref(cell("RunNameUsed", k)), F.IFERROR(Ref(cell("RunName", k)).cat(""), ""), ""
+    )
 
 
 def reserved(name: str, j: int) -> str:
@@ -222,6 +226,7 @@ def _run_lines(what: str, of: str, year: str, fmt: str) -> tuple[Line, ...]:
              fmt, year, public=False, guard=False)
         for k in range(1, RUN_ROWS + 1)
     )  # fmt: skip
+
 
 RUN_COSTS = MonthGrid(
     T("Cost by run and month", "Coste por ejecución y mes"), None, _START, MONTHS,

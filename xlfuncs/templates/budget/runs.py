@@ -37,7 +37,9 @@ HOURS_A_MONTH = 730  # 8,760 hours a year ÷ 12, as the planner's serving
 SECONDS_A_MONTH = HOURS_A_MONTH * 3600
 RUN_ROWS = 20  # rows of the Runs table: with its head, one landscape page
 _MONEY = T("{currency}", "{currency}")
-_START = Domain(1.0, float("inf"), True, False, "be a whole number, 1 or more", whole=True)
+_START = Domain(
+    1.0, float("inf"), True, False, "be a whole number, 1 or more", whole=True
+)
 
 KINDS = (T("pre-training", "preentrenamiento"), T("fine-tuning", "ajuste fino"),
          T("serving", "servicio"))  # fmt: skip
@@ -84,7 +86,9 @@ _ESTIMATE = F.IF(
     call("TOKENS_PER_SEC_PER_GPU", "RunActiveParams", "RunPeakTFLOPS", "RunMFUUsed"),
 ) * F.CHOOSE(Ref("RunMethodCode"), 1, Ref("LoRASpeedup"), Ref("LoRASpeedup"))  # fmt: skip
 _REPLICA = _blank_or("RunGPUs", 1)
-_PEAK_RATE = Ref("RunTokens") / SECONDS_A_MONTH * Ref("PeakToAverage")  # output tokens/s
+_PEAK_RATE = (
+    Ref("RunTokens") / SECONDS_A_MONTH * Ref("PeakToAverage")
+)  # output tokens/s
 _TRAIN = ("RunTokens", 1, "RunGPUs", "RunSpeed", 1, 1)  # tokens as one epoch
 _MONTHS_IN_PLAN = F.MAX(0, F.MIN(Ref("RunFinish"), MONTHS) - (Ref("RunStart") - 1))
 
@@ -102,7 +106,14 @@ _ACTIVATIONS = F.IF(_NAMED, call(
     1, Lit("full")), 0)  # fmt: skip
 _FEWEST = call("MIN_GPUS_FOR_MEMORY", _HELD, "RunGPUMemoryGB", _ACTIVATIONS, _TRAINED, _BYTES,
                "ZeroStage", 1, "UsableMemory")  # fmt: skip
-_KV = call("KV_CACHE_GB", "RunLayers", _spec("kv_heads"), _spec("head_dim"), "ServingContext", 1)
+_KV = call(
+    "KV_CACHE_GB",
+    "RunLayers",
+    _spec("kv_heads"),
+    _spec("head_dim"),
+    "ServingContext",
+    1,
+)
 _MOST = call("MAX_DECODE_BATCH", "RunParams", "RunGPUMemoryGB", _KV, 2, "RunReplicaGPUs",
              "UsableMemory")  # fmt: skip
 
@@ -331,8 +342,10 @@ def _token_band(kind: int, lo: float, hi: float, what: T) -> tuple[Check, Check]
              "were they typed in millions?",
              "Error: menos de una milésima de los tokens habituales de un {what} ({lo} "
              "o más): ¿escritos en millones?")  # fmt: skip
-    usual = T("Warning: unusual tokens for a {what}: typical is {lo} to {hi}",
-              "Aviso: tokens inusuales en un {what}: lo habitual es de {lo} a {hi}")
+    usual = T(
+        "Warning: unusual tokens for a {what}: typical is {lo} to {hi}",
+        "Aviso: tokens inusuales en un {what}: lo habitual es de {lo} a {hi}",
+    )
     return (
         Check(F.OR(K.ne(kind), x.ge(lo / 1000)),
               Text(said(slip.en, "en"), said(slip.es, "es"))),
@@ -351,7 +364,10 @@ _FT_METHOD = Check(
 )
 _TRAIN_NEEDS = Check(
     F.OR(SERVES, F.ISNUMBER(Ref("RunGPUs"))),
-    T("Error: a training run needs its GPUs", "Error: un entrenamiento necesita sus GPU"),
+    T(
+        "Error: a training run needs its GPUs",
+        "Error: un entrenamiento necesita sus GPU",
+    ),
 )
 _SERVE_NEEDS = Check(
     F.OR(TRAINING, F.AND(F.ISNUMBER(Ref("RunMonths")), F.ISNUMBER(Ref("RunPromptTokens")))),
@@ -372,8 +388,10 @@ _TRAINING_ONLY = Check(
 )  # fmt: skip
 _IN_PLAN = Check(
     Ref("RunStart").le(MONTHS),
-    T(f"Error: starts after the plan's {MONTHS} months",
-      f"Error: empieza después de los {MONTHS} meses del plan"),
+    T(
+        f"Error: starts after the plan's {MONTHS} months",
+        f"Error: empieza después de los {MONTHS} meses del plan",
+    ),
 )
 _FITS = Check(
     F.LEFT(Ref("RunMemory"), len(tx.ERROR_WORD.en)).ne(Say(tx.ERROR_WORD)),
@@ -381,16 +399,27 @@ _FITS = Check(
 )
 _PRICED = Check(
     F.AND(F.ISNUMBER(Ref("RunPrice")), Ref("RunPrice").gt(0)),
-    T("Error: no price for this GPU and tier on the Prices sheet",
-      "Error: sin precio para esta GPU y tarifa en la hoja Precios"),
+    T(
+        "Error: no price for this GPU and tier on the Prices sheet",
+        "Error: sin precio para esta GPU y tarifa en la hoja Precios",
+    ),
 )
 _COSTS = Check(
     F.AND(F.ISNUMBER(Ref("RunCost")), Ref("RunCost").gt(0)),
-    T("Error: costs nothing: check its figures", "Error: no cuesta nada: revise sus cifras"),
+    T(
+        "Error: costs nothing: check its figures",
+        "Error: no cuesta nada: revise sus cifras",
+    ),
 )
 _IMPLIED = tuple(
     Check(F.OR(SERVES, c.cond), c.message, c.error)
-    for c in mfu_checks("RunImpliedMFU")
+    for c in mfu_checks(
+        "RunImpliedMFU",
+        T(
+            "measure the speed on them, or clear it to use the MFU",
+            "mida la velocidad con ellas, o bórrela para usar la MFU",
+        ),
+    )
 )
 # A measured serving speed above the estimate's ceiling: the estimate is within
 # 0.75-1.35 of measured runs (docs/serving.md), so 1.5 times it is suspect.
@@ -505,7 +534,9 @@ def _price(name: str, label: T) -> Field:
     inp = table_input(name, label, T("{currency}/GPU-h", "{currency}/GPU-h"), _PRICE_HELP,
                       fmt=tx.MONEY, usual=False, domain=POSITIVE, blank=True,
                       rules=(_price_band(name),))  # fmt: skip
-    return Field(name, label, T("{currency}/GPU-h", "{currency}/GPU-h"), tx.MONEY, input=inp)
+    return Field(
+        name, label, T("{currency}/GPU-h", "{currency}/GPU-h"), tx.MONEY, input=inp
+    )
 
 
 def _price_row(p: object) -> dict[str, object]:
