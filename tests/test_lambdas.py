@@ -657,10 +657,17 @@ def test_let_only_where_written_out_is_past_excels_limits(monkeypatch):
 
 
 def test_let_names_excel_and_the_engines_accept(built):
-    # A LET name is a LAMBDA parameter's kind of name, and none is a defined
-    # name of the workbook: IronCalc reads such a name as the defined one.
+    # A LET name is a LAMBDA parameter's kind of name, and none is a name of a
+    # workbook we write (the library, each template in each language) or of
+    # the registry: IronCalc reads such a name as the defined one.
+    from xlfuncs.templates.build import laid_out
+
     wb = openpyxl.load_workbook(built / lib.FILENAME)
-    defined = {n.lower() for n in wb.defined_names}
+    defined = {n.lower() for n in wb.defined_names} | {n.lower() for n in REGISTRY}
+    for tpl in T.TEMPLATES:
+        for lang in T.LANGS:
+            defined |= {n.lower() for n in laid_out(tpl, lang).wb.defined_names}
+    assert {"gpus", "acceleratorkeys", "serving_batch"} <= defined  # found them
     for name in with_let():
         text = wb.defined_names[name].attr_text
         names = L.let_names(text)

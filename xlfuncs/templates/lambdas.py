@@ -220,7 +220,8 @@ def let_body(
     or passed through with its OMITTED test. A variable is computed before the
     checks run; a value that is an error where an argument is bad is not read.
     """
-    lets = _Lets(functions, {a.name for a in spec.args})
+    params = {a.name for a in spec.args}
+    lets = _Lets(functions, params | {_written(p) for p in params})
     bound = {k: lets.hoist(v, k) for k, v in bindings.items()}
     body = lets.expand(tree, bound, dict(left_out))
     return lets.written(_checked(spec, fold(body)))
@@ -238,6 +239,7 @@ class _Lets:
         self.hints: dict[str, list[str]] = {}  # names it stands for, first first
         self.called: dict[str, str] = {}  # a call's function, the last resort
         self.calls: dict[tuple[object, ...], Ref] = {}  # a call written out
+        self.parts = 0  # repeated parts named so far (numbered again in order)
 
     def hoist(self, value: Expr, hint: str) -> Expr:
         """``value`` as a variable, or itself where it is a name or a literal."""
@@ -336,18 +338,23 @@ class _Lets:
         """The first hint no other name has taken (nor a defined name, which a
         LET name would shadow in some engines), else it with "_" appended."""
         hints = [h for h in hints if h]
-        if not hints:  # a part of the body: numbered (again, once in order)
-            self.parts = getattr(self, "parts", 0) + 1
+        if not hints:  # a repeated part with no name of its own
+            self.parts += 1
             hints = [f"part{self.parts}"]
         for hint in hints:
-            if hint.lower() not in self.taken:
+            if not {hint.lower(), _written(hint).lower()} & self.taken:
                 break
         else:
             hint = hints[0]
-            while hint.lower() in self.taken:
+            while {hint.lower(), _written(hint).lower()} & self.taken:
                 hint += "_"
-        self.taken.add(hint.lower())
+        self.taken |= {hint.lower(), _written(hint).lower()}
         return parameter(hint)
+
+
+def _written(name: str) -> str:
+    """``name`` as :func:`parameter` writes it, without its prefix."""
+    return parameter(name).removeprefix("_xlpm.")
 
 
 #: Characters a variable costs where it is read (``_xlpm.part12``), and where it
@@ -382,10 +389,6 @@ def _in_order(defs: dict[str, Expr]) -> dict[str, Expr]:
                 out[k] = v
                 break
     return out
-
-
-def _contains(tree: Expr, part: Expr) -> bool:
-    return any(e == part for e in tree.walk())
 
 
 def _replaced(e: Expr, swap: Mapping[Expr, Expr]) -> Expr:
