@@ -249,7 +249,7 @@ def test_a_fine_tune_costs_what_the_fine_tuning_workbook_says(default):
         "FTModel": "Llama 3.1 70B", "FTMethod": "LoRA", "GPUModel": "A100 SXM",
         "GPUs": 8, "MFU": 0.35, "ThroughputSource": "estimated", "Efficiency": 1.0,
         "DatasetExamples": 2_000_000, "TokensPerExample": 1_000, "Epochs": 1,
-        "PricePerGPUHour": 2.70,
+        "PricePerGPUHour": 2.70, "SeqLen": 4096,  # the budget's sequence length
     }  # fmt: skip
     ft = compute(FINETUNE, same_run)
     assert v(default, "RunName")[1] == "Support 70B"

@@ -187,12 +187,14 @@ def test_gpus_shows_memory_bandwidth_and_power(capsys):
     head = next(line for line in lines if line.startswith("accelerator"))
     assert head.split()[-3:] == ["GB", "TB/s", "W"]
     # NVIDIA H100 datasheet, SXM column: 3.35 TB/s, 700 W; nvidia-smi's
-    # 81,559 MiB (NVIDIA/nccl issue #1264) are 85.520809984 GB.
+    # 81,559 MiB (NVIDIA/nccl issue #1264) are 85.520809984 GB: 85.5 to a
+    # tenth, as the workbooks show it (not nine decimals).
     h100 = next(line for line in lines if line.startswith("H100 SXM "))
-    assert h100.split()[-3:] == [repr(81_559 * 2**20 / 1e9), "3.35", "700"]
-    # Google publishes no power figure for the TPU v5e; its 16 GiB of HBM.
+    assert h100.split()[-3:] == ["85.5", "3.35", "700"]
+    # Google publishes no power figure for the TPU v5e; its 16 GiB of HBM are
+    # 17.179869184 GB.
     v5e = next(line for line in lines if line.startswith("TPU v5e "))
-    assert v5e.split()[-3:] == [repr(16 * 2**30 / 1e9), "0.819", "–"]
+    assert v5e.split()[-3:] == ["17.2", "0.819", "–"]
     assert main(["gpus", "--sources"]) == 0  # the A100 SXM's datasheet column
     sources = capsys.readouterr().out.splitlines()
     assert any("specs" not in line and "2,039 GB/s" in line for line in sources)
@@ -454,7 +456,18 @@ def test_calc_name_help_describes_the_function(flag, capsys):
         ),
         (
             ["8", "2500", "8200%"],
-            "efficiency must be a fraction in (0, 1]: enter 82% or 0.82, not 82",
+            "efficiency must be a fraction in (0, 1]: enter a share of at most 100% "
+            "(1), not 8200%",
+        ),
+        # The hint is the user's own figure as a percentage, not 82%.
+        (
+            ["8", "2500", "50"],
+            "efficiency must be a fraction in (0, 1]: enter 50% or 0.5, not 50",
+        ),
+        (
+            ["8", "2500", "8200"],
+            "efficiency must be a fraction in (0, 1]: enter a share of at most "
+            "100% (1), not 8200",
         ),
         (["0", "2500", "0.82"], "gpus must be a positive number, not 0"),
         (["inf", "2500", "0.82"], "gpus must be a finite number, not inf"),
@@ -554,3 +567,143 @@ def test_build_refuses_a_name_no_template_has(tmp_path, capsys):
     assert not out.exists() or not any(out.iterdir())
     assert main(["build", "--out", str(out), "--set", "GPUs"]) == 2
     assert "NAME=VALUE" in capsys.readouterr().err
+
+
+# ------------------------------------------------------- results judged
+
+
+@pytest.mark.parametrize(
+    ("words", "line"),
+    [
+        # By hand: 6 × 70e9 × 1.4e12 FLOPs ÷ (8 × 400e12 FLOP/s) ÷ 86,400 s =
+        # 2,126.7 days, over five years (the templates' time check, an error there).
+        (["TRAINING_DAYS", "70B", "1.4T", "8", "400"],
+         "TRAINING_DAYS 2,127 days: over five years; no plan runs that long: check "
+         "the inputs"),
+        # On 16 GPUs: 1,063.4 days, over a year (the templates' warning).
+        (["TRAINING_DAYS", "70B", "1.4T", "16", "400"],
+         "TRAINING_DAYS 1,063 days: longer than a year"),
+        # 1e9 examples × 10 epochs × 900 tokens ÷ (2,500 × 82 %) tokens/s ÷ 3,600:
+        # 1,219,512 hours.
+        (["FT_TRAINING_HOURS", "1e9", "10", "1", "2500", "82%", "900"],
+         "FT_TRAINING_HOURS 1,219,512 hours: over five years; no plan runs that "
+         "long: check the inputs"),
+        # 6 × 8e9 × 150,000 tokens/s ÷ 989e12 FLOP/s = 7.28: a per-minute speed.
+        (["MFU", "150000", "8e9", "989"],
+         "MFU 728%: faster than the GPU's peak allows: tokens/s per GPU, not per "
+         "cluster or per minute?"),
+    ],
+)  # fmt: skip
+def test_a_result_is_judged_as_the_templates_judge_it(words, line, capsys):
+    assert main(["calc", *words]) == 0
+    out, err = capsys.readouterr()
+    assert float(out) > 0
+    assert err.splitlines()[-1] == f"xlfuncs: warning: {line}"
+
+
+def test_a_plausible_result_says_nothing(capsys):
+    # 6,000 PF/s-days on 1,024 H100s at 40 %: 14.8 days.
+    assert main(["calc", "CLUSTER_DAYS", "6000", "1024", "989.4", "40%"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_a_percentage_only_where_a_share_is_meant(capsys):
+    # 40% typed as the achieved TFLOP/s (an argument left out) answered 16,615 days.
+    assert main(["calc", "TRAINING_DAYS", "70B", "1.4T", "1024", "40%"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == (
+        "xlfuncs: error: achieved_tflops_per_gpu takes no percentage (40% would be "
+        "0.4 TFLOP/s); it is a peak times an MFU: `xlfuncs calc GPU_PEAK_TFLOPS "
+        "H100` × 40%; the arguments: TRAINING_DAYS(params, tokens, gpus, "
+        "achieved_tflops_per_gpu, [flops_per_param_token=6], [layers], "
+        "[attention_width], [seq_len])\n"
+    )
+    # Where a share comes later: which one.
+    assert main(["calc", "SERVING_GPUS", "3700", "50%"]) == 2
+    assert capsys.readouterr().err.endswith(
+        "SERVING_GPUS(tokens_per_sec, tokens_per_sec_per_gpu, [utilization=1]), "
+        "where a share such as 50% is utilization\n"
+    )
+    assert main(["calc", "SERVING_GPUS", "3700", "1850", "50%"]) == 0
+
+
+@pytest.mark.parametrize(
+    ("words", "warned"),
+    [
+        (["450"], "was it typed in cents?; in another currency, add e.g. --currency JPY"),
+        (["450", "--currency", "JPY"], None),  # 450 yen: about 3 USD
+        (["--currency=JPY", "650"], None),
+        (["6500", "--currency", "JPY"], "unusual for JPY: public prices run 37.5 to "
+         "3750 a GPU-hour (was it typed in cents?)"),
+        (["2.5"], None),
+    ],
+)  # fmt: skip
+def test_a_price_is_judged_in_its_currency(words, warned, capsys):
+    price = [w for w in words if not w.startswith("--") and w != "JPY"]
+    options = [w for w in words if w not in price]
+    call = ["calc", "FT_COST", "100000", "3", "8", "2500", "82%", "900", *price]
+    assert main([*call, *options]) == 0
+    err = capsys.readouterr().err
+    assert (warned in err) if warned else err == ""
+
+
+def test_a_name_where_a_figure_belongs_points_to_the_function_giving_it(capsys):
+    assert main(["calc", "TRAINING_DAYS", "70B", "1.4T", "1024", "H100"]) == 2
+    assert capsys.readouterr().err == (
+        "xlfuncs: error: achieved_tflops_per_gpu must be a number, not 'H100'; "
+        "`xlfuncs calc GPU_PEAK_TFLOPS H100` gives its dense peak; times an MFU "
+        "such as 40% for the achieved rate\n"
+    )
+    assert main(["calc", "MODEL_STATE_GB", "Llama 3.1 8B", "8e9"]) == 2
+    assert "`xlfuncs calc MODEL_SPEC 'Llama 3.1 8B' params` gives" in (
+        capsys.readouterr().err
+    )
+
+
+def test_a_misspelt_name_points_to_the_list_and_the_function_for_figures(capsys):
+    assert main(["calc", "MODEL_DECODE_TOKENS_PER_SEC", "Mistral Large", "3.35"]) == 2
+    assert capsys.readouterr().err == (
+        "xlfuncs: error: model: unknown model 'Mistral Large'; did you mean Mistral "
+        "7B v0.3? For one not listed, DECODE_TOKENS_PER_SEC takes its parameter "
+        "count.\n"
+    )
+    assert main(["calc", "GPU_MEMORY_GB", "Blackwell"]) == 2
+    err = capsys.readouterr().err
+    assert "`xlfuncs gpus` lists them. For one not listed" in err
+    assert err.count("\n") == 1 and len(err) < 200  # not the 28 names
+
+
+def test_help_says_docs_writes_both_files(capsys):
+    assert main(["--help"]) == 0
+    assert "regenerate docs/functions.md and docs/templates.md" in (
+        capsys.readouterr().out
+    )
+
+
+@pytest.mark.parametrize("module", ["xlfuncs", "xlfuncs.cli"])
+def test_a_clone_named_xlfuncs_in_the_folder_is_said_in_one_line(tmp_path, module):
+    # The folder that holds a clone: its root, named xlfuncs, has no __init__.py
+    # and hides an editable install as an empty namespace package.
+    (tmp_path / "xlfuncs").mkdir()
+    (tmp_path / "xlfuncs" / "pyproject.toml").write_text("[project]\n")
+    run = subprocess.run(
+        [sys.executable, "-m", module, "--version"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    if run.returncode == 0:
+        pytest.skip("xlfuncs is not an editable install here: no folder hides it")
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr == (
+        f"xlfuncs: error: {tmp_path / 'xlfuncs'} is a folder named xlfuncs without "
+        "the package's __init__.py (a clone of the repository?), and it hides the "
+        "installed xlfuncs: run from another folder, or from inside the clone\n"
+    )
+    # A program that imports it gets an ImportError saying the same.
+    run = subprocess.run(
+        [sys.executable, "-c", "import xlfuncs.cli"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert run.stderr.splitlines()[-1].startswith(
+        f"ImportError: {tmp_path / 'xlfuncs'} is a folder named xlfuncs"
+    )

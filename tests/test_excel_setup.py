@@ -11,6 +11,7 @@ import re
 import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -133,8 +134,16 @@ def test_a_cp1252_config_is_kept_and_flagged_where_python_reads_utf8(
     )
     err = capsys.readouterr().err
     assert err.count("\n") == 1
-    assert f"xlwings will fail to read {conf}: it is cp1252 text" in err
+    # The one line says what was written as well as what is wrong.
+    assert err.startswith(
+        f"xlfuncs: error: {conf} was updated (added xlfuncs.udfs to UDF Modules), "
+        f"but xlwings will fail to read {conf}: it is cp1252 text"
+    )
     assert "'é' on line 2" in err and "%USERPROFILE%" in err
+    # Run again, nothing to change: the problem alone.
+    assert main(["excel-setup", "--config", str(conf)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"xlfuncs: error: xlwings will fail to read {conf}")
 
 
 def test_a_cp1252_config_is_fine_where_python_reads_cp1252(tmp_path, monkeypatch):
@@ -387,6 +396,22 @@ def test_a_failed_write_leaves_the_file_and_no_temporary(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["home", "xlwings.conf"]
 
 
+def test_temporary_files_of_a_killed_run_are_removed(tmp_path):
+    conf = tmp_path / "xlwings.conf"
+    conf.write_text('"UDF Modules","mymod"\n')
+    minute_ago = time.time() - 60
+    # PID 999999999 is above any pid_max: that run is gone; this one runs.
+    gone = tmp_path / ".xlwings.conf.999999999.0123abcd.tmp"
+    mine = tmp_path / f".xlwings.conf.{os.getpid()}.89abcdef.tmp"
+    other = tmp_path / ".other.conf.999999999.0123abcd.tmp"
+    for leftover in (gone, mine, other):
+        leftover.write_text("partial")
+        os.utime(leftover, (minute_ago, minute_ago))
+    add_udf_module(conf)
+    assert not gone.exists() and mine.exists() and other.exists()
+    assert conf.read_text() == '"UDF Modules","mymod;xlfuncs.udfs"\n'
+
+
 def test_the_file_mode_is_kept_and_a_new_file_gets_the_usual_one(tmp_path):
     conf = tmp_path / "xlwings.conf"
     conf.write_text('"A","1"\n')
@@ -419,6 +444,12 @@ def test_off_windows_it_says_what_it_is_for_and_changes_nothing(home, capsys):
             text = excel_setup.elsewhere_text("nothing was changed")
         assert max(map(len, text.splitlines())) <= 80, system
         assert ("Excel for Mac" in text) == (system == "darwin")
+        # The LAMBDA library never reads as if LibreOffice ran it.
+        said = " ".join(text.split())
+        library = said[said.index("LAMBDA library (xlfuncs-functions.xlsx)") :]
+        library = library.split(". ")[0]
+        assert "Excel for Microsoft 365 or 2024" in library, system
+        assert "LibreOffice" not in library or "no LAMBDA" in library, system
 
 
 def test_off_windows_a_given_config_is_edited_for_a_windows_machine(tmp_path, capsys):
@@ -485,3 +516,16 @@ def test_a_program_path_with_a_space_for_quickstart():
         "C:\\Users\\Ana Ruiz\\xlwings", "quickstart planning"
     )
     assert '& "C:\\Users\\Ana Ruiz\\xlwings" quickstart planning' in both
+
+
+def test_the_quickstart_sheet_is_left_or_deleted_never_renamed(capsys, tmp_path):
+    # xlwings' docs ("Config Hierarchy"): a sheet named xlwings.conf overrides the
+    # user config excel-setup writes; the quickstart's _xlwings.conf is inactive.
+    excel = " ".join((ROOT / "docs" / "excel.md").read_text(encoding="utf-8").split())
+    assert "Leave it as it is, or delete it; never rename it to `xlwings.conf`" in excel
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(excel_setup, "on_windows", lambda: True)
+        assert main(["excel-setup", "--config", str(tmp_path / "x.conf")]) == 0
+    printed = " ".join(capsys.readouterr().out.split())
+    assert "Leave its sheet _xlwings.conf as it is, or delete it" in printed
+    assert "rename it" not in printed

@@ -43,3 +43,21 @@ def test_readme_calc_lines_print_what_their_comments_say(monkeypatch, capsys):
             m.setattr(sys, "stdout", screen)
             assert main(shlex.split(command)) == 0, command
         assert screen.getvalue().strip() == comment.split(", ")[0], command
+
+
+def test_readme_company_rollout_builds(tmp_path, capsys, monkeypatch):
+    # The template section's `xlfuncs build … --set …` line, as written, on the
+    # fine-tuning and model-size workbooks (the names it sets live there).
+    import xlfuncs.templates as T
+
+    monkeypatch.setattr(T, "TEMPLATES", (T.FINETUNE, T.CHINCHILLA))
+    lines = re.findall(r"^(xlfuncs build .*--set .*)$", README.read_text(), re.M)
+    assert len(lines) == 1
+    words = shlex.split(lines[0])[1:]
+    out = words.index("--out")
+    words[out + 1] = str(tmp_path / "our-workbooks")
+    assert main([*words, "--lang", "en"]) == 0
+    said = capsys.readouterr()
+    assert "GPUModel=A100 80GB: set in finetune-throughput" in said.out
+    assert "error" not in said.err
+    assert (tmp_path / "our-workbooks" / T.FINETUNE.filename("en")).exists()

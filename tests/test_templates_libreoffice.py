@@ -127,7 +127,7 @@ WORST = [
      "that long: check the inputs"),
     ("price-in-cents", CHINCHILLA, {"PricePerGPUHour": 250},
      "Price per GPU-hour: Warning: unusual for USD: public prices run 0.25 to 25.00 "
-     "a GPU-hour (was it typed in cents?)"),
+     "a GPU-hour (was it typed in cents, or for an 8-GPU node?)"),
     # 375 yen (about 2.50 USD) is a normal price in yen.
     ("price-in-yen", CHINCHILLA, {"PricePerGPUHour": 375, "Currency": "JPY"}, "OK"),
     # TPU v5e publishes no fp16 rate (an error) and no power (a warning).
@@ -164,6 +164,35 @@ WORST = [
 BAD = {"blank": None, "zero": 0, "text": "eight"}
 
 
+def cases() -> list[tuple[str, Template, dict, str, Template | None]]:
+    """Every case recalculated: (name, template, inputs, language, the template
+    with other scenario values or None). IronCalc recalculates the same ones
+    (test_templates_ironcalc.py)."""
+    rng = random.Random(20261202)
+    out: list[tuple[str, Template, dict, str, Template | None]] = []
+    for tpl in TEMPLATES:
+        for lang in ("en", "es"):
+            out.append((f"default-{lang}-{tpl.slug}", tpl, {}, lang, None))
+        for k in range(N_RANDOM):
+            inputs = random_inputs(tpl, rng)
+            out.append((f"random{k:02d}-{tpl.slug}", tpl, inputs, "en", None))
+        # Every input blank (zero, text) at once: each Check cell says its own.
+        for label, value in BAD.items():
+            inputs = dict.fromkeys(tpl.defaults, value)
+            out.append((f"{label}-all-{tpl.slug}", tpl, inputs, "es", None))
+    for name, tpl, values, scenario, _, _ in NAMED:
+        out.append((f"named-{name}", tpl, values, "en", with_scenario(tpl, **scenario)))
+    for name, tpl, values, _ in ODD:
+        out.append((name, tpl, values, "es" if "euro" in name else "en", None))
+    for name, tpl, values, _, _ in FITS:
+        out.append((name, tpl, values, "en", None))
+    name, tpl, values = TIGHT
+    out.append((name, tpl, values, "en", None))
+    for name, tpl, values, _ in WORST:
+        out.append((name, tpl, values, "en", None))
+    return out
+
+
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory):
     """Build every case, recalculate them all: {case: (cached, recalculated,
@@ -172,43 +201,20 @@ def engine(tmp_path_factory):
     root = tmp_path_factory.mktemp("lo")
     built_dir = root / "built"
     built_dir.mkdir()
-    rng = random.Random(20261202)
     plan: dict[str, tuple[Template, str, dict, Any]] = {}
-    cases = {"en": root / "cases-en", "es": root / "cases-es"}
-    for d in cases.values():
+    dirs = {"en": root / "cases-en", "es": root / "cases-es"}
+    for d in dirs.values():
         d.mkdir()
-
-    def add(name: str, tpl: Template, values: dict, lang: str, variant=None) -> None:
+    for name, tpl, values, lang, variant in cases():
         b = build_template(variant or tpl, lang, values)
         path = built_dir / f"{name}.xlsx"
         save_workbook(b.workbook, path, b.cached)
-        strip_cached_values(path, cases[lang] / f"{name}.xlsx")
+        strip_cached_values(path, dirs[lang] / f"{name}.xlsx")
         plan[name] = (tpl, lang, {**tpl.defaults, **values}, path)
-
-    for tpl in TEMPLATES:
-        for lang in ("en", "es"):
-            add(f"default-{lang}-{tpl.slug}", tpl, {}, lang)
-        for k in range(N_RANDOM):
-            add(f"random{k:02d}-{tpl.slug}", tpl, random_inputs(tpl, rng), "en")
-        # Every input blank (zero, text) at once: each Check cell says its own.
-        for label, value in BAD.items():
-            add(
-                f"{label}-all-{tpl.slug}", tpl, dict.fromkeys(tpl.defaults, value), "es"
-            )
-    for name, tpl, values, scenario, _, _ in NAMED:
-        add(f"named-{name}", tpl, values, "en", with_scenario(tpl, **scenario))
-    for name, tpl, values, _ in ODD:
-        add(name, tpl, values, "es" if "euro" in name else "en")
-    for name, tpl, values, _, _ in FITS:
-        add(name, tpl, values, "en")
-    name, tpl, values = TIGHT
-    add(name, tpl, values, "en")
-    for name, tpl, values, _ in WORST:
-        add(name, tpl, values, "en")
     out = {}
     for lang, locale in (("en", "en-US"), ("es", "es-ES")):
         done = recalculate(
-            sorted(cases[lang].iterdir()), root / f"out-{lang}", locale=locale
+            sorted(dirs[lang].iterdir()), root / f"out-{lang}", locale=locale
         )
         out |= {p.stem: p for p in done}
     return {

@@ -20,7 +20,7 @@ import pytest
 
 from xlfuncs.cli import main
 from xlfuncs.docs import functions_md, write_docs
-from xlfuncs.templates import CHINCHILLA, FINETUNE, build
+from xlfuncs.templates import CHINCHILLA, FINETUNE, LANGS, build
 from xlfuncs.workbook import xlsx as xlsx_module
 from xlfuncs.workbook.xlsx import write_bytes
 
@@ -35,25 +35,24 @@ def leftovers(folder: Path) -> list[str]:
 
 
 def test_a_file_that_appears_during_a_build_is_kept(tmp_path, monkeypatch):
-    # Another build creates chinchilla-model-size-es.xlsx while this one writes
-    # it: after every check, between its temporary file and the final name.
+    # Another build creates chinchilla-model-size-es.xlsx while this one moves
+    # its set in: after every check, once the first file of the set is in.
     intruder = tmp_path / CHINCHILLA.filename("es")
-    real_fsync = os.fsync
+    first = tmp_path / FINETUNE.filename("es")
+    real_link = os.link
 
-    def fsync(fd):
-        real_fsync(fd)
-        if any(n.startswith(f".{intruder.name}.") for n in leftovers(tmp_path)):
+    def link(src, dst, **kw):
+        real_link(src, dst, **kw)
+        if Path(dst) == first:
             intruder.write_bytes(b"the other build's file")
 
-    monkeypatch.setattr(xlsx_module.os, "fsync", fsync)
+    monkeypatch.setattr(xlsx_module.os, "link", link)
     with pytest.raises(FileExistsError) as caught:
         build(tmp_path, ["es"], templates=(FINETUNE, CHINCHILLA))
-    message = str(caught.value)
-    assert f"{intruder} appeared while it was being written" in message
-    assert f"written before it: {tmp_path / FINETUNE.filename('es')}" in message
+    assert f"{intruder} appeared while the set was being written" in str(caught.value)
     assert intruder.read_bytes() == b"the other build's file"
-    assert zipfile.is_zipfile(tmp_path / FINETUNE.filename("es"))
-    assert leftovers(tmp_path) == []
+    # The set is taken back: the first file, written, is gone again.
+    assert sorted(p.name for p in tmp_path.iterdir()) == [intruder.name]
 
 
 def test_a_file_that_appears_after_the_first_look_is_kept(tmp_path, monkeypatch):
@@ -213,7 +212,7 @@ def test_ctrl_c_while_writing_leaves_the_old_file_and_no_temporary(
 
     monkeypatch.setattr(xlsx_module.os, "fsync", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        write_docs(tmp_path)
+        write_docs(tmp_path, force=True)
     assert target.read_text() == "old docs\n"
     assert leftovers(tmp_path) == []
 
@@ -232,7 +231,7 @@ def test_sigterm_while_writing_removes_the_temporary_file(tmp_path):
             real(fd)
         os.fsync = slow
         from xlfuncs.cli import main
-        sys.exit(main(["docs", "--out", {str(tmp_path)!r}]))
+        sys.exit(main(["docs", "--out", {str(tmp_path)!r}, "--force"]))
         """
     )
     proc = subprocess.Popen([sys.executable, "-c", code], stderr=subprocess.PIPE)
@@ -246,6 +245,132 @@ def test_sigterm_while_writing_removes_the_temporary_file(tmp_path):
     proc.stderr.close()
     assert leftovers(tmp_path) == []
     assert (tmp_path / "functions.md").read_text() == "old docs\n"
+
+
+# ------------------------------------------------------------------ sets
+
+
+def two_sets(tmp_path):
+    """A folder holding the four workbooks of FINETUNE and CHINCHILLA, and the
+    bytes of each; the next build (dated a day later) differs in every file."""
+    build(tmp_path, LANGS, templates=(FINETUNE, CHINCHILLA))
+    return {p: p.read_bytes() for p in sorted(tmp_path.glob("*.xlsx"))}
+
+
+def rebuild(tmp_path, monkeypatch, force=True):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767312000")  # 2026-01-02: new bytes
+    return build(tmp_path, LANGS, templates=(FINETUNE, CHINCHILLA), force=force)
+
+
+def test_a_full_disk_midway_leaves_the_whole_old_set(tmp_path, monkeypatch):
+    old = two_sets(tmp_path)
+    real, calls = os.fdopen, []
+
+    def fdopen(fd, *a, **k):
+        calls.append(fd)
+        return _FullDisk(fd) if len(calls) == 3 else real(fd, *a, **k)
+
+    monkeypatch.setattr(xlsx_module.os, "fdopen", fdopen)
+    with pytest.raises(OSError) as caught:
+        rebuild(tmp_path, monkeypatch)
+    assert caught.value.errno == errno.ENOSPC
+    assert Path(caught.value.filename).parent == tmp_path  # a file of the set
+    assert {p: p.read_bytes() for p in old} == old
+    assert leftovers(tmp_path) == []
+
+
+@pytest.mark.parametrize("force", [True, False])
+def test_ctrl_c_while_moving_the_set_in_puts_the_old_set_back(
+    tmp_path, monkeypatch, force
+):
+    old = two_sets(tmp_path) if force else {}
+    name = "replace" if force else "link"
+    real, calls = getattr(os, name), []
+
+    def interrupted(*a, **k):
+        calls.append(a)
+        # The second file: the first is in (and its old one kept aside).
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*a, **k)
+
+    monkeypatch.setattr(xlsx_module.os, name, interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        rebuild(tmp_path, monkeypatch, force=force)
+    assert {p: p.read_bytes() for p in tmp_path.glob("*.xlsx")} == old
+    assert leftovers(tmp_path) == []
+
+
+def test_what_cannot_be_put_back_is_named(tmp_path, monkeypatch):
+    intruder = tmp_path / CHINCHILLA.filename("es")
+    first = tmp_path / FINETUNE.filename("es")
+    real_link = os.link
+
+    def link(src, dst, **kw):
+        real_link(src, dst, **kw)
+        if Path(dst) == first:
+            intruder.write_bytes(b"the other build's file")
+
+    def unlink(path, *a, **k):
+        if Path(path) == first:
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), path)
+        return real_unlink(path, *a, **k)
+
+    real_unlink = os.unlink
+    monkeypatch.setattr(xlsx_module.os, "link", link)
+    monkeypatch.setattr(xlsx_module.os, "unlink", unlink)
+    with pytest.raises(FileExistsError) as caught:
+        build(tmp_path, ["es"], templates=(FINETUNE, CHINCHILLA))
+    assert str(caught.value).endswith(
+        f"the set is incomplete: these hold the new version: {first}"
+    )
+
+
+@POSIX
+def test_sigterm_while_the_set_is_staged_leaves_the_old_set(tmp_path):
+    old = two_sets(tmp_path)
+    code = textwrap.dedent(
+        f"""
+        import os, sys, time
+        real = os.fsync
+        def slow(fd):
+            time.sleep(30)
+            real(fd)
+        os.fsync = slow
+        import xlfuncs.templates as t
+        t.TEMPLATES = (t.FINETUNE, t.CHINCHILLA)
+        from xlfuncs.cli import main
+        sys.exit(main(["build", "--out", {str(tmp_path)!r}, "--force"]))
+        """
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "SOURCE_DATE_EPOCH": "1767312000"},
+    )
+    deadline = time.monotonic() + 120
+    while not leftovers(tmp_path) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert leftovers(tmp_path), "the staging folder never appeared"
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=60) == 128 + signal.SIGTERM
+    assert proc.stderr.read() == b""
+    proc.stderr.close()
+    assert leftovers(tmp_path) == []
+    assert {p: p.read_bytes() for p in old} == old
+
+
+def test_stale_staging_folders_of_earlier_builds_are_removed(tmp_path):
+    minute_ago = time.time() - 60
+    gone = tmp_path / ".xlfuncs-set.999999999.0123abcd.tmp"  # no such process
+    mine = tmp_path / f".xlfuncs-set.{os.getpid()}.89abcdef.tmp"  # running
+    for folder in (gone, mine):
+        folder.mkdir()
+        (folder / "finetune-throughput.xlsx").write_bytes(b"partial")
+        os.utime(folder, (minute_ago, minute_ago))
+    build(tmp_path, ["en"], templates=(CHINCHILLA,))
+    assert not gone.exists() and mine.is_dir()
 
 
 # ------------------------------------------------------- stale temporary files
@@ -323,11 +448,65 @@ def test_docs_follow_a_link_that_stays_in_the_folder(tmp_path):
     (tmp_path / "generated").mkdir()
     (tmp_path / "generated" / "functions.md").write_text("old\n")
     (tmp_path / "functions.md").symlink_to(Path("generated") / "functions.md")
-    assert write_docs(tmp_path) == [tmp_path / "functions.md"]
+    assert write_docs(tmp_path, force=True) == [tmp_path / "functions.md"]
     assert (tmp_path / "functions.md").is_symlink()
     assert (tmp_path / "generated" / "functions.md").read_text(
         encoding="utf-8"
     ) == functions_md()
+
+
+def test_docs_replace_a_file_only_with_force(tmp_path, capsys):
+    target = tmp_path / "functions.md"
+    target.write_text("my own notes\n")
+    assert main(["docs", "--out", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == (
+        f"xlfuncs: error: {target} already exists and would change; pass --force "
+        "to overwrite\n"
+    )
+    assert target.read_text() == "my own notes\n"
+    assert main(["docs", "--out", str(tmp_path), "--force"]) == 0
+    assert capsys.readouterr().out == f"wrote {target}\n"
+    # Up to date: nothing to replace, so no --force needed and nothing written.
+    before = target.stat().st_mtime_ns
+    assert main(["docs", "--out", str(tmp_path)]) == 0
+    assert capsys.readouterr().out == f"{tmp_path}: the docs are up to date\n"
+    assert target.stat().st_mtime_ns == before
+
+
+def test_an_odd_templates_md_is_one_line_and_nothing_is_written(tmp_path, capsys):
+    templates = tmp_path / "templates.md"
+    templates.write_bytes("Plantillas: año\n".encode("latin-1"))
+    assert main(["docs", "--out", str(tmp_path), "--force"]) == 2
+    assert capsys.readouterr().err == (
+        f"xlfuncs: error: {templates} is not UTF-8 text (byte 0xf1 at offset 13); "
+        "save it as UTF-8, or remove it to leave it out\n"
+    )
+    templates.write_text("<!-- names: nonesuch -->\n<!-- /names -->\n")
+    assert main(["docs", "--out", str(tmp_path), "--force"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("xlfuncs: error: <!-- names: nonesuch --> names no template")
+    assert err.count("\n") == 1
+    templates.unlink()
+    templates.mkdir()
+    assert main(["docs", "--out", str(tmp_path), "--force"]) == 2
+    assert "is not a regular file" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["templates.md"]
+
+
+@POSIX
+def test_a_fifo_in_place_of_templates_md_is_refused_not_waited_on(tmp_path):
+    os.mkfifo(tmp_path / "templates.md")
+    run = subprocess.run(
+        [sys.executable, "-m", "xlfuncs", "docs", "--out", str(tmp_path), "--force"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert run.returncode == 2
+    assert run.stderr == (
+        f"xlfuncs: error: {tmp_path / 'templates.md'} is not a regular file; left "
+        "as it is\n"
+    )
+    assert stat.S_ISFIFO(os.lstat(tmp_path / "templates.md").st_mode)
+    assert not (tmp_path / "functions.md").exists()
 
 
 def test_styles_stay_right_across_many_workbooks(tmp_path):

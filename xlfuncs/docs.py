@@ -260,37 +260,77 @@ def names_table(tpl: Template) -> str:
 
 def templates_md(text: str) -> str:
     """``text`` (docs/templates.md) with each ``<!-- names: slug -->`` table
-    written anew from its template."""
+    written anew from its template; ValueError naming a slug no template has."""
     by_slug = {t.slug: t for t in TEMPLATES}
+    unknown = sorted({m["slug"] for m in NAMES.finditer(text)} - set(by_slug))
+    if unknown:
+        raise ValueError(
+            f"<!-- names: {unknown[0]} --> names no template; the templates: "
+            + ", ".join(by_slug)
+        )
     return NAMES.sub(
         lambda m: m.group(1) + names_table(by_slug[m.group("slug")]) + m.group(3), text
     )
 
 
-def write_docs(out_dir: Path) -> list[Path]:
+def write_docs(out_dir: Path, *, force: bool = False) -> list[Path]:
     """Write ``functions.md`` into ``out_dir``, and ``templates.md`` anew where it
-    is there, each atomically (an interrupted run leaves the old file whole,
-    never an empty one).
+    is there (its names tables), each atomically (an interrupted run leaves the
+    old file whole, never an empty one); the files written.
 
-    A symbolic link in a file's place is followed only to a file inside
-    ``out_dir``; one that leads out of it (or nowhere) raises FileExistsError:
+    A file already there is replaced only with ``force``, as ``xlfuncs build``
+    replaces one, unless it already reads as it would be written (then it is
+    left as it is). Everything is checked before anything is written, each
+    refusal a FileExistsError or ValueError in one line: a file that is not a
+    regular one (a FIFO is never opened, so never waited on), a
+    ``templates.md`` that is not UTF-8 text or names a template that does not
+    exist, and a symbolic link leading out of ``out_dir`` (or nowhere):
     regenerating the docs must not overwrite a file elsewhere.
     """
-    from .workbook.xlsx import write_bytes
+    from .workbook.xlsx import existing, write_bytes
 
     functions = out_dir / "functions.md"
     templates = out_dir / "templates.md"
     targets = {functions: _inside(functions, out_dir)}
-    if templates.exists():
+    if existing([templates]):
         targets[templates] = _inside(templates, out_dir)
+    texts: dict[Path, str] = {}
     for path, target in targets.items():
-        text = (
-            functions_md()
-            if path == functions
-            else templates_md(target.read_text(encoding="utf-8"))
+        old = _read(path, target) if existing([target]) else None
+        text = functions_md() if path == functions else templates_md(old or "")
+        if old != text:
+            texts[path] = text
+    there = [p for p in texts if existing([targets[p]])]
+    if there and not force:
+        raise FileExistsError(
+            f"{', '.join(map(str, there))} already exist"
+            f"{'s' if len(there) == 1 else ''} and would change; pass --force "
+            "to overwrite"
         )
-        write_bytes(text.encode("utf-8"), target, force=True)
-    return list(targets)
+    for path, text in texts.items():
+        write_bytes(text.encode("utf-8"), targets[path], force=True)
+    return list(texts)
+
+
+def _read(path: Path, target: Path) -> str:
+    """The text of a docs file, or a one-line refusal: not a regular file (a
+    FIFO would block the read forever, a folder fails), not UTF-8."""
+    import stat
+
+    try:
+        mode = os.stat(target).st_mode
+    except OSError as err:
+        raise OSError(err.errno, err.strerror, str(path)) from None
+    if not stat.S_ISREG(mode):
+        raise FileExistsError(f"{path} is not a regular file; left as it is")
+    data = target.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise ValueError(
+            f"{path} is not UTF-8 text (byte {data[err.start]:#04x} at offset "
+            f"{err.start}); save it as UTF-8, or remove it to leave it out"
+        ) from None
 
 
 def _inside(path: Path, out_dir: Path) -> Path:

@@ -27,6 +27,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .workbook.leftovers import remove_stale
+
 MODULE = "xlfuncs.udfs"
 #: An xlwings.conf is a few lines; a larger file is not one (a wrong --config).
 MAX_BYTES = 1 << 20
@@ -399,6 +401,11 @@ def write(conf: Config) -> None:
     tmp: Path | None = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+        # What a killed run of this command left (SIGKILL, a power cut).
+        remove_stale(
+            path.parent,
+            re.compile(rf"\.{re.escape(path.name)}\.(\d+)\.[0-9a-f]{{8}}\.tmp"),
+        )
         tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
         # A new file gets 0o666 less the umask, as any new file; an edited one
@@ -487,7 +494,9 @@ Remaining steps, in desktop Excel for Windows (steps 5 to 8 of the set-up).
      macro-enabled, and already linked to the xlwings add-in (the link that
      Tools > References > xlwings makes in the VBA editor; without it every
      cell shows "Object required"). Restart Excel, open planning.xlsm and
-     click Enable Content if a yellow bar says macros are disabled.
+     click Enable Content if a yellow bar says macros are disabled. Leave its
+     sheet _xlwings.conf as it is, or delete it: renamed xlwings.conf, it
+     would override these settings for this workbook.
   7. On the xlwings ribbon tab check that UDF Modules reads xlfuncs.udfs and
      that Interpreter is a Python that has xlfuncs, such as this one:
      {python}
@@ -516,8 +525,9 @@ _WHERE = {
         "    library (xlfuncs-functions.xlsx) in Excel for Microsoft 365 or 2024."
     ),
     "other": (
-        "    The templates work in LibreOffice Calc and in Excel on the web, as does\n"
-        "    the LAMBDA library (xlfuncs-functions.xlsx)."
+        "    The templates work in LibreOffice Calc and in Excel on the web. The\n"
+        "    LAMBDA library (xlfuncs-functions.xlsx) needs Excel for Microsoft 365\n"
+        "    or 2024 (on the web too); LibreOffice has no LAMBDA."
     ),
 }
 
@@ -564,6 +574,8 @@ def run(config_arg: str | None, say: Callable[[str], None]) -> None:
             say(f"  - {change}")
     else:
         say(f"Nothing to change in {config}: UDF Modules includes {MODULE}")
+    # A problem found after the edit: the error says what was changed too.
+    done = f"{config} was updated ({'; '.join(changes)}), but " if changes else ""
     note = interpreter_note(conf, interpreter)
     if note:
         # 80 columns, as the steps; a path is never broken, not even at a hyphen.
@@ -583,4 +595,4 @@ def run(config_arg: str | None, say: Callable[[str], None]) -> None:
         say(elsewhere_text(f"only {config} was edited, for a Windows machine"))
     problem = unreadable(conf)
     if problem:
-        raise SetupError(problem)
+        raise SetupError(done + problem)

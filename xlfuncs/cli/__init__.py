@@ -10,21 +10,30 @@ from __future__ import annotations
 import argparse
 import contextlib
 import difflib
+import math
 import os
 import re
+import shlex
 import sys
 import textwrap
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TextIO, cast
 
-from .. import FUNCTIONS, __version__
+try:
+    from .. import FUNCTIONS, __version__
+except ImportError:  # a folder named xlfuncs in the way: said in one line
+    from .shadowed import explain
+
+    explain()
+    raise
 from ..data.accelerators import ACCELERATORS
 from ..data.models import MODELS
 from ..data.units import DTYPES
-from ..registry import Formula, InputError, UnusualValueWarning
+from ..registry import Arg, Formula, InputError, UnusualValueWarning
 from ..registry.display import format_number, plain
+from ..registry.domains import FRACTION, PERCENTILE
 from .process import (
     Terminated,
     Watched,
@@ -102,18 +111,95 @@ def parse_number(text: str) -> float:
     return float(t + exponent) / 100 if percent else float(t + exponent)
 
 
+def is_fraction(arg: Arg) -> bool:
+    """Whether ``arg`` is a share, typed as 82% or 0.82 (efficiency, mfu)."""
+    return arg.domain in (FRACTION, PERCENTILE)
+
+
+#: Where an argument's figure comes from when a name is at hand instead: the
+#: function that gives it.
+FIGURE_FROM = {
+    "peak_tflops_per_gpu": ("gpu", "GPU_PEAK_TFLOPS {name}", "its dense peak"),
+    "achieved_tflops_per_gpu": (
+        "gpu",
+        "GPU_PEAK_TFLOPS {name}",
+        "its dense peak; times an MFU such as 40% for the achieved rate",
+    ),
+    "memory_gb": ("gpu", "GPU_MEMORY_GB {name}", "its memory"),
+    "bandwidth_tb_per_s": ("gpu", "GPU_BANDWIDTH_TBS {name}", "its bandwidth"),
+    "watts_per_gpu": ("gpu", "GPU_POWER_W {name}", "its power"),
+    "params": ("model", "MODEL_SPEC {name} params", "its parameter count"),
+    "layers": ("model", "MODEL_SPEC {name} layers", "its layers"),
+    "d_model": ("model", "MODEL_SPEC {name} d_model", "its width"),
+    "attention_width": ("model", "MODEL_SPEC {name} d_model", "its width"),
+    "heads": ("model", "MODEL_SPEC {name} heads", "its attention heads"),
+    "kv_heads": ("model", "MODEL_SPEC {name} kv_heads", "its key/value heads"),
+    "head_dim": ("model", "MODEL_SPEC {name} head_dim", "its head width"),
+    "ffn_dim": ("model", "MODEL_SPEC {name} ffn_dim", "its MLP width"),
+}
+#: For a name the tables lack: the function that takes its figures instead.
+FROM_FIGURES = {
+    "MODEL_DECODE_TOKENS_PER_SEC": "DECODE_TOKENS_PER_SEC takes its parameter count",
+    "GPU_PEAK_TFLOPS": "functions take its datasheet's dense peak as a number",
+    "GPU_MEMORY_GB": "functions take its memory in GB as a number",
+    "GPU_BANDWIDTH_TBS": "DECODE_TOKENS_PER_SEC takes its bandwidth as a number",
+    "GPU_POWER_W": "TRAINING_ENERGY_MWH takes its watts as a number",
+    "MODEL_SPEC": "the functions take its figures (parameters, layers) as numbers",
+}
+
+
+def _known(kind: str, word: str) -> str | None:
+    """The name ``word`` stands for, if it is an accelerator or a model."""
+    from ..data.accelerators import find as find_accelerator
+    from ..data.models import find_model
+    from ..registry.arguments import clean_name
+
+    typed = clean_name(word)
+    found = find_accelerator(typed) if kind == "gpu" else find_model(typed)
+    return None if found is None else found.name
+
+
+def figure_hint(arg: Arg, word: str) -> str:
+    """``; `xlfuncs calc GPU_PEAK_TFLOPS H100` gives its dense peak`` where
+    ``word`` names an accelerator or a model whose figure ``arg`` wants."""
+    source = FIGURE_FROM.get(arg.name)
+    if source is None:
+        return ""
+    kind, call, what = source
+    if _known(kind, word.strip()) is None:
+        return ""
+    return (
+        f"; `xlfuncs calc {call.format(name=shlex.quote(word.strip()))}` gives {what}"
+    )
+
+
 def parse_value(spec: Formula, i: int, text: str) -> Any:
     """A command-line word as the argument's value: a number, a list or a name.
 
     A range argument (``lengths``) is a list separated by commas, semicolons or
     spaces, but a word that could also be one grouped number (``1,200``) is
-    refused; every other number may use thousands separators (``2,500``).
+    refused; every other number may use thousands separators (``2,500``). A
+    percentage is a fraction, only where a fraction is meant: ``40%`` for a
+    peak in TFLOP/s is an argument left out, not 0.4 TFLOP/s.
     """
     arg = spec.args[i]
     if not text.strip() and arg.name in spec.defaults:
         return None  # an empty word skips an optional argument, as a blank cell
     if arg.kind == "choice":
         return text
+    if text.strip().endswith("%") and not is_fraction(arg):
+        word = text.strip()
+        shares = [a.name for a in spec.args[i + 1 :] if is_fraction(a)]
+        where = f", where a share such as {word} is {shares[0]}" if shares else ""
+        peak = ""
+        if arg.name.startswith("achieved"):
+            call = "`xlfuncs calc GPU_PEAK_TFLOPS H100`"
+            peak = f"; it is a peak times an MFU: {call} × {word}"
+        raise CliError(
+            f"{arg.name} takes no percentage ({word} would be "
+            f"{format_number(parse_number(text))} {arg.unit}){peak}; the "
+            f"arguments: {signature(spec)}{where}"
+        )
     if arg.kind == "sample" and _THOUSANDS.fullmatch(text.strip()):
         # 1,200 may be one length or two; guessing either gives a wrong answer.
         word = text.strip()
@@ -125,11 +211,23 @@ def parse_value(spec: Formula, i: int, text: str) -> Any:
     try:
         if arg.kind == "sample":
             return [parse_number(p) for p in re.split(r"[,;\s]+", text) if p]
-        return parse_number(text)
+        value = parse_number(text)
     except ValueError as err:
         what = "numbers" if arg.kind == "sample" else "a number"
         why = f" ({err})" if str(err).startswith("the suffixes") else ""
-        raise CliError(f"{arg.name} must be {what}, not {text!r}{why}") from None
+        hint = "" if why else figure_hint(arg, text)
+        raise CliError(f"{arg.name} must be {what}, not {text!r}{why}{hint}") from None
+    if is_fraction(arg) and value > 1:
+        # The user's own figure, as a percentage: 82 meant 82%; 150% is over.
+        meant = (
+            f"enter {format_number(value)}% or {format_number(value / 100)}"
+            if value <= 100 and not text.strip().endswith("%")
+            else "enter a share of at most 100% (1)"
+        )
+        raise CliError(
+            f"{arg.name} must be a fraction in (0, 1]: {meant}, not {text.strip()}"
+        )
+    return value
 
 
 def calc(spec: Formula, words: Sequence[str]) -> Any:
@@ -137,22 +235,113 @@ def calc(spec: Formula, words: Sequence[str]) -> Any:
     if err:
         raise err
     values = [parse_value(spec, i, w) for i, w in enumerate(words)]
+    for arg, value in zip(spec.args, values):
+        unknown = arg.scalar_error(value) if arg.kind == "choice" and value else None
+        if unknown is not None:
+            raise CliError(unknown_name(spec, arg, unknown))
     return spec.api(*values)
 
 
-def calc_warning_slips(spec: Formula, words: Sequence[str]) -> Any:
+def unknown_name(spec: Formula, arg: Arg, err: InputError) -> str:
+    """A name the tables lack, with the closest one or where the list is, and
+    for an accelerator or a model, what takes the figures of one not listed."""
+    said = re.sub(r" \(in Python, [^)]*\)", "", err.reason)
+    said = re.sub(r"did you mean '(.*)'\?$", r"did you mean \1?", said)
+    other = FROM_FIGURES.get(spec.name) if arg.name in ("gpu", "model") else None
+    if not other:
+        return said
+    return f"{said}{'' if said.endswith('?') else '.'} For one not listed, {other}."
+
+
+def calc_warning_slips(
+    spec: Formula, words: Sequence[str], currency: str | None = None
+) -> Any:
     """:func:`calc`, each value outside its typical range (a likely unit slip,
-    the API's UnusualValueWarning) said in one line on stderr; the result is
-    still returned and printed, and the exit status stays 0."""
+    the API's UnusualValueWarning) said in one line on stderr, a price judged
+    in its currency as the templates judge it, and the result judged as the
+    templates judge theirs (:func:`judged_result`); the result is still
+    returned and printed, and the exit status stays 0."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", UnusualValueWarning)
         result = calc(spec, words)
     for w in caught:
-        if issubclass(w.category, UnusualValueWarning):
-            say(str(w.message), "warning")
-        else:  # not ours: as Python would have shown it
+        if not issubclass(w.category, UnusualValueWarning):
             warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+        elif getattr(w.message, "name", "") != "price_per_gpu_hour":
+            say(str(w.message), "warning")
+    prices = [
+        parse_number(word)
+        for a, word in zip(spec.args, words)
+        if a.name == "price_per_gpu_hour" and word.strip()
+    ]
+    for price in prices:
+        said = price_slip(price, currency)
+        if said:
+            say(said, "warning")
+    said = judged_result(spec, result)
+    if said:
+        say(said, "warning")
     return result
+
+
+def price_slip(price: float, currency: str | None) -> str | None:
+    """The templates' price band (xlfuncs.data.planning.PRICE_USD_BAND, in the
+    currency at the Data sheet's rate): outside it, one line naming the
+    likely slip; cents only where cents are what was typed."""
+    from ..data.planning import CURRENCIES, PRICE_USD_BAND
+
+    code = (currency or "USD").strip().upper()
+    rate = next((c.per_usd for c in CURRENCIES if c.code == code), None)
+    if rate is None:
+        return None  # a currency without a rate: the templates do not judge it
+    lo, hi = (x * rate for x in PRICE_USD_BAND)
+    if lo <= price <= hi:
+        return None
+    said = (
+        f"price_per_gpu_hour {format_number(price)}: unusual for {code}: public "
+        f"prices run {format_number(lo)} to {format_number(hi)} a GPU-hour"
+    )
+    if lo <= price / 100 <= hi:
+        other = "" if currency else "; in another currency, add e.g. --currency JPY"
+        return f"{said} (was it typed in cents?{other})"
+    if lo <= price / 8 <= hi:
+        return f"{said} (an 8-GPU node's price? {format_number(price / 8)} a GPU-hour)"
+    return said
+
+
+def judged_result(spec: Formula, result: Any) -> str | None:
+    """What the templates say of such a result, in one line, or None: a run's
+    duration by their time checks (over five years no plan runs, over a year is
+    rare), an MFU by the mfu argument's own range (above 100 % is faster than
+    the GPU's peak)."""
+    if not isinstance(result, float) or not math.isfinite(result):
+        return None
+    if spec.unit in ("days", "hours"):
+        from ..templates.expr import Env
+        from ..templates.shared import HOURS_A_YEAR, time_checks
+
+        per_year = 365 if spec.unit == "days" else HOURS_A_YEAR
+        env = Env({"x": result})
+        for check in time_checks("x", per_year):
+            if not check.cond.value(env):
+                message = check.message.en if hasattr(check.message, "en") else ""
+                text = message.split(": ", 1)[-1]
+                return f"{spec.name} {result:,.0f} {spec.unit}: {text}"
+        return None
+    if spec.name == "MFU":
+        from ..registry import ARGS
+
+        mfu = ARGS["mfu"]
+        shown = f"{format_number(round(result * 100, 1))}%"
+        if mfu.domain is not None and not mfu.domain.contains(result):
+            return (
+                f"MFU {shown}: faster than the GPU's peak allows: tokens/s per GPU, "
+                "not per cluster or per minute?"
+            )
+        if mfu.typical is not None and not mfu.typical[0] <= result <= mfu.typical[1]:
+            lo, hi = (format_number(x * 100) for x in mfu.typical)
+            return f"MFU {shown}: unusual; typical is {lo}% to {hi}%"
+    return None
 
 
 # ------------------------------------------------------------------ listings
@@ -229,9 +418,20 @@ def cmd_calc(ns: argparse.Namespace) -> None:
     if "-h" in words or "--help" in words:  # `calc NAME --help`: the function
         print(describe(spec))
         return
+    currency = ns.currency
+    for k, word in enumerate(words):  # --currency after the arguments, too
+        if word == "--currency" and k + 1 < len(words):
+            currency = words[k + 1]
+            del words[k : k + 2]
+            break
+        if word.startswith("--currency="):
+            currency = word.partition("=")[2]
+            del words[k]
+            break
     if "--" in words:  # "the options end here": not an argument
         words.remove("--")
-    print(result_text(spec, calc_warning_slips(spec, words), _terminal()))
+    result = calc_warning_slips(spec, words, currency)
+    print(result_text(spec, result, _terminal()))
 
 
 def _terminal() -> bool:
@@ -325,7 +525,7 @@ def cmd_gpus(ns: argparse.Namespace) -> None:
             a.name,
             a.vendor,
             *(_figure(a.peak_tflops.get(d)) for d in DTYPES),
-            _figure(a.memory_gb),
+            _gb(a.memory_gb),
             _figure(a.bandwidth_tbs),
             _figure(a.power_w),
         ]
@@ -334,7 +534,8 @@ def cmd_gpus(ns: argparse.Namespace) -> None:
     _listing(
         ns,
         (head, rows),
-        "Dense peak TFLOP/s per chip (int8: TOP/s), memory GB, bandwidth TB/s, "
+        "Dense peak TFLOP/s per chip (int8: TOP/s), memory GB (10^9 bytes), "
+        "bandwidth TB/s, "
         "board power W; – no such mode or figure. Sources: xlfuncs gpus --sources",
         "Names ignore case, spaces and hyphens; H100 means the H100 SXM, A100 the "
         "SXM4 80 GB. Tensor-core figures are dense: NVIDIA's datasheets print them "
@@ -343,6 +544,12 @@ def cmd_gpus(ns: argparse.Namespace) -> None:
         [f"{a.name}: {a.source}; {a.specs_source}" for a in ACCELERATORS],
         left=2,
     )
+
+
+def _gb(x: float | None) -> str:
+    """Memory to a tenth of a GB, as the workbooks show it (85.5 for an H100's
+    81,559 MiB), not nine decimals of a binary size in decimal units."""
+    return "–" if x is None else f"{x:,.1f}"
 
 
 def _billions(x: float | None) -> str:
@@ -392,14 +599,16 @@ def cmd_excel_setup(ns: argparse.Namespace) -> None:
 
 
 def cmd_build(ns: argparse.Namespace) -> None:
-    from ..templates import LANGS, build
+    from ..templates import LANGS, TEMPLATES, build
     from ..templates.layout import build_date
 
     try:
         build_date()  # a bad SOURCE_DATE_EPOCH: one line naming it, before any work
     except ValueError as err:
         raise CliError(str(err)) from None
-    values = dict(setting(text) for text in ns.set or ())
+    values, typed = settings(ns.set or (), TEMPLATES)
+    if values:
+        talk_back(values, typed, TEMPLATES)
     try:
         written = build(
             ns.out, [ns.lang] if ns.lang else LANGS, force=ns.force, values=values
@@ -424,11 +633,145 @@ def setting(text: str) -> tuple[str, float | str | None]:
         return name.strip(), value
 
 
+def settings(
+    texts: Sequence[str], templates: Sequence[Any]
+) -> tuple[dict[str, Any], dict[str, str]]:
+    """Every ``--set`` read, and each as typed; or a CliError naming the first
+    that no template has, that no cell can hold as typed, or that has a % where
+    no fraction is meant."""
+    from ..templates.build import unknown_inputs
+    from ..workbook.limits import shown_problem, typed_problem
+
+    values: dict[str, Any] = {}
+    typed: dict[str, str] = {}
+    for text in texts:
+        name, value = setting(text)
+        shown = text.partition("=")[2]
+        why = typed_problem(value) or shown_problem(value)
+        if why:
+            raise CliError(f"--set {name}={_quoted(shown)}: {why}")
+        if shown.strip().endswith("%") and not any(
+            _is_percent(t.input(name)) for t in templates if t.is_input(name)
+        ):
+            raise CliError(
+                f"--set {name}={shown}: {name} is no percentage; {shown.strip()} "
+                f"would be {format_number(float(value or 0))}"
+            )
+        values[name], typed[name] = value, shown
+    unknown = unknown_inputs(values, templates)
+    if unknown:
+        raise CliError(
+            f"no template has an input named {', '.join(unknown)}; "
+            "docs/templates.md lists the names"
+        )
+    return values, typed
+
+
+def _quoted(text: str) -> str:
+    """A typed value as it reads in a message: as typed, or quoted where it
+    holds what a terminal would not show as typed."""
+    plain = text.isprintable() and text == text.strip() and len(text) <= 40
+    return text if plain else ascii(text[:40] + ("…" if len(text) > 40 else ""))
+
+
+def _is_percent(inp: Any) -> bool:
+    """Whether an input is a fraction shown as a percentage (82% is 0.82)."""
+    fmt = inp.fmt if isinstance(inp.fmt, str) else inp.fmt.en
+    return "%" in fmt
+
+
+_DECIMAL_COMMA = re.compile(r"\s*[+-]?\d+,\d+\s*")
+
+
+def talk_back(
+    values: Mapping[str, Any], typed: Mapping[str, str], templates: Sequence[Any]
+) -> None:
+    """What the workbooks' own checks say of the ``--set`` values: an error
+    stops the build in one line (CliError); each warning is one line on
+    stderr; which workbooks take each name goes to stdout."""
+    from ..templates.build import STANDS_IN, judge, relabelled, stand_in
+
+    judged, models = judge(values, templates)
+    errors = [(j, msg, where) for j in judged for msg, where in j.errors.items()]
+    if errors:
+        j, msg, where = errors[0]
+        hint = ""
+        if isinstance(j.value, str) and _DECIMAL_COMMA.fullmatch(j.value):
+            hint = (
+                f" (the decimal mark is a point: {j.value.strip().replace(',', '.')})"
+            )
+        more = ""
+        others = list(dict.fromkeys(f"{e[0].name}" for e in errors[1:]))
+        if others:
+            more = "; also in error: " + ", ".join(others)
+        raise CliError(
+            f"--set {j.name}={_quoted(typed[j.name])}: {_without_word(msg)}{hint}"
+            f"{_in(where, j.applied)}{more}"
+        )
+    for j in judged:
+        applied = ", ".join(j.applied)
+        line = f"{j.name}={_quoted(typed[j.name])}: set in {applied}"
+        if j.lacking:
+            line += f"; not in {', '.join(j.lacking)} (no such input)"
+        print(line)
+        for msg, where in j.warnings.items():
+            said = f"{_without_word(msg)}{_in(where, j.applied)}"
+            say(f"{j.name}={_quoted(typed[j.name])}: {said}", "warning")
+        other = STANDS_IN.get(j.name)
+        for slug in j.lacking:
+            tpl = next(t for t in templates if t.slug == slug)
+            if other is None or not tpl.is_input(other) or other in values:
+                continue
+            figure = stand_in(j.name, j.value, values)
+            default = tpl.input(other).default
+            kept = format_number(float(default)) if default is not None else "blank"
+            add = (
+                f"; add --set {other}={format_number(figure)} for the {j.value}"
+                if figure is not None
+                else f"; set {other} as well"
+            )
+            say(f"{slug} has no {j.name}: it keeps {other}={kept}{add}", "warning")
+    for slug, model in models.items():
+        if not any(model.endswith(m) for j in judged for m in j.warnings):
+            say(f"{slug}: its Model check reads: {model}", "warning")
+    money = relabelled(values, templates)
+    if money:
+        by_what: dict[str, list[str]] = {}
+        for slug, amounts in money.items():
+            for what in amounts:
+                by_what.setdefault(what, []).append(slug)
+        at = "; ".join(f"{w} in {', '.join(slugs)}" for w, slugs in by_what.items())
+        say(
+            f"Currency={_quoted(typed['Currency'])} relabels the example amounts, "
+            f"which are USD, without converting them: set or retype {at}",
+            "warning",
+        )
+
+
+def _without_word(message: str) -> str:
+    """``enter a number`` for ``Error: enter a number``."""
+    for word in ("Error: ", "Warning: "):
+        if message.startswith(word):
+            return message[len(word) :]
+    return message
+
+
+def _in(where: Sequence[str], applied: Sequence[str]) -> str:
+    """`` (in X)`` where not every workbook with the input says so."""
+    return "" if set(where) == set(applied) else f" (in {', '.join(where)})"
+
+
 def cmd_docs(ns: argparse.Namespace) -> None:
     from ..docs import write_docs
 
-    for path in write_docs(Path(ns.out)):
+    try:
+        written = write_docs(Path(ns.out), force=ns.force)
+    except ValueError as err:
+        raise CliError(str(err)) from None
+    for path in written:
         print(f"wrote {path}")
+    if not written:
+        print(f"{ns.out}: the docs are up to date")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -454,16 +797,25 @@ def build_parser() -> argparse.ArgumentParser:
         "calc",
         help="evaluate one function",
         description="Evaluate one function, e.g. `xlfuncs calc FT_EXAMPLES_PER_SEC "
-        "8 2,500 82% 900`. Percentages are fractions (82% is 0.82); the decimal "
+        "8 2,500 82% 900`. A percentage is a fraction (82% is 0.82), for an argument "
+        "that is a share (efficiency, mfu) only; the decimal "
         "mark is a point (2.5) and a comma groups thousands (2,500). A number may "
         "end in k, M, B or T for thousand, million, billion, trillion: 2.5k, 1M, "
         "70B, 1.5T. A range argument is a list in quotes, separated by spaces: "
         "\"600 800 900\". An empty argument ('') skips an optional one. On a "
         "terminal the result shows its unit (18.22 examples/s); piped or "
         "redirected, the bare number, for scripts. `xlfuncs calc NAME --help` "
-        "describes the function.",
+        "describes the function. A result the templates would flag (a run over "
+        "five years, an MFU above the peak) prints one warning line on stderr.",
     )
     c.add_argument("name", help="function name, e.g. CHINCHILLA_PARAMS")
+    c.add_argument(
+        "--currency",
+        metavar="CODE",
+        help="the currency of a price (default USD): a price is judged against "
+        "public prices in it, as the templates judge one (650 JPY a GPU-hour is "
+        "no slip)",
+    )
     # REMAINDER: a negative number such as -1e3 is a value, not an option.
     c.add_argument("args", nargs=argparse.REMAINDER, help="arguments in order")
     c.set_defaults(run=cmd_calc)
@@ -501,7 +853,9 @@ def build_parser() -> argparse.ArgumentParser:
         "Python needed to use them) and the LAMBDA library "
         "(xlfuncs-functions.xlsx, the functions as native Excel 365 functions; "
         "English only, with its .lambda.txt module). Existing files are kept "
-        "unless --force. --set fills an input in every template that has it, "
+        "unless --force; the files are written as a set (an error or an "
+        "interruption leaves the ones that were there). --set fills an input in "
+        "every template that has it, "
         "by its name in docs/templates.md: company defaults such as --set "
         'GPUModel="A100 80GB" --set PricePerGPUHour=1.9 --set Currency=EUR.',
     )
@@ -513,10 +867,19 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         metavar="NAME=VALUE",
         help="the default of an input (repeat for more); numbers as calc reads "
-        "them (82%%, 2,500, 70B), text otherwise",
+        "them (82%% only for a share; 2,500; 70B), text otherwise. Each is judged "
+        "by the workbooks' own input checks first: an error stops the build in "
+        "one line, a warning is one line; which workbooks take each name is said",
     )
     b.set_defaults(run=cmd_build)
-    d = sub.add_parser("docs", help="regenerate docs/functions.md")
+    d = sub.add_parser(
+        "docs",
+        help="regenerate docs/functions.md and docs/templates.md",
+        description="Write docs/functions.md (every function) and docs/templates.md "
+        "(every template's inputs and results) from the registry and the templates. "
+        "Existing files are kept unless --force.",
+    )
+    d.add_argument("--force", action="store_true", help="overwrite existing files")
     d.add_argument("--out", default="docs", help="output folder (default: docs)")
     d.set_defaults(run=cmd_docs)
     return p

@@ -73,6 +73,15 @@ LLAMA31_ALL_IN_MFU = {
     for name, n, hours, d in LLAMA31_TRAINING
 }
 
+#: How a model FLOPs utilisation is judged, typed or implied by a measured speed,
+#: in every workbook: under 2 % of the GPU's dense peak is no training run but a
+#: slip (a speed per minute read per second, the wrong model or GPU): an error;
+#: above 70 % is more than any published large run reaches (PaLM 46.2 %, Chowdhery
+#: et al. 2022, appendix B; Llama 3 405B 38-43 %, Dubey et al. 2024, table 4): a
+#: warning; above 100 % is faster than the GPU's peak: an error.
+MFU_FLOOR = 0.02
+MFU_HIGH = 0.70
+
 #: Public on-demand and spot prices of one data-centre GPU-hour run from about
 #: 1.2 USD (an A100 80GB, spot) to 12.3 USD (an H100, Azure on demand) in late
 #: 2026 (CoreWeave, Lambda, AWS, Google Cloud and Azure price pages): a price

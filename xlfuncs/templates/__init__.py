@@ -17,10 +17,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..workbook.xlsx import existing, workbook_bytes, writable_folder, write_bytes
+from ..workbook.limits import typed_problem
+from ..workbook.xlsx import existing, workbook_bytes, writable_folder, write_set
 from .blocks import Template
 from .budget import BUDGET
-from .build import build_template, compute
+from .build import build_template, compute, unknown_inputs
 from .finetune import FINETUNE
 from .library import FILENAME as LIBRARY
 from .library import LANG as LIBRARY_LANG
@@ -45,7 +46,9 @@ def build(
 
     ``values`` sets the default of the input of each name in every template that
     has it (company defaults: a GPU, a contract price, a currency); a name that
-    no template has raises KeyError before anything is built.
+    no template has raises KeyError, and a value no cell can hold as typed
+    (NaN, a 16th digit, a control character: :mod:`~xlfuncs.workbook.limits`)
+    ValueError, before anything is built.
 
     The library (``xlfuncs-functions.xlsx`` and its ``.lambda.txt`` module) has
     one edition, English: it is written when ``langs`` includes "en" and no
@@ -55,7 +58,9 @@ def build(
     (listing them) unless ``force``. Each file is written atomically, so an
     interrupted write leaves old files intact, and without ``force`` created
     exclusively: a file that appears while the build writes is never replaced,
-    and the build raises FileExistsError naming it and the files written before.
+    and the build raises FileExistsError naming it. The files are written as a
+    set (:func:`~xlfuncs.workbook.xlsx.write_set`): a full disk, an error or an
+    interruption leaves the old set, or no file where there was none.
     """
     out = Path(out_dir)
     langs = tuple(langs)
@@ -64,12 +69,16 @@ def build(
             raise ValueError(f"unknown language {lang!r}; choose {' or '.join(LANGS)}")
     chosen = templates or TEMPLATES
     values = dict(values or {})
-    unknown = sorted(set(values) - {i.name for t in chosen for i in t.inputs})
+    unknown = unknown_inputs(values, chosen)
     if unknown:
         raise KeyError(
             f"no template has an input named {', '.join(unknown)}; "
             "docs/templates.md lists the names"
         )
+    for name, value in values.items():
+        why = typed_problem(value)
+        if why:
+            raise ValueError(f"{name}={value!r}: {why}")
     library = templates is None and LIBRARY_LANG in langs
     targets = [out / tpl.filename(lang) for tpl in chosen for lang in langs]
     if library:
@@ -96,16 +105,9 @@ def build(
             built.workbook, built.cached, built.dynamic
         )
         files[out / LIBRARY_MODULE] = module_text(texts).encode("utf-8")
-    # Each file is created exclusively unless ``force`` (write_bytes): one that
-    # appears after the check above (another build) is kept, and this build fails.
-    written: list[Path] = []
-    for path, data in files.items():
-        try:
-            written.append(write_bytes(data, path, force=force))
-        except FileExistsError as err:
-            done = "; written before it: " + ", ".join(map(str, written))
-            raise FileExistsError(f"{err}{done if written else ''}") from None
-    return written
+    # Each file is created exclusively unless ``force``: one that appears after
+    # the check above (another build) is kept, and this build fails whole.
+    return write_set(files, force=force)
 
 
 __all__ = [

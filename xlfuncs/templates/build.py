@@ -11,7 +11,7 @@ from them, as a spreadsheet would from the same typed values.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -21,12 +21,15 @@ from openpyxl.utils.cell import coordinate_from_string
 from openpyxl.workbook.defined_name import DefinedName
 
 from .. import __version__
+from ..functions.hardware import gpu_peak_tflops
+from ..registry import InputError
 from ..workbook.writer import Column, SheetWriter
-from .blocks import Custom, Table, Template
+from . import texts as tx
+from .blocks import Custom, Input, Table, Template
 from .cover import add_cover
 from .data_sheet import add_data_sheet, tables
 from .layout import COLUMNS, STAMP, SUMMARY_COLUMNS, Layout, build_date, wide_columns
-from .model import Model
+from .model import Model, check_name
 from .render import head, render
 from .table import render_table  # noqa: F401  (registers the table block's renderer)
 from .texts import LANGS, T
@@ -116,6 +119,132 @@ def name_cells(wb: Workbook, cells: Mapping[str, tuple[str, int]]) -> None:
         col, row = coordinate_from_string(area.split(":")[0].replace("$", ""))
         ref = f"{sheet}!${col}${row + k - 1}"
         wb.defined_names[name] = DefinedName(name, attr_text=ref)
+
+
+# ------------------------------------------------------------ --set, judged
+
+
+@dataclass(frozen=True)
+class Judged:
+    """What the workbooks say of one value ``xlfuncs build --set`` gives: the
+    templates that have the input and those that lack it (by slug), and what
+    the input's own Check cell reads where it is not OK, error or warning,
+    with the templates that say so. One definition: the value is typed into
+    each template's model and its Check cell is read, never checked apart."""
+
+    name: str
+    value: Any
+    applied: tuple[str, ...]
+    lacking: tuple[str, ...]
+    errors: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    warnings: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+def judge(
+    values: Mapping[str, Any], templates: Sequence[Template], lang: str = "en"
+) -> tuple[list[Judged], dict[str, str]]:
+    """Each value judged as the workbooks judge it, all values typed at once
+    (one input's rules may read another); and the model check of each
+    template that takes any of them, where it does not read OK (a plan the
+    values make implausible: a run over five years, a speed over the peak)."""
+    said: dict[str, dict[str, dict[str, list[str]]]] = {
+        n: {"errors": {}, "warnings": {}} for n in values
+    }
+    models: dict[str, str] = {}
+    for tpl in templates:
+        own = {k: v for k, v in values.items() if tpl.is_input(k)}
+        if not own:
+            continue
+        model = laid_out(tpl, lang, own).model
+        for name in own:
+            status = str(model.value(check_name(name)))
+            if status == tx.OK(lang):
+                continue
+            kind = "errors" if status.startswith(tx.ERROR_WORD(lang)) else "warnings"
+            said[name][kind].setdefault(status, []).append(tpl.slug)
+        overall = str(model.value("ModelCheck"))
+        if overall != tx.OK(lang):
+            models[tpl.slug] = overall
+    out = []
+    for name, value in values.items():
+        has = tuple(t.slug for t in templates if t.is_input(name))
+        lacks = tuple(t.slug for t in templates if not t.is_input(name))
+        out.append(
+            Judged(
+                name,
+                value,
+                has,
+                lacks,
+                {k: tuple(v) for k, v in said[name]["errors"].items()},
+                {k: tuple(v) for k, v in said[name]["warnings"].items()},
+            )
+        )
+    return out, models
+
+
+def unknown_inputs(
+    values: Mapping[str, Any], templates: Sequence[Template]
+) -> list[str]:
+    """The names in ``values`` that no template has, sorted."""
+    return sorted(set(values) - {i.name for t in templates for i in t.inputs})
+
+
+def money_inputs(tpl: Template) -> list[Input]:
+    """The inputs in the workbook's currency ("{currency}" in their unit)."""
+    return [i for i in tpl.inputs if "{currency}" in i.unit.en]
+
+
+def relabelled(
+    values: Mapping[str, Any], templates: Sequence[Template]
+) -> dict[str, list[str]]:
+    """Where a Currency other than a template's own relabels example amounts
+    without converting them: {template slug: the money inputs left at their
+    example figure, and the tables of typed amounts (the budget's Prices)}."""
+    currency = values.get("Currency")
+    out: dict[str, list[str]] = {}
+    for tpl in templates:
+        if not tpl.is_input("Currency") or not isinstance(currency, str):
+            continue
+        default = tpl.input("Currency").default
+        if not isinstance(default, str) or currency.strip().upper() == default:
+            continue
+        kept = [
+            i.name
+            for i in money_inputs(tpl)
+            if i.name not in values
+            and isinstance(i.default, (int, float))
+            and i.default
+        ]
+        for sheet in tpl.sheets:
+            for b in sheet.blocks:
+                typed = [f for f in getattr(b, "fields", ()) if f.input is not None]
+                if (
+                    isinstance(b, Table)
+                    and b.rows
+                    and any("{currency}" in f.unit.en for f in typed)
+                ):
+                    kept.append(f"the {sheet.name.en} sheet")
+        if kept:
+            out[tpl.slug] = kept
+    return out
+
+
+#: An input a template has in place of another it lacks, and the figure that
+#: stands for the other's value: the model-size workbook has the GPU's peak,
+#: not its name.
+STANDS_IN = {"GPUModel": "PeakTFLOPSPerGPU"}
+
+
+def stand_in(name: str, value: Any, values: Mapping[str, Any]) -> float | None:
+    """The figure of :data:`STANDS_IN` for ``value`` (an A100's bf16 peak, or in
+    the precision set with --set Dtype), or None if there is none."""
+    if name != "GPUModel" or not isinstance(value, str):
+        return None
+    dtype = values.get("Dtype")
+    try:
+        return gpu_peak_tflops(value, dtype if isinstance(dtype, str) else "bf16")
+    except InputError:
+        return None
 
 
 def add_data_sheets(wb: Workbook, lang: str) -> dict[tuple[str, str], Any]:
@@ -212,8 +341,15 @@ DATA_TEXTS = {
 }
 
 __all__ = [
+    "STANDS_IN",
     "Built",
+    "Judged",
     "add_data_sheets",
     "build_template",
+    "judge",
+    "money_inputs",
+    "relabelled",
     "set_properties",
+    "stand_in",
+    "unknown_inputs",
 ]

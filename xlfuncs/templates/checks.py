@@ -67,6 +67,8 @@ def input_checks(inp: Input) -> list[Check]:
         conds = {k: parse(c) for k, c in d.conditions(inp.name).items()}
         if d is FRACTION:  # a percentage: one message for both ends
             out.append(Check(F.AND(conds["low"], conds["high"]), tx.PERCENT))
+        elif _percent(inp) and "high" in conds:  # a share, from 0 % (or -100 %)
+            out.append(Check(F.AND(conds["low"], conds["high"]), _percent_range(d)))
         elif d.whole:
             lo = d.least_whole
             out.append(
@@ -85,9 +87,9 @@ def input_checks(inp: Input) -> list[Check]:
         fmt = inp.fmt if isinstance(inp.fmt, str) else inp.fmt.en
         # Three orders of magnitude off is no plan but a unit typed wrong.
         bounds = {"lo": lo, "hi": hi}
-        out.append(
-            Check(x.le(hi * 1000), _shown_with(tx.UNIT_SLIP, fmt, bounds), slip=True)
-        )
+        if d is None or hi * 1000 < d.hi:  # else the domain's own limit says it
+            slip = _shown_with(tx.UNIT_SLIP, fmt, bounds)
+            out.append(Check(x.le(hi * 1000), slip, slip=True))
         if lo > 0:
             slip = _shown_with(tx.UNIT_SLIP_LOW, fmt, bounds)
             out.append(Check(x.ge(lo / 1000), slip, slip=True))
@@ -100,6 +102,22 @@ def input_checks(inp: Input) -> list[Check]:
     if inp.blank:  # blank is allowed, and means what the help says
         return [Check(F.OR(F.ISBLANK(x), c.cond), c.message, c.error) for c in out]
     return out
+
+
+def _percent(inp: Input) -> bool:
+    """Whether the input is shown as a percentage (its cells read 82%)."""
+    f = inp.fmt if isinstance(inp.fmt, str) else inp.fmt.en
+    return "%" in f
+
+
+def _percent_range(d: Domain) -> Text:
+    """ "Enter a percentage from 0% to 100%": the limits as the cell shows them."""
+    lo, hi = shown(d.lo, "0%", "en"), shown(d.hi, "0%", "en")
+    lo_es, hi_es = shown(d.lo, "0%", "es"), shown(d.hi, "0%", "es")
+    return Text(
+        tx.PERCENT_RANGE.en.format(lo=lo, hi=hi),
+        tx.PERCENT_RANGE.es.format(lo=lo_es, hi=hi_es),
+    )
 
 
 def _ordered(checks: Sequence[Check]) -> list[Check]:

@@ -12,7 +12,6 @@ from .blocks import (
     Axis,
     Case,
     Chart,
-    Check,
     Cover,
     Figures,
     Grid,
@@ -37,6 +36,7 @@ from .shared import (
     FT_METHOD,
     FT_MODEL,
     GPU_MODEL,
+    LORA_SPEED,
     MFU,
     PRICE,
     SOURCE,
@@ -48,6 +48,7 @@ from .shared import (
     glossary,
     memory_rows,
     memory_verdicts,
+    mfu_checks,
     shape_rows,
     time_checks,
     with_contingency,
@@ -109,6 +110,7 @@ SPEED = Inputs(
         ),
         DTYPE,
         MFU,
+        LORA_SPEED,
     ),
 )  # fmt: skip
 
@@ -131,19 +133,7 @@ SPEED_STEPS = Results(
               "Tokens/s por GPU usados ÷ la estimación × la MFU de arriba: cuánto del "
               "pico de la GPU alcanza una velocidad medida, frente al 35-55 % de los "
               "grandes entrenamientos."),
-            fmt=tx.PERCENT_FMT,
-            checks=(
-                Check(Ref("ImpliedMFU").le(1),
-                      T("Error: faster than the GPU's peak allows: tokens/s per GPU, "
-                        "not per cluster or per minute?",
-                        "Error: más rápido de lo que permite el pico de la GPU: ¿tokens/s "
-                        "por GPU, no por clúster ni por minuto?")),
-                Check(Ref("ImpliedMFU").ge(0.02),
-                      T("Warning: under 2% of the GPU's peak: check the speed, the model "
-                        "and the GPU",
-                        "Aviso: menos del 2 % del pico de la GPU: revise la velocidad, el "
-                        "modelo y la GPU"), error=False),
-            ),
+            fmt=tx.PERCENT_FMT, checks=mfu_checks("ImpliedMFU"),
         ),
         Result(
             "EffectiveThroughput", call("FT_THROUGHPUT", *_FT),

@@ -84,9 +84,36 @@ MAX_CHARS = 8192
 MAX_NESTING = 64
 
 
+#: LAMBDA parameters named otherwise than the Python argument (the xlwings
+#: functions and the API keep theirs). Each of these arguments shares its name,
+#: case aside, with a name of the library (the functions MFU, KV_CACHE_GB and
+#: TOKENS_PER_SEC_PER_GPU) or of a template the library may be pasted beside
+#: (GPUs, Efficiency, Epochs, Days, Dtype, Recompute, PUE); IronCalc then reads
+#: the workbook's name, not the parameter, and another engine might. The test
+#: holds every parameter apart from every name of every workbook we write.
+RENAMED = {
+    "gpus": "gpu_count",
+    "tokens_per_sec_per_gpu": "gpu_tokens_per_sec",
+    "efficiency": "scaling_efficiency",
+    "epochs": "epoch_count",
+    "days": "run_days",
+    "mfu": "mfu_fraction",
+    "dtype": "precision",
+    "recompute": "recompute_mode",
+    "pue": "pue_ratio",
+    "kv_cache_gb": "kv_gb",
+}
+
+
+def parameter_name(arg: str) -> str:
+    """The LAMBDA parameter of the Python argument ``arg``: ``gpu_count``."""
+    return RENAMED.get(arg, arg)
+
+
 def parameter(name: str) -> str:
-    """A LAMBDA parameter where the body uses it: ``_xlpm.gpus``."""
-    return f"_xlpm.{name}"
+    """A LAMBDA parameter where the body uses it: ``_xlpm.gpu_count`` for the
+    argument ``gpus``."""
+    return f"_xlpm.{parameter_name(name)}"
 
 
 def omitted(p: str) -> str:
@@ -163,7 +190,7 @@ def lambda_text(spec: Formula, functions: Functions | None = None) -> str:
             bindings[a.name] = parse(p)
             continue
         assert a.kind != "sample", "an optional sample is not supported"
-        declared.append(f"_xlop.{a.name}")
+        declared.append(f"_xlop.{parameter_name(a.name)}")
         default = spec.defaults[a.name]
         if default is None:
             bindings[a.name], left_out[a.name] = parse(p), parse(omitted(p))
@@ -486,7 +513,10 @@ def afe_module(
     for spec in specs:
         text = typed(texts[spec.name])
         params = [
-            f"[{a.name}]" if a.name in spec.defaults else a.name for a in spec.args
+            f"[{parameter_name(a.name)}]"
+            if a.name in spec.defaults
+            else parameter_name(a.name)
+            for a in spec.args
         ]
         head = f"LAMBDA({','.join(params)},"
         assert text.startswith(head) and text.endswith(")"), spec.name
@@ -513,8 +543,10 @@ __all__ = [
     "let_body",
     "let_names",
     "nesting",
+    "RENAMED",
     "omitted",
     "parameter",
+    "parameter_name",
     "tables_read",
     "typed",
     "with_default",

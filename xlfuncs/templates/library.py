@@ -36,7 +36,13 @@ from ..workbook.writer import Column, SheetWriter
 from . import texts as tx
 from .build import Built, add_data_sheets, set_properties
 from .cover import write_cover
-from .lambdas import afe_module, lambda_text, tables_read
+from .lambdas import (
+    RENAMED,
+    afe_module,
+    lambda_text,
+    parameter_name,
+    tables_read,
+)
 from .layout import STAMP, build_date
 from .shared import (
     BESIROGLU,
@@ -121,15 +127,17 @@ def unit_text(spec: Formula) -> str:
 
 
 def arguments_text(spec: Formula) -> str:
+    """The arguments by their LAMBDA names, as Excel's tooltip shows them."""
     parts = []
     for a in spec.args:
         unit = a.unit if a.unit != "currency/GPU-hour" else "per GPU-hour"
+        name = parameter_name(a.name)
         if a.name in spec.defaults:
             d = spec.defaults[a.name]
             default = "" if d is None else f", default {_shown(a.name, spec, d)}"
-            parts.append(f"[{a.name}] ({unit}{default})")
+            parts.append(f"[{name}] ({unit}{default})")
         else:
-            parts.append(f"{a.name} ({unit})")
+            parts.append(f"{name} ({unit})")
     return "; ".join(parts)
 
 
@@ -153,6 +161,11 @@ def _shown(name: str, spec: Formula, value: Any) -> str:
                 short = f"{mantissa.rstrip('0').rstrip('.')}E+{int(exp)}"
                 return short if len(short) < len(plain) else plain
     return plain
+
+
+def renamed() -> str:
+    """``gpu_count for gpus, …``: the LAMBDA parameters named otherwise."""
+    return ", ".join(f"{new} for {old}" for old, new in RENAMED.items())
 
 
 def example_call(spec: Formula, sep: str = ", ") -> str:
@@ -221,8 +234,10 @@ COVER: list[tuple[str, list[str]]] = [
             "'Create a copy'. Excel brings the names the sheets use; check them in "
             "Formulas › Name Manager, then hide Keys again.",
             "3. One function at a time: in Formulas › Name Manager select it and "
-            "copy its 'Refers to' text; in your workbook, Formulas › Define Name, "
-            "the same name, paste into 'Refers to'. Each function is complete on "
+            "copy its 'Refers to' text; in your workbook add a name, the same "
+            "name, and paste into 'Refers to' (Formulas › Name Manager › New in "
+            "Excel for Windows, Formulas › Define Name in Excel for Mac). Each "
+            "function is complete on "
             "its own: the functions it builds on are written out inside it. "
             "{look_ups} look names up in tables, so they also need the Data, "
             "Models and Keys sheets (as in 2).",
@@ -251,7 +266,10 @@ COVER: list[tuple[str, list[str]]] = [
         "Arguments, ranges and errors",
         [
             "Arguments, their order and their defaults are those of the xlwings "
-            "functions and the Python library. An optional argument (in brackets "
+            "functions and the Python library. A few names differ, so that no "
+            "argument shares its name with a function or a named cell of a "
+            "workbook they may join (MFU, a template's GPUs): {renamed}. An "
+            "optional argument (in brackets "
             "on the Functions sheet) takes its default when left out or given a "
             "blank cell. Percentages are fractions: type 82% or 0.82. Counts are "
             "plain numbers: 70 billion is 7E+10.",
@@ -306,7 +324,8 @@ def _cover(wb: Workbook, ws: Worksheet, lookups: Sequence[str]) -> None:
             bullet = "" if text[:2] in {f"{k}." for k in range(1, 10)} else "• "
             if len(paragraphs) == 1 or heading == "What it is":
                 bullet = ""
-            texts.append(bullet + text.replace("{look_ups}", listed(lookups)))
+            text = text.replace("{look_ups}", listed(lookups))
+            texts.append(bullet + text.replace("{renamed}", renamed()))
         sections.append((heading, texts))
     sections.append(
         ("Version", [BUILT.format(version=__version__, date=build_date().isoformat())])
@@ -407,8 +426,9 @@ TRY_NOTE = (
     "This sheet is yours: nothing is protected. Each row below calls a function; "
     "click its Result cell to see the formula, copy it anywhere and change the "
     "numbers. Or type a new one in any empty cell, e.g. =FT_COST(100000, 3, 8, "
-    "2500, 82%, 900, 2.5). Formulas › Insert Function lists the functions under "
-    "User Defined."
+    "2500, 82%, 900, 2.5): as you type =FT_, Excel lists the functions, as it "
+    "lists its own. Formulas › Name Manager (Formulas › Define Name on a Mac) "
+    "shows each one's formula and description."
 )
 
 

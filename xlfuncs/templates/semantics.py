@@ -3,16 +3,27 @@ templates' formulas use.
 
 :mod:`~xlfuncs.templates.expr` prints a tree as a formula and asks this module
 for its value, so the cached value of a cell is what a spreadsheet computes from
-the formula. The rules are Excel's, as LibreOffice also applies them to .xlsx
-files (the tests recalculate every workbook with it):
+the formula. The rules are Excel's where Microsoft documents them, else
+LibreOffice's (the engine the tests recalculate every workbook with). Each rule
+is a case of :mod:`~xlfuncs.templates.semantics_spec`, a table of formulas with
+what Excel, LibreOffice, Gnumeric and IronCalc give and the reason for our
+choice where they differ; the engine tests run the table on all three engines
+and docs/semantics.md lists the differences. In short:
 
-- a blank cell is 0 in arithmetic and comparisons with numbers, "" with text;
+- a blank cell is 0 in arithmetic, "" with text and FALSE with TRUE/FALSE; a
+  formula that ends in a blank cell shows 0 (:func:`as_cell`);
 - an error value passes through arithmetic, comparisons and most functions;
-- ``=``, ``<=`` and ``>=`` compare numbers to about 15 significant digits, and
-  ``a-b`` of two nearly equal numbers is 0 (LibreOffice's ``approxEqual`` and
-  ``approxSub``; Excel rounds to 15 digits alike);
-- text compares after numbers and ignores case; MATCH(…, 0) reads ``*``, ``?``
-  and ``~`` in text as wildcards; TRIM removes spaces, not other white space;
+- numbers hold 15 significant digits: ``=``, ``<=`` and ``>=`` compare to about
+  that (LibreOffice's ``approxEqual``), ``a-b`` of two nearly equal numbers is
+  0, INT, ROUND and FIXED work on the 15-digit value, and a number written as
+  text shows at most 15 digits (:func:`general`);
+- numbers come before text, text before FALSE and TRUE; text compares ignoring
+  case (beyond ASCII too: "É" is "é") and, for order, accents first;
+- text that reads as a number in the reader's language ("8", "1,5" in Spanish,
+  "1e3", "50%") is that number in arithmetic; TRUE/FALSE are never numbers;
+- MATCH(…, 0), COUNTIF and SUMIF read ``*``, ``?`` and ``~`` in text as
+  wildcards; TRIM removes spaces (U+0020), not other white space; LEN counts
+  UTF-16 units, as Excel does;
 - FIXED writes a number with the separators of the reader's language.
 
 Only what the formulas use is here; an unknown function raises at build time.
@@ -20,11 +31,14 @@ Only what the formulas use is here; an unknown function raises at build time.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
+from datetime import date
+from decimal import ROUND_DOWN, ROUND_HALF_UP, ROUND_UP, Decimal, localcontext
 from typing import Any, TypeAlias
 
 
@@ -80,37 +94,143 @@ def approx_equal(a: float, b: float) -> bool:
     return abs(a - b) < abs(a) * 2.0**-48
 
 
-_WHOLE_TEXT = re.compile(r"\s*[+-]?\d{1,15}\s*")
+def digits15(x: float) -> Decimal:
+    """``x`` to 15 significant digits, exactly: the digits Excel shows ("Excel
+    specifications and limits": number precision 15 digits)."""
+    return Decimal(f"{x:.14e}")
 
 
-def number(v: Value) -> float | XlError:
-    """A value as arithmetic reads it: blank 0, TRUE 1, text that is a whole
-    number (" 8") that number, other text #VALUE!. Excel and LibreOffice also
-    read decimals in text, by the reader's separators; the templates guard every
-    number with ISNUMBER first, so no formula depends on that."""
+def approx_value(x: float) -> float:
+    """``x`` as INT and ROUND see it (LibreOffice's rtl::math::approxValue): to 15
+    significant digits when that only removes binary noise, so 2.9999999999999996
+    is 3 and 0.1*3 is 0.3; unchanged when it is whole, has at most 11 binary
+    places (0.5, 1.375), or is above 2^41 (its digits are all meant).
+
+    >>> approx_value(2.9999999999999996), approx_value(0.1 * 3), approx_value(1.375)
+    (3.0, 0.3, 1.375)
+    """
+    if not math.isfinite(x) or x == int(x) or abs(x) > 2.0**41:
+        return x
+    mantissa, exponent = math.frexp(x)
+    m, e = int(abs(mantissa) * 2**53), exponent - 53
+    tz = (m & -m).bit_length() - 1
+    if -(e + tz) <= 11:
+        return x
+    return float(digits15(x))
+
+
+#: Where the year 1900 begins: serial numbers count days from 1899-12-30, so
+#: that the 1900 system's false 29 February (serial 60) keeps later dates right.
+EPOCH = date(1899, 12, 30)
+_ISO_DATE = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})")
+
+
+def serial(day: date) -> float:
+    """A date as the 1900 date system numbers it: 1900-01-01 is 1, and every
+    day from 1900-03-01 on is one later than a count from 1899-12-31 gives,
+    since Excel holds 29 February 1900 as a day (Microsoft: "Excel incorrectly
+    assumes that the year 1900 is a leap year")."""
+    days = (day - EPOCH).days
+    return float(days if day >= date(1900, 3, 1) else days - 1)
+
+
+@functools.cache
+def _number_text(lang: str) -> re.Pattern[str]:
+    thousands, decimal = (re.escape(s) for s in SEPARATORS[lang])
+    return re.compile(
+        rf"(?P<int>\d{{1,3}}(?:{thousands}\d{{3}})+|\d+)?"
+        rf"(?:{decimal}(?P<frac>\d*))?(?:[eE](?P<exp>[+-]?\d+))?"
+    )
+
+
+def parse_number(t: str, lang: str = "en") -> float | None:
+    """Text as a number, as Excel's VALUE and LibreOffice read it in the reader's
+    language: spaces around it, a sign or brackets (negative), thousands
+    separators in threes, a decimal separator, an exponent, a trailing %, a
+    leading $ (English), or an ISO date (2026-01-31, its serial number). None
+    when the text is no number: "eight", "1,5" in English, "TRUE", "inf".
+
+    >>> parse_number(" 1,000.5 "), parse_number("1,5", "es"), parse_number("50%")
+    (1000.5, 1.5, 0.5)
+    >>> parse_number("1,5") is None, parse_number("TRUE") is None
+    (True, True)
+    """
+    t = t.strip(" \u00a0")
+    iso = _ISO_DATE.fullmatch(t)
+    if iso is not None:
+        try:
+            return serial(date(*(int(g) for g in iso.groups())))
+        except ValueError:
+            return None
+    negative = t.startswith("(") and t.endswith(")")
+    if negative:
+        t = t[1:-1]
+    if t[:1] in ("+", "-"):
+        negative ^= t[0] == "-"
+        t = t[1:]
+    if lang == "en" and t.startswith("$"):
+        t = t[1:]
+    percent = t.endswith("%")
+    if percent:
+        t = t[:-1].rstrip(" ")
+    m = _number_text(lang).fullmatch(t)
+    if m is None or not (m["int"] or m["frac"]):
+        return None
+    whole = (m["int"] or "0").replace(SEPARATORS[lang][0], "")
+    x = float(f"{whole}.{m['frac'] or '0'}e{m['exp'] or '0'}")
+    if not math.isfinite(x):
+        return None
+    x = x / 100 if percent else x
+    return (-x if negative else x) + 0.0
+
+
+def number(v: Value, lang: str = "en") -> float | XlError:
+    """A value as arithmetic reads it: blank 0, TRUE 1, text that reads as a
+    number (:func:`parse_number`) that number, other text #VALUE!."""
     if isinstance(v, bool):
         return 1.0 if v else 0.0
     if isinstance(v, (int, float)):
-        return float(v)
+        return float(v) + 0.0  # Excel has no -0
     if v is None:
         return 0.0
     if isinstance(v, XlError):
         return v
-    if isinstance(v, str) and _WHOLE_TEXT.fullmatch(v):
-        return float(int(v))
+    if isinstance(v, str):
+        x = parse_number(v, lang)
+        return VALUE if x is None else x
     return VALUE
 
 
 def general(x: float, lang: str = "en") -> str:
-    """A number as the General format shows it in text (``&``, SUBSTITUTE),
-    with the reader's decimal separator."""
-    if x == int(x) and abs(x) < 1e15:
+    """A number as text (``&``, SUBSTITUTE, LEN): whole numbers below 2^53 in
+    full; others to 15 significant digits, as decimals from 1E-14 to below
+    1E+15 (at most 20 places), else as 1.5E+20; the reader's decimal separator.
+    LibreOffice's rule, but with Excel's two exponent digits (LibreOffice 7.4
+    writes 1E+020).
+
+    >>> general(1 / 3), general(1e20), general(2.0**53), general(0.25, "es")
+    ('0.333333333333333', '1E+20', '9.00719925474099E+15', '0,25')
+    """
+    if x == int(x) and abs(x) < 2.0**53:
         return str(int(x))
-    text = f"{x:.15g}"
-    if "e" in text:
-        mantissa, exp = text.split("e")
-        text = f"{mantissa}E{int(exp):+03d}"
+    d = digits15(x)
+    e = d.adjusted()
+    if -15 < e < 15:
+        with localcontext() as ctx:
+            ctx.prec = 60
+            d = d.quantize(Decimal(1).scaleb(-20), rounding=ROUND_HALF_UP)
+        text = format(d, "f")
+        text = text.rstrip("0").rstrip(".") if "." in text else text
+    else:
+        sign, digits, _ = d.as_tuple()
+        mantissa = "".join(map(str, digits)).rstrip("0") or "0"
+        body = mantissa[0] + ("." + mantissa[1:] if len(mantissa) > 1 else "")
+        text = f"{'-' if sign else ''}{body}E{'+' if e >= 0 else '-'}{abs(e):02d}"
     return text.replace(".", SEPARATORS[lang][1])
+
+
+#: TRUE and FALSE as text in each edition (Excel writes its own language's words).
+LOGICAL_WORDS = {"en": ("TRUE", "FALSE"), "es": ("VERDADERO", "FALSO")}
 
 
 def text(v: Value, lang: str = "en") -> str | XlError:
@@ -119,7 +239,7 @@ def text(v: Value, lang: str = "en") -> str | XlError:
     if v is None:
         return ""
     if isinstance(v, bool):
-        return "TRUE" if v else "FALSE"
+        return LOGICAL_WORDS[lang][0 if v else 1]
     if isinstance(v, (int, float)):
         return general(float(v), lang)
     if isinstance(v, str):
@@ -128,12 +248,50 @@ def text(v: Value, lang: str = "en") -> str | XlError:
 
 
 def truth(v: Value) -> bool | XlError:
+    """A value as IF reads it: numbers not 0 are TRUE, blank is FALSE, the texts
+    TRUE and FALSE (any case) are themselves, other text #VALUE!."""
     if isinstance(v, XlError):
         return v
     if isinstance(v, str):
-        return VALUE
+        word = v.strip(" ").upper()
+        return True if word == "TRUE" else False if word == "FALSE" else VALUE
     n = number(v)
     return n if isinstance(n, XlError) else n != 0
+
+
+def as_cell(v: Value) -> Value:
+    """What a formula cell shows for its value: a formula that ends in a blank
+    cell (``=A1``, ``=IF(TRUE,A1)``) shows 0, not blank."""
+    return 0.0 if v is None else v
+
+
+@functools.lru_cache(maxsize=4096)
+def fold(t: str) -> str:
+    """Text with case ignored, as Excel's comparisons and MATCH ignore it: each
+    character as its upper case's lower case (so "ς" and "σ", "ı" and "i" are
+    one), a character whose upper case is two ("ß") or whose lower case is two
+    ("İ") as it is.
+
+    >>> fold("É") == fold("é"), fold("Σ") == fold("ς"), fold("straße") == fold("STRASSE")
+    (True, True, False)
+    """
+    out = []
+    for ch in t:
+        up = ch.upper()
+        low = up.lower() if len(up) == 1 else ch
+        out.append(low if len(low) == 1 else ch)
+    return "".join(out)
+
+
+@functools.lru_cache(maxsize=4096)
+def _order_key(t: str) -> tuple[str, str]:
+    """Text ordered as a collation orders it, roughly: letters first without
+    their accents ("ä" before "b"), then with them ("a" before "ä")."""
+    folded = fold(t)
+    bare = "".join(
+        c for c in unicodedata.normalize("NFD", folded) if not unicodedata.combining(c)
+    )
+    return bare, folded
 
 
 def _rank(v: Any) -> int:
@@ -141,20 +299,33 @@ def _rank(v: Any) -> int:
     return 2 if isinstance(v, bool) else 1 if isinstance(v, str) else 0
 
 
+def _blank_as(other: Value) -> Value:
+    """A blank compared with ``other``: "" with text, FALSE with TRUE/FALSE, else 0."""
+    if isinstance(other, str):
+        return ""
+    return False if isinstance(other, bool) else 0.0
+
+
 def compare(op: str, a: Value, b: Value) -> bool | XlError:
     for v in (a, b):
         if isinstance(v, XlError):
             return v
     if a is None:
-        a = "" if isinstance(b, str) else 0.0
+        a = _blank_as(b)
     if b is None:
-        b = "" if isinstance(a, str) else 0.0
+        b = _blank_as(a)
     ra, rb = _rank(a), _rank(b)
     if ra != rb:
         sign = -1 if ra < rb else 1
     elif ra == 1:
-        ta, tb = str(a).lower(), str(b).lower()
-        sign = (ta > tb) - (ta < tb)
+        ta, tb = str(a), str(b)
+        if fold(ta) == fold(tb):
+            sign = 0
+        else:
+            ka, kb = _order_key(ta), _order_key(tb)
+            sign = 1 if ka > kb else -1
+    elif ra == 2:
+        sign = (bool(a) > bool(b)) - (bool(a) < bool(b))
     else:
         fa, fb = float(a), float(b)  # type: ignore[arg-type]
         sign = 0 if approx_equal(fa, fb) else (1 if fa > fb else -1)
@@ -178,7 +349,7 @@ def arithmetic(op: str, a: Value, b: Value, lang: str = "en") -> Value:
         return tb if isinstance(tb, XlError) else ta + tb
     if op in ("=", "<>", "<", "<=", ">", ">="):
         return compare(op, a, b)
-    x, y = number(a), number(b)
+    x, y = number(a, lang), number(b, lang)
     if isinstance(x, XlError):
         return x
     if isinstance(y, XlError):
@@ -201,10 +372,12 @@ def arithmetic(op: str, a: Value, b: Value, lang: str = "en") -> Value:
             out = power
     except OverflowError:
         return NUM
-    return out if math.isfinite(out) else NUM
+    return out + 0.0 if math.isfinite(out) else NUM
 
 
 def _power(x: float, y: float) -> float | XlError:
+    if x == 0 and y == 0:
+        return NUM  # [MS-OI29500] 2.1.1018: Office returns #NUM! for POWER(0,0)
     if x == 0 and y < 0:
         return DIV0
     if x < 0 and y != int(y):
@@ -272,8 +445,12 @@ def _if(args: Sequence[Thunk], _: str) -> Value:
 
 @function("IFERROR", lazy=True)
 def _iferror(args: Sequence[Thunk], _: str) -> Value:
+    """IFERROR(value, value_if_error): a blank cell in either is "" (Microsoft's
+    IFERROR page: "IFERROR treats it as an empty string value")."""
     v = args[0]()
-    return args[1]() if isinstance(v, XlError) else v
+    if isinstance(v, XlError):
+        v = args[1]()
+    return "" if v is None else v
 
 
 @function("CHOOSE", lazy=True)
@@ -342,10 +519,10 @@ def _na(_v: Sequence[Value], _: str) -> Value:
     return NA
 
 
-def _numbers(values: Sequence[Value]) -> list[float] | XlError:
+def _numbers(values: Sequence[Value], lang: str = "en") -> list[float] | XlError:
     out = []
     for v in values:
-        n = number(v)
+        n = number(v, lang)
         if isinstance(n, XlError):
             return n
         out.append(n)
@@ -355,62 +532,94 @@ def _numbers(values: Sequence[Value]) -> list[float] | XlError:
 def numeric(impl: Callable[..., float | XlError]) -> Function:
     """A function of numbers: errors and text in its arguments give an error."""
 
-    def call(args: Sequence[Thunk], _: str) -> Value:
-        xs = _numbers([a() for a in args])
+    def call(args: Sequence[Thunk], lang: str) -> Value:
+        xs = _numbers([a() for a in args], lang)
         if isinstance(xs, XlError):
             return xs
+        if not all(math.isfinite(x) for x in xs):
+            return NUM  # no cell holds one; never raise on it
         try:
             out = impl(*xs)
         except (OverflowError, ValueError):
             return NUM
         if isinstance(out, XlError):
             return out
-        return out if math.isfinite(out) else NUM
+        return out + 0.0 if math.isfinite(out) else NUM
 
     return call
 
 
+def rounded(x: float, digits: float, mode: str = ROUND_HALF_UP) -> Decimal:
+    """``x`` rounded to ``digits`` places (to the left when negative), on its
+    shortest decimal after :func:`approx_value`: ROUND(2.15, 1) is 2.2 and
+    ROUNDUP(0.1*3, 1) is 0.3, as in Excel, although neither 2.15 nor 0.1*3 is
+    exact in binary. ``digits`` is truncated; past 400 places nothing changes."""
+    places = max(-400, min(400, int(digits)))
+    with localcontext() as ctx:
+        ctx.prec = 1000  # 309 digits before the point and 400 after, exactly
+        exact = Decimal(repr(approx_value(x)))
+        return exact.quantize(Decimal(1).scaleb(-places), rounding=mode)
+
+
 def _round(x: float, digits: float, mode: str = ROUND_HALF_UP) -> float:
-    """Excel's ROUND: half away from zero, on the shortest decimal of ``x``."""
-    q = Decimal(1).scaleb(-int(digits))
-    return float(Decimal(repr(x)).quantize(q, rounding=mode))
+    """Excel's ROUND (half away from zero), ROUNDUP and ROUNDDOWN."""
+    return float(rounded(x, digits, mode)) + 0.0
+
+
+def _int(x: float) -> float:
+    """INT: down to a whole number, from :func:`approx_value` (LibreOffice's
+    approxFloor): 2.9999999999999996 is 3, so a whole-number check passes it."""
+    return float(math.floor(approx_value(x))) + 0.0
 
 
 FUNCTIONS |= {
-    "INT": numeric(lambda x: float(math.floor(x))),
+    "INT": numeric(_int),
     "ABS": numeric(abs),
     "SQRT": numeric(lambda x: math.sqrt(x) if x >= 0 else NUM),
     "POWER": numeric(_power),
     "ROUND": numeric(lambda x, d=0: _round(x, d)),
-    "ROUNDUP": numeric(lambda x, d=0: _round(x, d, "ROUND_UP")),
-    "ROUNDDOWN": numeric(lambda x, d=0: _round(x, d, "ROUND_DOWN")),
+    "ROUNDUP": numeric(lambda x, d=0: _round(x, d, ROUND_UP)),
+    "ROUNDDOWN": numeric(lambda x, d=0: _round(x, d, ROUND_DOWN)),
     "MOD": numeric(lambda x, y: DIV0 if y == 0 else x - y * math.floor(x / y)),
 }
 
 
-def _over_numbers(values: Sequence[Value]) -> list[float] | XlError:
-    """The numbers of ranges and single values, as SUM and MAX read them: text,
-    blanks and TRUE/FALSE in a range are skipped; an error is passed on."""
+def is_reference(arg: Thunk) -> bool:
+    """Whether an argument reads a cell by its name rather than computing a value:
+    SUM, MAX and MIN skip text, blanks and TRUE/FALSE in a reference, as in a
+    range, but read them in a value written in the formula (Microsoft's SUM and
+    MAX pages). An argument is ``functools.partial(node.value, env)``
+    (:class:`~xlfuncs.templates.expr.Fn`); the node is known by its class name,
+    since :mod:`~xlfuncs.templates.expr` imports this module."""
+    node = getattr(getattr(arg, "func", None), "__self__", None)
+    return type(node).__name__ == "Ref"
+
+
+def _over_numbers(args: Sequence[Thunk], lang: str) -> list[float] | XlError:
+    """The numbers of ranges, references and values, as SUM and MAX read them:
+    text, blanks and TRUE/FALSE in a range or a reference are skipped, in a
+    value read as numbers; an error is passed on."""
     out: list[float] = []
-    for v in values:
-        if isinstance(v, Range):
-            for x in v.flat():
+    for arg in args:
+        v = arg()
+        if isinstance(v, Range) or is_reference(arg):
+            for x in v.flat() if isinstance(v, Range) else [v]:
                 if isinstance(x, XlError):
                     return x
                 if isinstance(x, (int, float)) and not isinstance(x, bool):
                     out.append(float(x))
         else:
-            n = number(v)
+            n = number(v, lang)
             if isinstance(n, XlError):
                 return n
             out.append(n)
     return out
 
 
-def _aggregate(fold: Callable[[list[float]], float]) -> Function:
-    def call(args: Sequence[Thunk], _: str) -> Value:
-        xs = _over_numbers([a() for a in args])
-        return xs if isinstance(xs, XlError) else fold(xs)
+def _aggregate(fold_: Callable[[list[float]], float]) -> Function:
+    def call(args: Sequence[Thunk], lang: str) -> Value:
+        xs = _over_numbers(args, lang)
+        return xs if isinstance(xs, XlError) else fold_(xs) + 0.0
 
     return call
 
@@ -447,18 +656,28 @@ def _trim(v: Sequence[Value], lang: str) -> Value:
     return t if isinstance(t, XlError) else " ".join(p for p in t.split(" ") if p)
 
 
+def _utf16(t: str) -> bytes:
+    return t.encode("utf-16-le", "surrogatepass")
+
+
 @function("LEN")
 def _len(v: Sequence[Value], lang: str) -> Value:
+    """LEN counts UTF-16 units, as Excel holds text: an emoji is 2."""
     t = text(v[0], lang)
-    return t if isinstance(t, XlError) else float(len(t.encode("utf-16-le")) // 2)
+    return t if isinstance(t, XlError) else float(len(_utf16(t)) // 2)
 
 
 @function("LEFT")
 def _left(v: Sequence[Value], lang: str) -> Value:
-    t, n = text(v[0], lang), number(v[1]) if len(v) > 1 else 1.0
+    """LEFT(text, n): the first n UTF-16 units, as LEN counts them."""
+    t, n = text(v[0], lang), number(v[1], lang) if len(v) > 1 else 1.0
     if isinstance(t, XlError):
         return t
-    return n if isinstance(n, XlError) else t[: int(n)]
+    if isinstance(n, XlError):
+        return n
+    if n < 0:
+        return VALUE
+    return _utf16(t)[: 2 * int(n)].decode("utf-16-le", "surrogatepass")
 
 
 @function("SUBSTITUTE")
@@ -472,13 +691,14 @@ def _substitute(v: Sequence[Value], lang: str) -> Value:
 
 
 @function("CHAR", "UNICHAR")
-def _char(v: Sequence[Value], _: str) -> Value:
-    n = number(v[0])
+def _char(v: Sequence[Value], lang: str) -> Value:
+    n = number(v[0], lang)
     return n if isinstance(n, XlError) else chr(int(n))
 
 
 def wildcard(pattern: str) -> re.Pattern[str]:
-    """MATCH's wildcards: ``*`` any text, ``?`` one character, ``~`` escapes."""
+    """MATCH's wildcards: ``*`` any text, ``?`` one character, ``~`` escapes.
+    Match :func:`fold`-ed text against the :func:`fold`-ed pattern."""
     out, i = [], 0
     while i < len(pattern):
         ch = pattern[i]
@@ -488,26 +708,32 @@ def wildcard(pattern: str) -> re.Pattern[str]:
             continue
         out.append(".*" if ch == "*" else "." if ch == "?" else re.escape(ch))
         i += 1
-    return re.compile("".join(out), re.I | re.S)
+    return re.compile("".join(out), re.S)
 
 
 @function("MATCH")
 def _match(v: Sequence[Value], _: str) -> Value:
+    """MATCH(x, cells, 0): the first cell equal to x (text: case ignored,
+    wildcards read); a blank x, or a blank cell, matches nothing."""
     x, where = v[0], v[1]
     if isinstance(x, XlError):
         return x
     if not isinstance(where, Range):
         where = Range(((where,),))
     assert len(v) > 2 and v[2] == 0, "only exact MATCH(…, 0) is supported"
+    if x is None:
+        return NA
     cells = where.flat()
     if isinstance(x, str):
-        pattern = wildcard(x)
+        pattern = wildcard(fold(x))
         for k, c in enumerate(cells, start=1):
-            if isinstance(c, str) and pattern.fullmatch(c):
+            if isinstance(c, str) and pattern.fullmatch(fold(c)):
                 return float(k)
         return NA
     for k, c in enumerate(cells, start=1):
-        if not isinstance(c, (str, XlError)) and compare("=", c, x) is True:
+        if c is None or isinstance(c, (str, XlError)):
+            continue
+        if compare("=", c, x) is True:
             return float(k)
     return NA
 
@@ -531,28 +757,44 @@ def _index(v: Sequence[Value], _: str) -> Value:
             return REF
     else:
         r, c = int(nums[0]), int(nums[1])
-    if not (1 <= r <= rows and 1 <= c <= cols):
+    if not (0 <= r <= rows and 0 <= c <= cols):
         return REF
-    found: Value = where.rows[r - 1][c - 1]
-    return found
+    # 0 is the whole column (row): one cell's value, or an array.
+    picked = [
+        row[c - 1 : c] if c else row
+        for row in (where.rows[r - 1 : r] if r else where.rows)
+    ]
+    if len(picked) == 1 and len(picked[0]) == 1:
+        found: Value = picked[0][0]
+        return found
+    return Range(tuple(tuple(row) for row in picked))
 
 
 @function("FIXED")
 def _fixed(v: Sequence[Value], lang: str) -> Value:
-    """FIXED(number, decimals): rounded, with the reader's separators."""
-    nums = _numbers(v[:2])
+    """FIXED(number, decimals, no_commas): rounded, with the reader's separators;
+    decimals up to 127 (Microsoft's FIXED page)."""
+    nums = _numbers(v[:2], lang)
     if isinstance(nums, XlError):
         return nums
     x, digits = nums[0], int(nums[1]) if len(nums) > 1 else 2
+    if digits > 127:
+        return VALUE
     grouped = not (len(v) > 2 and truth(v[2]) is True)
     return fixed(x, digits, lang, grouped)
 
 
 def fixed(x: float, digits: int, lang: str, grouped: bool = True) -> str:
-    rounded = _round(x, digits)
-    body = f"{abs(rounded):,.{max(digits, 0)}f}" if grouped else ""
-    if not grouped:
-        body = f"{abs(rounded):.{max(digits, 0)}f}"
+    """``x`` as FIXED writes it: rounded, then shown to 15 significant digits,
+    so 2^53 shows 9,007,199,254,740,990 and 1E+30 a 1 and 30 zeros.
+
+    >>> fixed(2.0**53, 0, "en"), fixed(1234.5, 1, "es"), fixed(-0.004, 2, "en")
+    ('9,007,199,254,740,990', '1.234,5', '0.00')
+    """
+    r = rounded(x, digits)
+    if r:
+        r = digits15(float(r))
+    body = format(abs(r), f"{',' if grouped else ''}.{max(digits, 0)}f")
     thousands, decimal = SEPARATORS[lang]
     body = body.replace(",", "\0").replace(".", decimal).replace("\0", thousands)
-    return ("-" if rounded < 0 else "") + body
+    return ("-" if r < 0 else "") + body

@@ -13,8 +13,11 @@ from ..data.planning import (
     CONTINGENCY_SOURCE,
     LORA_SOURCE,
     LORA_SPEEDUP,
+    MFU_FLOOR,
+    MFU_HIGH,
     PRICE_USD_BAND,
 )
+from ..data.prices import DEFAULT_GPU, DEFAULT_PRICE, PRICES_READ
 from ..data.units import USABLE_MEMORY
 from ..registry.domains import Domain
 from ..registry.excel import key
@@ -42,18 +45,23 @@ _PRICE_BAND = Check(
         F.TRIM(Ref("Currency")),
         T(": public prices run ", ": los precios públicos van de "),
         figure(_rate() * _LO, 2), T(" to ", " a "), figure(_rate() * _HI, 2),
-        T(" a GPU-hour (was it typed in cents?)", " por GPU-hora (¿escrito en céntimos?)"),
+        T(" a GPU-hour (was it typed in cents, or for an 8-GPU node?)",
+          " por GPU-hora (¿escrito en céntimos, o por un nodo de 8 GPU?)"),
     ),
     error=False,
 )  # fmt: skip
 
 PRICE = Input(
-    "PricePerGPUHour", "price_per_gpu_hour", 2.5,
+    "PricePerGPUHour", "price_per_gpu_hour", DEFAULT_PRICE,
     T("Price per GPU-hour", "Precio por GPU-hora"), T("{currency}/GPU-h", "{currency}/GPU-h"),
-    T("What one GPU costs for one hour, in the currency below: your contract price. "
-      "A price far from public cloud prices in that currency is flagged.",
-      "Lo que cuesta una GPU durante una hora, en la moneda de abajo: su precio de "
-      "contrato. Se avisa si se aleja mucho de los precios públicos en esa moneda."),
+    T(f"What one GPU costs for one hour, in the currency below: your contract price. "
+      f"The example, {DEFAULT_PRICE} USD, is an {DEFAULT_GPU} on demand: the median "
+      f"of GPU clouds' list prices, read {PRICES_READ}. A price far from public cloud "
+      f"prices in that currency is flagged.",
+      f"Lo que cuesta una GPU durante una hora, en la moneda de abajo: su precio de "
+      f"contrato. El ejemplo, {DEFAULT_PRICE} USD, es una {DEFAULT_GPU} bajo demanda: "
+      f"la mediana de los precios de lista de las nubes de GPU, leída el {PRICES_READ}. "
+      f"Se avisa si se aleja mucho de los precios públicos en esa moneda."),
     fmt=tx.MONEY, usual=False, rules=(_PRICE_BAND,),
 )  # fmt: skip
 
@@ -165,14 +173,54 @@ FT_MODEL = Input(
     kind="list", keys="ModelKeys", menu="ModelNames",
 )  # fmt: skip
 
+
+def mfu_checks(name: str) -> tuple[Check, Check, Check]:
+    """An MFU judged, typed or implied by a measured speed: one rule for every
+    workbook (MFU_FLOOR, MFU_HIGH): above 100 % or under 2 % of the GPU's dense
+    peak an error, above 70 % a warning."""
+    x = Ref(name)
+    return (
+        Check(x.le(1), T("Error: faster than this GPU can run this model: measure the "
+                         "speed on them, or choose estimated (tokens/s per GPU, not "
+                         "per cluster or per minute?)",
+                         "Error: más rápido de lo que esta GPU puede ejecutar este "
+                         "modelo: mida la velocidad con ellos, o elija estimado "
+                         "(¿tokens/s por GPU, no por clúster ni por minuto?)")),
+        Check(x.ge(MFU_FLOOR),
+              T(f"Error: under {MFU_FLOOR:.0%} of the GPU's peak: check the speed, the "
+                "model and the GPU (was 40% typed as 0.4%?)",
+                f"Error: menos del {MFU_FLOOR:.0%} del pico de la GPU: revise la "
+                "velocidad, el modelo y la GPU (¿40 % escrito como 0,4 %?)")),
+        Check(x.le(MFU_HIGH),
+              T(f"Warning: above {MFU_HIGH:.0%} of the GPU's peak: more than large runs "
+                "reach (35-55 %)",
+                f"Aviso: más del {MFU_HIGH:.0%} del pico de la GPU: más de lo que "
+                "alcanzan los grandes entrenamientos (35-55 %)"), error=False),
+    )  # fmt: skip
+
+
 MFU = Input(
     "MFU", "mfu", 0.4,
     T("Model FLOPs utilisation (MFU)", "Utilización de FLOPs (MFU)"), T("% of peak", "% del pico"),
-    T("Useful model FLOPs as a share of the GPU's dense peak; 35-55 % is typical "
-      "for large dense runs (PaLM reached 46.2 %). Type 40%.",
-      "FLOPs útiles del modelo respecto al pico denso de la GPU; 35-55 % es "
-      "habitual en grandes entrenamientos (PaLM alcanzó 46,2 %). Escriba 40 %."),
-    fmt=tx.PERCENT_FMT,
+    T("Useful model FLOPs as a share of the GPU's dense peak while the run trains; "
+      "35-55 % is typical for large dense runs (PaLM reached 46.2 %, Llama 3 405B "
+      "38-43 %). Type 40%.",
+      "FLOPs útiles del modelo respecto al pico denso de la GPU mientras entrena; "
+      "35-55 % es habitual en grandes entrenamientos (PaLM alcanzó 46,2 %, Llama 3 "
+      "405B 38-43 %). Escriba 40 %."),
+    fmt=tx.PERCENT_FMT, usual=False, rules=mfu_checks("MFU")[1:],
+)  # fmt: skip
+
+LORA_SPEED = Input(
+    "LoRASpeedup", "", LORA_SPEEDUP,
+    T("LoRA and QLoRA speed", "Velocidad de LoRA y QLoRA"), T("× full", "× completo"),
+    T("Tokens/s of LoRA and QLoRA against full fine-tuning's: measured 1.02-1.13 "
+      "(0.92-0.99 with gradient checkpointing) for 1-8 B models with PEFT; Hu et al. "
+      "report 1.25-1.33 on GPT-3 175B. Type your own measurement.",
+      "Tokens/s de LoRA y QLoRA frente a los del ajuste completo: medido 1,02-1,13 "
+      "(0,92-0,99 con recomputación) en modelos de 1-8 B con PEFT; Hu et al. dan "
+      "1,25-1,33 en GPT-3 175B. Escriba su propia medida."),
+    fmt=tx.TWO, typical=(0.8, 1.5), domain=Domain(0.0, 10.0, False, True, "be above 0 and at most 10"),
 )  # fmt: skip
 
 # ------------------------------------------------------------------ memory
@@ -189,6 +237,7 @@ def shape_rows() -> tuple[Result, ...]:
         ("BaseLayers", "layers", T("Layers (L)", "Capas (L)"), T("layers", "capas"), tx.COUNT),
         ("BaseWidth", "d_model", T("Width (h)", "Anchura (h)"), T("dimensions", "dimensiones"), tx.COUNT),
         ("BaseHeads", "heads", T("Attention heads (a)", "Cabezas de atención (a)"), T("heads", "cabezas"), tx.COUNT),
+        ("BaseAttentionWidth", "attention_width", T("Attention width (heads × head size)", "Anchura de atención (cabezas × tamaño)"), T("dimensions", "dimensiones"), tx.COUNT),
         ("BaseFFN", "ffn_dim", T("MLP width", "Anchura del MLP"), T("dimensions", "dimensiones"), tx.COUNT),
         ("BaseKVWidth", "kv_width", T("Key/value width", "Anchura de claves/valores"), T("dimensions", "dimensiones"), tx.COUNT),
         ("BaseExperts", "experts", T("Experts per layer", "Expertos por capa"), T("experts", "expertos"), tx.COUNT),
@@ -320,26 +369,28 @@ def memory_verdicts(label: T = MEMORY_CHECK) -> tuple[Verdict, ...]:
     return (chosen, *compare)
 
 
-def estimate_rows(*, peak: bool = True) -> tuple[Result, ...]:
+def estimate_rows(seq: str = "SeqLen", *, peak: bool = True) -> tuple[Result, ...]:
     """Tokens per second a GPU fine-tunes at, estimated from the model, the GPU's
-    dense peak and an MFU; LoRA and QLoRA run 1.5 times as many tokens. ``peak``
-    False: the template shows PeakTFLOPS elsewhere."""
+    dense peak and an MFU, the attention's FLOPs at ``seq`` tokens counted; LoRA
+    and QLoRA at the LoRASpeedup typed. ``peak`` False: the template shows
+    PeakTFLOPS elsewhere."""
     return (
         *((peak_row(),) if peak else ()),
-        Result("MethodSpeedup", F.CHOOSE(METHOD, 1, LORA_SPEEDUP, LORA_SPEEDUP),
+        Result("MethodSpeedup", F.CHOOSE(METHOD, 1, Ref("LoRASpeedup"), Ref("LoRASpeedup")),
                T("Speed against full fine-tuning", "Velocidad frente al ajuste completo"), T("×", "×"),
-               T("LoRA and QLoRA need no weight gradients: about 4 FLOPs a parameter and "
-                 "token instead of 6, so 1.5 times the tokens per second. "
-                 + LORA_SOURCE + ".",
-                 "LoRA y QLoRA no calculan gradientes de los pesos: unos 4 FLOPs por "
-                 "parámetro y token en vez de 6, así que 1,5 veces los tokens por "
-                 "segundo. " + LORA_SOURCE + "."), fmt=tx.TWO),
+               T("1 for full fine-tuning; the LoRA and QLoRA speed typed above for them.",
+                 "1 en el ajuste completo; la velocidad de LoRA y QLoRA escrita arriba "
+                 "para ellos."), fmt=tx.TWO),
         Result("EstimatedTokensPerSec",
-               call("TOKENS_PER_SEC_PER_GPU", "BaseActiveParams", "PeakTFLOPS", "MFU")
+               call("TOKENS_PER_SEC_PER_GPU", "BaseActiveParams", "PeakTFLOPS", "MFU",
+                    "BaseLayers", "BaseAttentionWidth", seq)
                * Ref("MethodSpeedup"),
                T("Estimated tokens/s per GPU", "Tokens/s por GPU estimados"), T("tokens/s", "tokens/s"),
-               T("MFU × peak ÷ (6 × parameters per token), times the method's speed.",
-                 "MFU × pico ÷ (6 × parámetros por token), por la velocidad del método."),
+               T("MFU × peak ÷ (6 × parameters per token + the attention's 12 × layers × "
+                 "attention width × sequence length), times the method's speed.",
+                 "MFU × pico ÷ (6 × parámetros por token + la atención, 12 × capas × "
+                 "anchura de atención × longitud de secuencia), por la velocidad del "
+                 "método."),
                fmt=tx.COUNT),
     )  # fmt: skip
 
@@ -503,8 +554,8 @@ CONTINGENCY_CITE = T(
     "más del 90 % del tiempo entrenando; 1/0,9 = 1,11.",
 )
 LORA_CITE = T(
-    "LoRA's speed: " + LORA_SOURCE + ": about 67 % of full fine-tuning's compute.",
-    "Velocidad de LoRA: " + LORA_SOURCE + ": un 67 % del cómputo del ajuste completo.",
+    "LoRA's speed: " + LORA_SOURCE + ".",
+    "Velocidad de LoRA (fuentes citadas en su idioma original): " + LORA_SOURCE + ".",
 )
 PRICES = T(
     "Prices: the price band that flags a price is public on-demand and spot prices "
@@ -536,6 +587,8 @@ __all__ = [
     "GPU_MODEL",
     "METHOD",
     "MFU",
+    "LORA_SPEED",
+    "mfu_checks",
     "PRICE",
     "SOURCE",
     "USABLE",

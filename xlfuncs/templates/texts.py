@@ -133,6 +133,10 @@ PERCENT = T(
     "Error: enter a percentage above 0% and at most 100%",
     "Error: introduzca un porcentaje mayor que 0 % y como máximo 100 %",
 )
+PERCENT_RANGE = T(
+    "Error: enter a percentage from {lo} to {hi}",
+    "Error: introduzca un porcentaje de {lo} a {hi}",
+)
 AT_MOST = T("Error: must be at most {hi}", "Error: debe ser como máximo {hi}")
 PICK = T("Error: pick a name from the list", "Error: elija un nombre de la lista")
 UNUSUAL = T(
@@ -166,7 +170,6 @@ UNIT_SLIP_LOW = T(
     "Error: under a thousandth of the usual ({lo} to {hi}): check the unit",
     "Error: menos de una milésima de lo habitual ({lo} a {hi}): revise la unidad",
 )
-RESULT_CHECK = T("Check of the results", "Control de los resultados")
 BUILT = T(
     "Built by xlfuncs {version} on {date}: plain Excel formulas, no macros.",
     "Generado con xlfuncs {version} el {date}: fórmulas de Excel, sin macros.",

@@ -11,7 +11,7 @@ quoted text; with the separators of the reader's language.
 from __future__ import annotations
 
 import re
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Decimal, localcontext
 
 SEPARATORS = {"en": (",", "."), "es": (".", ",")}  # (thousands, decimal)
 _CONDITION = re.compile(r"^\[(<=|>=|<|>|=)(-?[\d.]+)\]")
@@ -32,13 +32,17 @@ def shown(value: float, fmt: str, lang: str = "en") -> str:
         head, exp = text.split("E")
         return _group(head, False, lang) + "E" + f"{int(exp):+03d}" + literal
     x = Decimal(repr(float(value)))
-    if "%" in code:
-        x *= 100
-    scaling = len(code) - len(code.rstrip(","))
-    x /= Decimal(1000) ** scaling
     body = code.rstrip(",").rstrip("%")
     decimals = len(body.split(".")[1].rstrip("#")) if "." in body else 0
-    rounded = x.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
+    # Every digit a float's whole part can have, and the decimals: the default
+    # 28 digits fail to round 1e28 to two decimals (InvalidOperation).
+    with localcontext() as ctx:
+        ctx.prec = 330 + decimals
+        if "%" in code:
+            x *= 100
+        scaling = len(code) - len(code.rstrip(","))
+        x /= Decimal(1000) ** scaling
+        rounded = x.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
     text = f"{abs(rounded):.{decimals}f}"
     text = _group(text, "," in body, lang)
     sign = "-" if rounded < 0 and not fmt.count(";") else ""

@@ -138,10 +138,11 @@ class SheetWriter:
         fit: bool = True,
     ) -> Cell:
         """A value in column ``key`` (merged across to ``to``); text is always
-        text, whatever it starts with, and the row grows to show it whole."""
+        text, whatever it starts with, and the row grows to show it whole. An
+        empty text is no value: the cell keeps its style and stays blank."""
         cell = self._cell(key, row, style, to)
-        cell.value = value
-        if isinstance(value, str):
+        cell.value = None if isinstance(value, str) and not value else value
+        if isinstance(value, str) and value:
             cell.data_type = "s"
             if fit and style.align.wrap_text:
                 bold = 0.85 if style.font.b else 1.0  # bold text is wider

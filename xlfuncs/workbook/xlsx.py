@@ -26,8 +26,8 @@ import pathlib
 import posixpath
 import re
 import secrets
+import shutil
 import stat
-import time
 import xml.etree.ElementTree as ET
 import zipfile
 from collections.abc import Iterable, Mapping
@@ -37,6 +37,8 @@ import openpyxl
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.workbook.properties import CalcProperties
 
+from .leftovers import remove_stale
+
 __all__ = [
     "existing",
     "save_text",
@@ -44,6 +46,7 @@ __all__ = [
     "workbook_bytes",
     "writable_folder",
     "write_bytes",
+    "write_set",
 ]
 
 #: Timestamp written to docProps/core.xml when the workbook names none.
@@ -72,6 +75,10 @@ _CELL_RE = re.compile(
 )
 _FORMULA_RE = re.compile(rf"<{_P}f\b[^>]*?(?:/>|>.*?</{_P}f>)", re.S)
 _VALUE_RE = re.compile(rf"<{_P}v\b[^>]*?(?:/>|>.*?</{_P}v>)", re.S)
+# An inline string with no text: <is></is>, <is><t/></is> or <is><t></t></is>.
+_EMPTY_TEXT_RE = re.compile(
+    rf"\s*<{_P}is\b[^>]*?(?:/>|>\s*(?:<{_P}t\b[^>]*?(?:/>|>\s*</{_P}t>)\s*)?</{_P}is>)\s*"
+)
 _ATTR_RE = re.compile(r"""([\w:.-]+)\s*=\s*("[^"]*"|'[^']*')""")
 _TYPE_ATTR_RE = re.compile(r"""\st\s*=\s*("[^"]*"|'[^']*')""")
 _CORE_DATE_RE = re.compile(
@@ -147,6 +154,8 @@ def workbook_bytes(
     stamp = created.strftime("%Y-%m-%dT%H:%M:%SZ") if created else FIXED_TIMESTAMP
     parts["docProps/core.xml"] = _pin_core_dates(parts["docProps/core.xml"], stamp)
     sheet_parts = _sheet_parts(parts)
+    for name in set(sheet_parts.values()):
+        parts[name] = _empty_cells_blank(parts[name])
     for title, cells in wanted.items():
         if title not in sheet_parts:
             raise ValueError(f"{title!r} is not a worksheet; cannot cache values")
@@ -186,6 +195,148 @@ def write_bytes(
     _check_overwrite(path, force)
     _atomic_write(path, data, replace=force)
     return path
+
+
+def write_set(
+    files: Mapping[pathlib.Path, bytes], *, force: bool = False
+) -> list[pathlib.Path]:
+    """Write ``files``, all in one folder, as a set: afterwards the folder holds
+    every new file or, if anything fails, the files it held before.
+
+    Every file is first written whole (and fsync'd) in a staging folder beside
+    them, ``.xlfuncs-set.PID.RANDOM.tmp``, so that a full disk or a failed
+    write stops the set before any file is touched. Then each file is moved
+    in: renamed over its target (``force``; the old file kept in the staging
+    folder until the set is in) or linked to a target that must not exist,
+    which fails if another build made it meanwhile. A failure while moving,
+    Ctrl+C and SIGTERM included, puts back what was moved: the old files, or
+    no file where there was none. Only what cannot be put back is named, in
+    the error. A kill that cannot be caught (SIGKILL, power) between the first
+    move and the last, a few microseconds, can leave some new files beside
+    old ones. Staging folders of earlier runs whose process is gone (or older
+    than an hour) are removed first.
+    """
+    paths = [pathlib.Path(p) for p in files]
+    folders = {p.parent for p in paths}
+    if len(folders) != 1:
+        raise ValueError("write_set writes into one folder")
+    folder = folders.pop()
+    for path in paths:
+        _check_overwrite(path, force)
+        if force:
+            _refuse_special(path)
+    _make_folder(folder)
+    remove_stale(
+        folder, re.compile(r"\.xlfuncs-set\.(\d+)\.[0-9a-f]{8}\.tmp"), folders=True
+    )
+    stage = folder / f".xlfuncs-set.{os.getpid()}.{secrets.token_hex(4)}.tmp"
+    try:
+        stage.mkdir()
+    except OSError as err:
+        raise OSError(err.errno, err.strerror, str(folder)) from None
+    try:
+        for path, data in zip(paths, files.values()):
+            try:
+                _write_new(stage / path.name, data)
+            except OSError as err:  # the file being written, not the staged one
+                raise OSError(err.errno, err.strerror, str(path)) from None
+        _fsync_folder(stage)
+        _move_in(paths, stage, force)
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+    _fsync_folder(folder)
+    return paths
+
+
+def _move_in(paths: list[pathlib.Path], stage: pathlib.Path, force: bool) -> None:
+    """Move each staged file onto its path, or put every moved one back."""
+    moved: list[tuple[pathlib.Path, pathlib.Path | None]] = []  # (path, its old)
+    try:
+        for path in paths:
+            staged = stage / path.name
+            if force:
+                kept = stage / f"{path.name}.old"
+                old: pathlib.Path | None = kept
+                try:
+                    os.link(path, kept, follow_symlinks=False)
+                except FileNotFoundError:
+                    old = None
+                except OSError as err:  # no hard links here: the old file moves
+                    if err.errno not in (errno.EPERM, errno.ENOTSUP, errno.ENOSYS):
+                        raise
+                    os.replace(path, kept)
+                os.replace(staged, path)
+                moved.append((path, old))
+                continue
+            try:
+                try:
+                    os.link(staged, path)  # fails if `path` exists, even dangling
+                except OSError as err:
+                    if err.errno not in (errno.EPERM, errno.ENOTSUP, errno.ENOSYS):
+                        raise
+                    _write_new(path, staged.read_bytes())
+            except FileExistsError:
+                raise FileExistsError(
+                    f"{path} appeared while the set was being written (another "
+                    "build?) and was left as it is; pass --force to overwrite it"
+                ) from None
+            moved.append((path, None))
+    except BaseException as err:
+        lost = _put_back(moved)
+        if lost and isinstance(err, OSError):
+            raise type(err)(f"{err}; {lost}") from None
+        if lost:  # Ctrl+C, SIGTERM: the exception stays, the loss is said
+            with contextlib.suppress(OSError, ValueError):
+                os.write(2, f"xlfuncs: error: {lost}\n".encode())
+        raise
+    else:
+        return
+
+
+def _put_back(moved: list[tuple[pathlib.Path, pathlib.Path | None]]) -> str:
+    """Undo the moves of :func:`_move_in`, last first; what could not be undone."""
+    new_left: list[str] = []
+    for path, old in reversed(moved):
+        try:
+            if old is None:
+                os.unlink(path)
+            else:
+                os.replace(old, path)
+        except OSError:
+            new_left.append(str(path))
+    if not new_left:
+        return ""
+    return "the set is incomplete: these hold the new version: " + ", ".join(
+        reversed(new_left)
+    )
+
+
+def _refuse_special(path: pathlib.Path) -> None:
+    """--force replaces a file or a link, never a device or a FIFO (as root,
+    rename() would put a file in /dev/null's place)."""
+    with contextlib.suppress(FileNotFoundError):
+        mode = os.lstat(path).st_mode
+        if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+            raise FileExistsError(f"{path} is not a file; left as it is")
+
+
+def _make_folder(parent: pathlib.Path) -> None:
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:  # a file where the folder should be
+        raise NotADirectoryError(
+            errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(parent)
+        ) from None
+
+
+def _fsync_folder(folder: pathlib.Path) -> None:
+    """Persist the names in ``folder``; not possible on every platform."""
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
 
 def existing(paths: Iterable[str | os.PathLike[str]]) -> list[pathlib.Path]:
@@ -352,6 +503,28 @@ def _edit_cells(xml: str, edits: Mapping[tuple[int, int], str]) -> str:
     return "".join(pieces)
 
 
+def _empty_cells_blank(xml_bytes: bytes) -> bytes:
+    """Each cell with no content written as Excel writes a blank styled cell,
+    ``<c r="D10" s="23"/>``. openpyxl writes one as ``t="n"`` with no value, or
+    an empty text as ``t="inlineStr"`` with none; IronCalc reads the first as
+    0, so a blank input's ISBLANK test failed there, and an inline string with
+    no text is no value at all (ECMA-376 Part 1, 18.3.1.4: ``t`` describes the
+    value)."""
+    xml = xml_bytes.decode("utf-8")
+    edits: dict[tuple[int, int], str] = {}
+    for cell, _coord in _iter_cells(xml):
+        body = cell.group("body")
+        attrs = cell.group("attrs") or ""
+        if body is not None and body.strip() and not _EMPTY_TEXT_RE.fullmatch(body):
+            continue
+        if body is None and not _TYPE_ATTR_RE.search(attrs):
+            continue  # already <c r="…" s="…"/>
+        edits[cell.span()] = f"<{cell.group('tag')}{_TYPE_ATTR_RE.sub('', attrs)}/>"
+    if not edits:
+        return xml_bytes
+    return _edit_cells(xml, edits).encode("utf-8")
+
+
 def _set_cached_values(
     xml_bytes: bytes, cells: Mapping[str, tuple[str | None, str]], title: str
 ) -> bytes:
@@ -492,27 +665,15 @@ def _atomic_write(path: pathlib.Path, data: bytes, *, replace: bool = True) -> N
     own are neither.
     """
     parent = path.parent
-    try:
-        parent.mkdir(parents=True, exist_ok=True)
-    except FileExistsError:  # a file where the folder should be
-        raise NotADirectoryError(
-            errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(parent)
-        ) from None
+    _make_folder(parent)
     # Ours only: this version's .NAME.PID.HEX.tmp, and the 8 random characters
     # tempfile gave earlier versions.
-    stale = re.compile(
-        rf"\.{re.escape(path.name)}\.(?:(\d+)\.[0-9a-f]{{8}}|[a-z0-9_]{{8}})\.tmp"
+    remove_stale(
+        parent,
+        re.compile(
+            rf"\.{re.escape(path.name)}\.(?:(\d+)\.[0-9a-f]{{8}}|[a-z0-9_]{{8}})\.tmp"
+        ),
     )
-    with contextlib.suppress(OSError):  # tidying up: never a reason to fail
-        for entry in os.scandir(parent):
-            m = stale.fullmatch(entry.name)
-            if not m or not entry.is_file(follow_symlinks=False):
-                continue
-            age = time.time() - entry.stat(follow_symlinks=False).st_mtime
-            gone = m[1] is not None and age > 10 and not _running(int(m[1]))
-            if gone or age > 3600:
-                with contextlib.suppress(OSError):
-                    os.unlink(entry.path)
     tmp = parent / f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
     created = False
     try:
@@ -525,12 +686,7 @@ def _atomic_write(path: pathlib.Path, data: bytes, *, replace: bool = True) -> N
             f.flush()
             os.fsync(f.fileno())
         if replace:
-            # --force replaces a file or a link, never a device or a FIFO (as
-            # root, rename() would put a file in /dev/null's place).
-            with contextlib.suppress(FileNotFoundError):
-                mode = os.lstat(path).st_mode
-                if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
-                    raise FileExistsError(f"{path} is not a file; left as it is")
+            _refuse_special(path)
             os.replace(tmp, path)
             created = False
         else:
@@ -556,27 +712,7 @@ def _atomic_write(path: pathlib.Path, data: bytes, *, replace: bool = True) -> N
         if created:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
-    # Persist the rename itself; not possible on every platform (Windows).
-    with contextlib.suppress(OSError):
-        fd = os.open(parent, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-
-
-def _running(pid: int) -> bool:
-    """Whether process `pid` runs here; on Windows, where os.kill(pid, 0) would
-    end it, always True (the age rule alone applies there)."""
-    if os.name == "nt":
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # another user's process: it runs
-        return True
-    return True
+    _fsync_folder(parent)  # the rename itself
 
 
 def _write_new(path: pathlib.Path, data: bytes) -> None:

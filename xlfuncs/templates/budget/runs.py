@@ -62,8 +62,13 @@ def _spec(field_: str) -> Expr:
 
 # The speed a training run's GPUs reach: the tokens/s typed (above 1), or the
 # estimate from the MFU typed (1 or less), LoRA and QLoRA 1.5 times faster.
-_ESTIMATE = call("TOKENS_PER_SEC_PER_GPU", "RunActiveParams", "RunPeakTFLOPS", "RunSpeed") \
-    * F.CHOOSE(Ref("RunMethodCode"), 1, LORA_SPEEDUP, LORA_SPEEDUP)  # fmt: skip
+# The attention's FLOPs counted where the model is a published one (its shape known).
+_ESTIMATE = F.IF(
+    _NAMED,
+    call("TOKENS_PER_SEC_PER_GPU", "RunActiveParams", "RunPeakTFLOPS", "RunSpeed",
+         _spec("layers"), _spec("attention_width"), "SeqLen"),
+    call("TOKENS_PER_SEC_PER_GPU", "RunActiveParams", "RunPeakTFLOPS", "RunSpeed"),
+) * F.CHOOSE(Ref("RunMethodCode"), 1, LORA_SPEEDUP, LORA_SPEEDUP)  # fmt: skip
 _TRAIN_SPEED = F.IF(Ref("RunSpeed").gt(1), Ref("RunSpeed"), _ESTIMATE)
 _REPLICA = F.IF(F.ISNUMBER(Ref("RunGPUs")), Ref("RunGPUs"), 1)
 _REPLICA_SPEED = call(

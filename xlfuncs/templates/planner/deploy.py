@@ -15,6 +15,7 @@ from ..shared import (
     EPOCHS,
     FT_METHOD,
     FT_MODEL,
+    LORA_SPEED,
     TOKENS_PER_EXAMPLE,
     estimate_rows,
     memory_rows,
@@ -81,6 +82,7 @@ FT_INPUTS = Inputs(
               "Rango de los adaptadores en todas las capas lineales (q, k, v, o, gate, "
               "up, down)."),
         ),
+        LORA_SPEED,
     ),
 )  # fmt: skip
 
@@ -96,7 +98,7 @@ _RUN = ("DatasetExamples", "Epochs", *_FT, "TokensPerExample")
 FT = Results(
     T("Fine-tuning: results", "Ajuste fino: resultados"),
     (
-        *estimate_rows(peak=False),
+        *estimate_rows("FTSeqLen", peak=False),
         Result(
             "FTExamplesPerSec", call("FT_EXAMPLES_PER_SEC", *_FT, "TokensPerExample"),
             T("Examples per second", "Ejemplos por segundo"), T("examples/s", "ejemplos/s"),
