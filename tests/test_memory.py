@@ -676,3 +676,115 @@ def test_min_gpus_for_training():
     # At stage 0 nothing shards: full fine-tuning of 70 B fits no number of GPUs.
     with pytest.raises(ValueError, match="no number of GPUs"):
         xf.min_gpus_for_training("Llama 3.1 70B", "full", 2048, 1, a100)
+
+
+# ------------------------------------------------- on numbers, and in Excel
+
+# Llama 3.1 70B's config.json: 80 layers, hidden 8,192, 64 heads and 8 key/value
+# heads of 128, intermediate 28,672, vocabulary 128,256, untied; 70 B parameters.
+SHAPE_70B = (70e9, 80, 8192, 8192, 1024, 28672, 128_256)
+
+
+def test_the_model_facts_the_models_sheet_has_no_column_for():
+    # Embeddings and output layer: 2 × vocab × d_model, once where tied
+    # (config.json's tie_word_embeddings: Llama 3.2 1B, GPT-3).
+    assert xf.model_embedding_params("Llama 3.1 70B") == 2 * 128_256 * 8192
+    assert xf.model_embedding_params("Llama 3.2 1B") == 128_256 * 2048
+    assert xf.model_embedding_params("GPT-3 175B") == 50_257 * 12_288
+    # Adapters on every linear layer: Gemma 2 9B's q and o are 3,584 × 4,096
+    # (16 heads of 256), not square; GPT-3's MLP has two matrices, not three.
+    gemma = 42 * 16 * (2 * (3584 + 4096) + 2 * (3584 + 2048) + 3 * (3584 + 14_336))
+    assert xf.model_lora_params("Gemma 2 9B", 16) == gemma
+    gpt3 = (
+        96 * 8 * (2 * (12_288 + 12_288) + 2 * (12_288 + 12_288) + 2 * (12_288 + 49_152))
+    )
+    assert xf.model_lora_params("GPT-3 175B", 8) == gpt3
+    # Mixtral: the MLP's three matrices in each of its 8 experts (LORA_PARAMS'
+    # count of PEFT's every-linear-layer setting, 240,123,904 at r = 16).
+    assert xf.model_lora_params("Mixtral 8x7B", 16) == 240_123_904
+
+
+def test_the_peak_on_numbers_is_the_peak_by_name():
+    for model, method, code in (("Llama 3.1 70B", "lora", 2), ("Llama 3.2 1B", "qlora", 3),
+                                ("Mixtral 8x7B", "full", 1)):  # fmt: skip
+        shape = tuple(
+            xf.model_spec(model, f)
+            for f in ("params", "layers", "d_model", "attention_width", "kv_width",
+                      "ffn_dim", "vocab")
+        )  # fmt: skip
+        extra = (xf.model_lora_params(model, 16), xf.model_embedding_params(model),
+                 xf.model_spec(model, "experts_per_token"))  # fmt: skip
+        for gpus, zero in ((1, 0), (8, 3), (4, 2)):
+            assert xf.training_peak_gb(
+                *shape, 4096, 2, code, "full", *extra, gpus, zero
+            ) == xf.training_memory_gb(model, method, 4096, 2, "full", 16, gpus, zero)
+        assert xf.min_gpus_for_peak(
+            *shape, 4096, 2, 85.9, code, "full", *extra, 3
+        ) == xf.min_gpus_for_training(model, method, 4096, 2, 85.9, "full", 16, 3)
+
+
+def test_the_method_code_and_the_adapters():
+    # Full fine-tuning needs no adapters; LoRA and QLoRA do.
+    full = xf.training_peak_gb(*SHAPE_70B, 2048, 1)
+    assert full == xf.training_memory_gb("Llama 3.1 70B", "full", 2048, 1)
+    with pytest.raises(xf.InvalidTypeError, match="give adapter_params"):
+        xf.training_peak_gb(*SHAPE_70B, 2048, 1, 2)
+    assert udfs.TRAINING_PEAK_GB(*SHAPE_70B, 2048.0, 1.0, 3.0).startswith("#VALUE!")
+    with pytest.raises(xf.InvalidValueError, match="1 .full fine-tuning., 2"):
+        xf.training_peak_gb(*SHAPE_70B, 2048, 1, 4)
+    # QLoRA's 16-bit embeddings: 2 × vocab × d_model unless given. Given as
+    # none, every weight is at 4.127 bits: 2.1 B × (2 − 0.516) bytes fewer.
+    untied = xf.training_peak_gb(*SHAPE_70B, 2048, 1, 3, "none", 207_093_760)
+    none = xf.training_peak_gb(*SHAPE_70B, 2048, 1, 3, "none", 207_093_760, 0)
+    e = 2 * 128_256 * 8192
+    assert untied - none == pytest.approx(e * (2 - 4.127 / 8) / 1e9 * 1.1, rel=1e-9)
+
+
+def test_the_fewest_gpus_on_numbers_fit_and_one_fewer_does_not():
+    # MIN_GPUS_FOR_PEAK's S and F, written out, against TRAINING_PEAK_GB itself:
+    # at the count it gives the peak fits the usable memory; at one fewer not.
+    n = more = 0
+    for memory in (24.0, 48.0, 85.9, 150.75):
+        for code, adapters in ((1, None), (2, 207_093_760), (3, 207_093_760)):
+            for zero in (1, 2, 3):
+                for seq, micro in ((2048, 1), (8192, 2)):
+                    args = (*SHAPE_70B, seq, micro)
+                    opts = (code, "full", adapters, None, 1)
+                    try:
+                        g = xf.min_gpus_for_peak(*args, memory, *opts, zero)
+                    except xf.InvalidValueError:
+                        continue  # what does not shard fills the GPU already
+                    room = 0.9 * memory
+                    peak = xf.training_peak_gb(*args, *opts, g, zero)
+                    assert peak <= room * (1 + 1e-12), (memory, code, zero, seq)
+                    if g > 1:
+                        fewer = xf.training_peak_gb(*args, *opts, g - 1, zero)
+                        assert fewer > room, (memory, code, zero, seq)
+                        more += 1
+                    n += 1
+    assert n > 20 and more > 10
+
+
+def test_the_fewest_gpus_written_in_a_workbook():
+    # With the one-GPU peak in a cell (and the shape in cells, as the templates
+    # hold them), MIN_GPUS_FOR_PEAK is one formula of about 1,200 characters.
+    from xlfuncs.templates.expr import AS_WRITTEN, Call, Lit, Ref
+    from xlfuncs.templates.written import inline
+
+    class Held(dict):
+        def __contains__(self, call: object) -> bool:
+            return getattr(call, "function", None) == "TRAINING_PEAK_GB"
+
+        def __getitem__(self, call):  # type: ignore[override]
+            return Ref("PeakOneGPU")
+
+    cells = [Ref(c) for c in ("Params", "Layers", "Width", "AttnWidth", "KVWidth",
+                              "FFN", "Vocab", "SeqLen", "MicroBatch", "MemoryGB",
+                              "MethodCode")]  # fmt: skip
+    call = Call("MIN_GPUS_FOR_PEAK", (*cells, Lit("full"), Ref("LoRAParams"),
+                                      Ref("Embeddings"), Ref("ExpertsPerToken"),
+                                      Ref("ZeroStage"), Ref("ModelParallel"),
+                                      Ref("Usable")))  # fmt: skip
+    text = inline(call, reuse=Held(x=1)).excel(AS_WRITTEN)
+    assert text.startswith("IF(PeakOneGPU<=Usable*MemoryGB,1,")
+    assert len(text) < 1500

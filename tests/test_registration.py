@@ -122,6 +122,20 @@ SERVING = (
     "Optional max_batch, Optional ms_per_token, Optional bandwidth_util, "
     "Optional prefill_mfu, Optional bytes_per_value"
 )
+# The shapes the numeric functions of issue 28's by-name ones take.
+PEAK_SHAPE = (
+    "params, layers, d_model, attention_width, kv_width, ffn_dim, vocab, seq_len, "
+    "micro_batch"
+)
+STEP_SHAPE = (
+    "params, active_params, layers, kv_width, attention_width, d_model, experts, "
+    "experts_per_token"
+)
+REPLICA = (
+    "gpus, prompt_tokens, output_tokens, Optional link_gb_per_s, "
+    "Optional bytes_per_param, Optional max_batch, Optional ms_per_token, "
+    "Optional bandwidth_util, Optional prefill_mfu, Optional bytes_per_value"
+)
 # Siblings added for the planner workbook.
 EXTRA = {
     "CLUSTER_GPU_HOURS": "gpus, days",
@@ -158,6 +172,35 @@ EXTRA = {
     "MIN_GPUS_FOR_TRAINING": "model, method, seq_len, micro_batch, memory_gb, "
     "Optional recompute, Optional lora_rank, Optional zero_stage, "
     "Optional model_parallel, Optional usable",
+    # Issue 28's by-name functions in Excel: each is a function of the shape and
+    # the GPU's figures as numbers (a workbook's cells), called with the model's
+    # look-ups; two model facts the Models sheet has no column for; the peak a
+    # serving precision runs at.
+    "MODEL_EMBEDDING_PARAMS": "model",
+    "MODEL_LORA_PARAMS": "model, Optional lora_rank",
+    "TRAINING_PEAK_GB": f"{PEAK_SHAPE}, Optional method_code, Optional recompute, "
+    "Optional adapter_params, Optional embedding_params, Optional experts_per_token, "
+    "Optional gpus, Optional zero_stage, Optional model_parallel",
+    "MIN_GPUS_FOR_PEAK": f"{PEAK_SHAPE}, memory_gb, Optional method_code, "
+    "Optional recompute, Optional adapter_params, Optional embedding_params, "
+    "Optional experts_per_token, Optional zero_stage, Optional model_parallel, "
+    "Optional usable",
+    "SERVING_PEAK_TFLOPS": "gpu, Optional precision",
+    "TP_ALLREDUCE_MS": "layers, d_model, gpus, step_tokens, Optional link_gb_per_s",
+    "REPLICA_PREFILL_MS": "active_params, layers, attention_width, d_model, "
+    "peak_tflops_per_gpu, gpus, prompt_tokens, Optional link_gb_per_s, "
+    "Optional prefill_mfu",
+    "REPLICA_STEP_MS": f"{STEP_SHAPE}, bandwidth_tb_per_s, peak_tflops_per_gpu, "
+    "gpus, batch, seq_len, Optional link_gb_per_s, Optional bytes_per_param, "
+    "Optional bandwidth_util, Optional prefill_mfu, Optional bytes_per_value",
+    "LATENCY_BATCH": "params, active_params, layers, kv_width, attention_width, "
+    "d_model, bandwidth_tb_per_s, peak_tflops_per_gpu, gpus, seq_len, "
+    "ms_per_token, Optional link_gb_per_s, Optional bytes_per_param, "
+    "Optional bandwidth_util, Optional prefill_mfu, Optional bytes_per_value",
+    "REPLICA_BATCH": "params, active_params, layers, kv_width, attention_width, "
+    f"d_model, memory_gb, bandwidth_tb_per_s, peak_tflops_per_gpu, {REPLICA}",
+    "REPLICA_TOKENS_PER_SEC": f"{STEP_SHAPE}, memory_gb, bandwidth_tb_per_s, "
+    f"peak_tflops_per_gpu, {REPLICA}",
 }
 DEFAULTS = {
     ("CHINCHILLA_PARAMS", "tokens_per_param"): 20,
@@ -204,6 +247,18 @@ DEFAULTS = {
     ("SERVING_TOKENS_PER_SEC", "bytes_per_value"): None,
     ("TRAINING_MEMORY_GB", "recompute"): "none",
     ("TRAINING_MEMORY_GB", "lora_rank"): 16,
+    # The numeric functions' defaults: those of the by-name ones, full
+    # fine-tuning, untied embeddings and no link (needed past one GPU).
+    ("TRAINING_PEAK_GB", "method_code"): 1,
+    ("TRAINING_PEAK_GB", "adapter_params"): None,
+    ("TRAINING_PEAK_GB", "embedding_params"): None,
+    ("MIN_GPUS_FOR_PEAK", "usable"): 0.9,
+    ("REPLICA_TOKENS_PER_SEC", "link_gb_per_s"): None,
+    ("REPLICA_TOKENS_PER_SEC", "bytes_per_param"): 2,
+    ("REPLICA_TOKENS_PER_SEC", "max_batch"): 256,
+    ("REPLICA_TOKENS_PER_SEC", "bandwidth_util"): 0.55,
+    ("REPLICA_TOKENS_PER_SEC", "prefill_mfu"): 0.6,
+    ("REPLICA_TOKENS_PER_SEC", "bytes_per_value"): None,
 }
 
 

@@ -198,3 +198,106 @@ def test_the_interconnect_column():
     assert xf.gpu_interconnect_gbs("TPU v5e") == 400  # Cloud TPU v5e page
     with pytest.raises(xf.InvalidValueError, match="no GPU-to-GPU bandwidth"):
         xf.gpu_interconnect_gbs("Gaudi 3")
+
+
+# ------------------------------------------------- on numbers, and in Excel
+
+L33 = "Llama 3.3 70B"  # 70 B, 80 layers, kv_width 1,024, d_model 8,192 (config.json)
+SHAPE_70B = (70e9, 70e9, 80, 1024, 8192, 8192, 1, 1)
+
+
+def test_the_functions_by_name_are_those_on_numbers_with_the_look_ups():
+    # The model's shape (MODEL_SPEC) and the accelerator's figures: the same
+    # value, for a dense model and a mixture of experts, on one GPU and on two.
+    for model, gpu, gpus, precision in (
+        (L33, "H100", 2, "fp8"), ("Mixtral 8x7B", "H200", 1, "bf16"),
+        ("Llama 3.1 8B", "A100", 2, "int4"),
+    ):  # fmt: skip
+        shape = tuple(
+            xf.model_spec(model, f)
+            for f in ("params", "active_params", "layers", "kv_width",
+                      "attention_width", "d_model", "experts", "experts_per_token")
+        )  # fmt: skip
+        peak = xf.serving_peak_tflops(gpu, precision)
+        width = {"fp8": 1, "bf16": 2, "int4": 0.5}[precision]
+        link = xf.gpu_interconnect_gbs(gpu)
+        figures = (xf.gpu_memory_gb(gpu), xf.gpu_bandwidth_tbs(gpu), peak)
+        assert xf.replica_tokens_per_sec(
+            *shape, *figures, gpus, 1000, 1000, link, width
+        ) == xf.serving_tokens_per_sec(model, gpu, gpus, 1000, 1000, precision)
+        assert xf.replica_batch(
+            *shape[:6], *figures, gpus, 1000, 1000, link, width, 256, 40
+        ) == xf.serving_batch(model, gpu, gpus, 1000, 1000, precision, 256, 40)
+        assert xf.replica_step_ms(
+            *shape, figures[1], peak, gpus, 64, 1500, link, width
+        ) == xf.decode_step_ms(model, gpu, gpus, 64, 1500, precision)
+        assert xf.replica_prefill_ms(
+            shape[1], shape[2], shape[4], shape[5], peak, gpus, 2000, link
+        ) == xf.prefill_ms(model, gpu, gpus, 2000, precision)
+
+
+def test_a_link_is_needed_past_one_gpu():
+    # One GPU makes no all-reduce: no link figure needed. Two without one: the
+    # caller is told to give it (by name, the table's figure is used).
+    assert xf.tp_allreduce_ms(80, 8192, 1, 256) == 0.0
+    with pytest.raises(xf.InvalidTypeError, match="give link_gb_per_s"):
+        xf.tp_allreduce_ms(80, 8192, 2, 256)
+    assert udfs.TP_ALLREDUCE_MS(80.0, 8192.0, 2.0, 256.0).startswith("#VALUE!")
+    # 160 all-reduces of 256 × 8,192 × 2 bytes; a ring of 2 sends 2(2 − 1)/2 =
+    # all of it from each GPU over one direction of NVLink, 450 GB/s.
+    want = 160 * (8e-6 + 256 * 8192 * 2 / 450e9) * 1000
+    assert xf.tp_allreduce_ms(80, 8192, 2, 256, 900) == pytest.approx(want, rel=1e-12)
+
+
+def test_the_latency_batch_is_the_largest_whose_step_meets_the_target():
+    # A dense model reads all its weights at any batch: the batch LATENCY_BATCH
+    # gives steps within the target, one more does not.
+    for target in (25, 30, 60):
+        b = xf.latency_batch(*SHAPE_70B[:6], 3.35, 1978.9, 2, 1500, target, 900, 1)
+        step = xf.replica_step_ms(*SHAPE_70B, 3.35, 1978.9, 2, b, 1500, 900, 1)
+        more = xf.replica_step_ms(*SHAPE_70B, 3.35, 1978.9, 2, b + 1, 1500, 900, 1)
+        assert step <= target < more
+    # 70 GB of weights at 55 % of 6.7 TB/s take 19 ms: no batch meets 15.
+    with pytest.raises(xf.InvalidValueError, match="already takes longer"):
+        xf.latency_batch(*SHAPE_70B[:6], 3.35, 1978.9, 2, 1500, 15, 900, 1)
+
+
+def test_the_peak_a_serving_precision_runs_at():
+    # H100 SXM datasheet, dense: fp8 1,978.9, bf16 989.4; int4 weights are
+    # widened to 16 bits; an A100 has no fp8 figure (bf16's 312), a V100 no bf16
+    # (fp16's 125).
+    assert xf.serving_peak_tflops("H100", "fp8") == pytest.approx(1978.9)
+    assert xf.serving_peak_tflops("H100", "int4") == 989.4
+    assert xf.serving_peak_tflops("H100") == 989.4
+    assert xf.serving_peak_tflops("A100", "fp8") == 312.0
+    assert xf.serving_peak_tflops("V100", "bf16") == 125.0
+
+
+class _Held(dict):
+    """Cells a workbook holds, by the library function they call."""
+
+    def __contains__(self, call: object) -> bool:
+        return getattr(call, "function", None) in self.keys()
+
+    def __getitem__(self, call):  # type: ignore[override]
+        from xlfuncs.templates.expr import Ref
+
+        return Ref(dict.__getitem__(self, call.function))
+
+
+def test_a_workbook_holding_the_parts_reads_the_replica_formula():
+    # The formula B·o / (B·prefill + o·step) × 1000 is written once, over its
+    # parts: with them in cells, that is the whole formula, by name or on numbers.
+    from xlfuncs.templates.expr import AS_WRITTEN, Call, Ref
+    from xlfuncs.templates.written import inline
+
+    held = _Held(REPLICA_BATCH="ServingBatch", REPLICA_PREFILL_MS="PrefillMs",
+                 REPLICA_STEP_MS="StepMs")  # fmt: skip
+    want = "ServingBatch*Output/(ServingBatch*PrefillMs+Output*StepMs)*1000"
+    named = Call("SERVING_TOKENS_PER_SEC", tuple(map(Ref, (
+        "RunModel", "RunGPU", "GPUs", "Prompt", "Output", "RunPrecision"))))  # fmt: skip
+    assert inline(named, reuse=held).excel(AS_WRITTEN) == want
+    numbers = Call("REPLICA_TOKENS_PER_SEC", tuple(map(Ref, (
+        "P", "A", "L", "KV", "AW", "D", "E", "K", "Mem", "BW", "Peak", "GPUs",
+        "Prompt", "Output", "Link", "Bytes"))))  # fmt: skip
+    assert inline(numbers, reuse=held).excel(AS_WRITTEN) == want

@@ -28,6 +28,18 @@ def find_method(name: str) -> str | None:
     return key if key in METHODS else None
 
 
+#: A method as a number, for the functions that take the shape as numbers
+#: (TRAINING_PEAK_GB): 1 full fine-tuning, 2 LoRA, 3 QLoRA, the templates' method
+#: code (xlfuncs.data.planning.METHOD_KEYS).
+METHOD_CODES = {method: k for k, method in enumerate(METHODS, start=1)}
+#: Every spelling a method is accepted in, as normalize() writes it, with its
+#: code: the look-up the Excel expressions make.
+METHOD_SPELLINGS = tuple(
+    (normalize(s), METHOD_CODES[METHOD_ALIASES.get(s, s)])
+    for s in (*METHODS, *METHOD_ALIASES)
+)
+
+
 #: Bytes per weight of QLoRA's frozen linear layers: NF4 (4 bits) and, with double
 #: quantization, 0.127 bits of quantization constants (Dettmers et al. 2023,
 #: arXiv 2305.14314, section 3). The embeddings, the output layer and the norms
@@ -95,6 +107,8 @@ __all__ = [
     "LOSS_BYTES_PER_LOGIT",
     "METHODS",
     "METHOD_ALIASES",
+    "METHOD_CODES",
+    "METHOD_SPELLINGS",
     "QLORA_WEIGHT_BYTES",
     "find_method",
 ]

@@ -19,9 +19,11 @@ where published tools disagree. Every function broadcasts like a ufunc.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
-from ..data.models import BY_NAME, Model
+from ..data.models import BY_NAME, MODELS, Model, value
 from ..data.training import (
     ACTIVATION_BYTES_PER_ATTENTION_DIM,
     ACTIVATION_BYTES_PER_D_MODEL,
@@ -33,6 +35,8 @@ from ..data.training import (
     GATHERED_LAYERS,
     LORA_RANK,
     LOSS_BYTES_PER_LOGIT,
+    METHOD_CODES,
+    METHOD_SPELLINGS,
     QLORA_WEIGHT_BYTES,
 )
 from ..data.units import (
@@ -50,7 +54,8 @@ from ..registry import (
     OptionalName,
     formula,
 )
-from ..registry.excel import key, xl
+from ..registry.arguments import METHOD_KEYS
+from ..registry.excel import MODEL_KEYS, MODEL_ROW, key, xl
 
 # Korthikanti et al. 2022, section 4.1, eq. 1: bytes per layer stored for the
 # backward pass, s·b·h·(34 + 5·a·s/h) with 16-bit activations and 1-byte dropout
@@ -62,6 +67,11 @@ _SCORE_BYTES = 5
 _INPUT_BYTES = 2
 #: Keys and values: two cached vectors per head per token.
 _KV = 2
+
+
+def _plain(out: Floats) -> Floats:
+    """A numpy scalar as a float; arrays as they are."""
+    return float(out) if np.ndim(out) == 0 else out
 
 
 def _model_state_bytes(
@@ -553,99 +563,530 @@ def kv_cache_gb(
 # ---------------------------------------------------- a training step, by name
 
 
+def _row_array(values: list[float]) -> str:
+    """A figure per published model, read at the named model's row of the
+    models' table (MODELS' order): for facts the table has no column for."""
+    array = "{" + ",".join(xl(v) for v in values) + "}"
+    return f"INDEX({array},INDEX({MODEL_ROW},MATCH({key('model')},{MODEL_KEYS},0)))"
+
+
+def _spec(field: str) -> str:
+    """A field of the named model, as a sibling call: a workbook that holds
+    that call in a cell reads the cell instead."""
+    return f'MODEL_SPEC(model,"{field}")'
+
+
+#: Input embeddings and output layer: two vocab × d_model matrices, or one
+#: shared (tied, as in Llama 3.2 1B and 3B, Gemma, GPT-3).
+_UNTIED = 2
+
+
 def _embedding_params(m: Model) -> float:
     """The input embeddings and the output layer: vocab × d_model, once if tied."""
-    return float(m.vocab * m.d_model * (1 if m.tied_embeddings else 2))
+    return float(m.vocab * m.d_model * (1 if m.tied_embeddings else _UNTIED))
+
+
+def _mlp_matrices(m: Model) -> int:
+    """Linear layers of the MLP: gate, up and down of a gated MLP, else two."""
+    return 3 if m.gated_mlp else 2
 
 
 def _lora_all_linear(m: Model, rank: Floats) -> Floats:
     """Adapter weights on every linear layer (PEFT's "all-linear"): q and o
-    (d_model × heads·head_dim), k and v (d_model × kv_width), and the gated MLP's
-    three matrices in each expert."""
+    (d_model × heads·head_dim), k and v (d_model × kv_width), and the MLP's
+    matrices in each expert."""
     per_rank = (
         2 * (m.d_model + m.attention_width)
         + 2 * (m.d_model + m.kv_width)
-        + (3 if m.gated_mlp else 2) * (m.d_model + m.ffn_dim) * (m.experts or 1)
+        + _mlp_matrices(m) * (m.d_model + m.ffn_dim) * (m.experts or 1)
     )
     return m.layers * rank * per_rank
 
 
-def _activation_bytes_per_token(m: Model) -> float:
-    """One layer's bytes kept for the backward pass, per token (no recomputation)."""
-    return float(
-        ACTIVATION_BYTES_PER_D_MODEL * m.d_model
-        + ACTIVATION_BYTES_PER_ATTENTION_DIM * m.attention_width
-        + ACTIVATION_BYTES_PER_KV_DIM * m.kv_width
-        + ACTIVATION_BYTES_PER_FFN_DIM * m.ffn_dim * (m.experts_per_token or 1)
+@formula(
+    "MODEL_EMBEDDING_PARAMS",
+    unit="parameters",
+    excel=f"{_spec('vocab')}*{_spec('d_model')}"
+    f"*{_row_array([1.0 if m.tied_embeddings else _UNTIED for m in MODELS])}",
+)
+def model_embedding_params(model: str) -> float:
+    """Parameters of a named model's input embeddings and output layer (once if tied).
+
+    Formula: ``vocab × d_model × 2``, or ``× 1`` where the model ties its
+    output layer to its input embeddings (``tie_word_embeddings`` in its
+    config.json). QLoRA keeps these in 16 bits (TRAINING_PEAK_GB's
+    embedding_params), as it does not quantize them.
+
+    Returns
+    -------
+    float
+        Parameters, a whole number.
+
+    References
+    ----------
+    Each model's config.json (vocab_size, hidden_size, tie_word_embeddings);
+    e.g. meta-llama/Llama-3.1-8B: 128,256 × 4,096, untied; Llama-3.2-1B:
+    128,256 × 2,048, tied. Dettmers et al. 2023, "QLoRA", arXiv 2305.14314:
+    bitsandbytes quantizes the linear layers only.
+
+    Examples
+    --------
+    Llama 3.1 8B: 2 × 128,256 × 4,096.
+
+    >>> model_embedding_params("Llama 3.1 8B")
+    1050673152.0
+
+    Llama 3.2 1B ties them: 128,256 × 2,048.
+
+    >>> model_embedding_params("Llama 3.2 1B")
+    262668288.0
+    """
+    return _embedding_params(BY_NAME[model])
+
+
+@formula(
+    "MODEL_LORA_PARAMS",
+    unit="parameters",
+    excel=f"{_spec('layers')}*lora_rank*(2*({_spec('d_model')}"
+    f"+{_spec('attention_width')})+2*({_spec('d_model')}+{_spec('kv_width')})"
+    f"+{_row_array([float(_mlp_matrices(m)) for m in MODELS])}"
+    f"*({_spec('d_model')}+{_spec('ffn_dim')})*{_spec('experts')})",
+)
+def model_lora_params(model: str, lora_rank: Numbers = LORA_RANK) -> Floats:
+    """LoRA adapter parameters of a named model with rank r on every linear layer.
+
+    Formula: ``L · r · (2·(d + a) + 2·(d + kv) + m·(d + f)·E)``: q and o
+    (d_model d × heads·head_dim a), k and v (d × kv_width kv), and the MLP's m
+    matrices (3 for a gated MLP, 2 otherwise) of width f in each of the E
+    experts, each adapted d_in × d_out matrix gaining r × (d_in + d_out)
+    weights: PEFT's ``target_modules="all-linear"``, which leaves the output
+    layer out. The adapters TRAINING_MEMORY_GB counts.
+
+    Returns
+    -------
+    float or ndarray
+        Trainable parameters: TRAINING_PEAK_GB's adapter_params.
+
+    References
+    ----------
+    Hu et al. 2021, "LoRA", arXiv 2106.09685, section 4.1; PEFT
+    (huggingface/peft), ``target_modules="all-linear"``: every linear layer but
+    the output layer. Each model's config.json for the shapes.
+
+    Examples
+    --------
+    Llama 3.1 8B at r = 16: 32 × 16 × (2 × 8,192 + 2 × 5,120 + 3 × 18,432).
+
+    >>> model_lora_params("Llama 3.1 8B", 16)
+    41943040.0
+    """
+    return _plain(_lora_all_linear(BY_NAME[model], lora_rank))
+
+
+# ------------------------------------------------- a training step, on numbers
+#
+# TRAINING_PEAK_GB and MIN_GPUS_FOR_PEAK take the model's shape as numbers (a
+# workbook's cells); TRAINING_MEMORY_GB and MIN_GPUS_FOR_TRAINING call them with
+# a published model's. Each term's Excel text is written once below and used
+# by both; the Python mirrors it operation for operation.
+
+_METHOD = {"full": METHOD_CODES["full"], "qlora": METHOD_CODES["qlora"]}
+_RESERVE = 1 + ALLOCATOR_RESERVE  # the tensors and the allocator's reserve
+_HAIR = 1e-12  # a quotient this close above a whole number is that number
+
+
+#: TRAINING_PEAK_GB's arguments, in order.
+_PEAK_ARGS = (
+    "params", "layers", "d_model", "attention_width", "kv_width", "ffn_dim", "vocab",
+    "seq_len", "micro_batch", "method_code", "recompute", "adapter_params",
+    "embedding_params", "experts_per_token", "gpus", "zero_stage", "model_parallel",
+)  # fmt: skip
+
+
+def _peak_excel() -> dict[str, str]:
+    """The terms of a training step's peak as Excel text, over the arguments of
+    TRAINING_PEAK_GB: bytes per GPU unless said."""
+    h, q = xl(HALF_PRECISION_BYTES), xl(QLORA_WEIGHT_BYTES)
+    adapters = "IF(OMITTED(adapter_params),#VALUE!,adapter_params)"
+    emb = f"IF(OMITTED(embedding_params),{xl(_UNTIED)}*vocab*d_model,embedding_params)"
+    weights = (
+        f"CHOOSE(method_code,params*{h},(params+{adapters})*{h},"
+        f"(params-{emb})*{q}+({emb}+{adapters})*{h})"
+    )
+    trained = f"CHOOSE(method_code,params,{adapters},{adapters})"
+    tokens = "seq_len*micro_batch"
+    per_token = (
+        f"({xl(ACTIVATION_BYTES_PER_D_MODEL)}*d_model"
+        f"+{xl(ACTIVATION_BYTES_PER_ATTENTION_DIM)}*attention_width"
+        f"+{xl(ACTIVATION_BYTES_PER_KV_DIM)}*kv_width"
+        f"+{xl(ACTIVATION_BYTES_PER_FFN_DIM)}*ffn_dim*experts_per_token)"
+    )
+    layer = f"{tokens}*{per_token}/model_parallel"
+    full = (
+        f"MATCH({key('recompute')},{{{_MODES}}},0)={RECOMPUTE_MODES.index('full') + 1}"
+    )
+    activations = (
+        f"IF({full},layers*{tokens}*{xl(CHECKPOINT_BYTES_PER_D_MODEL)}*d_model"
+        f"+{layer},layers*({layer}))"
+    )
+    loss = f"{tokens}*vocab*{xl(LOSS_BYTES_PER_LOGIT)}/model_parallel"
+    gathered = (
+        f"{xl(GATHERED_LAYERS)}*(params-{emb})/layers*CHOOSE(method_code,{h},{h},{q})"
+    )
+    return {
+        "weights": weights,
+        "trained": trained,
+        "grads": f"{trained}*{xl(GRADIENT_BYTES)}",
+        "adam": f"{trained}*{xl(ADAM_STATE_BYTES)}",
+        "rest": f"({activations}+{loss})",  # per GPU, model parallelism included
+        "gathered": gathered,  # before /model_parallel, on more than one GPU
+    }
+
+
+def _gb(tensor_bytes: str) -> str:
+    """Bytes of tensors per GPU as nvidia-smi's peak: the allocator and the context."""
+    return f"({tensor_bytes})/{xl(BYTES_PER_GB)}*{xl(_RESERVE)}+{xl(CUDA_CONTEXT_GB)}"
+
+
+def _training_peak_excel() -> str:
+    t = _peak_excel()
+    state = (
+        f"({t['weights']}/IF(zero_stage>=3,gpus,1)+{t['grads']}/IF(zero_stage>=2,gpus,1)"
+        f"+{t['adam']}/IF(zero_stage>=1,gpus,1))/model_parallel"
+    )
+    gathered = f"IF(zero_stage>=3,IF(gpus>1,{t['gathered']},0),0)/model_parallel"
+    return _gb(f"{state}+{t['rest']}+{gathered}")
+
+
+def _min_gpus_peak_excel() -> str:
+    """MIN_GPUS_FOR_PEAK over its arguments: the peak on one GPU as a sibling
+    call (a workbook holding it reads its cell), S and the gathered layers'
+    share G written out. With Y = room − peak(1) and D = Y + S − G = room − F,
+    the answer past one GPU is 1 + ceil((G − Y) / D): S / D − 1 without the
+    subtraction, so it cannot fall below 2."""
+    t = _peak_excel()
+    on_one = {"gpus": "1"}  # the peak on one GPU, the other arguments as given
+    one = f"TRAINING_PEAK_GB({','.join(on_one.get(a, a) for a in _PEAK_ARGS)})"
+    room = "usable*memory_gb"
+    y = f"({room}-{one})"
+    sharded = (
+        f"(IF(zero_stage>=3,{t['weights']},0)+IF(zero_stage>=2,{t['grads']},0)"
+        f"+IF(zero_stage>=1,{t['adam']},0))"
+    )
+    s = f"{sharded}/model_parallel/{xl(BYTES_PER_GB)}*{xl(_RESERVE)}"
+    g = (
+        f"IF(zero_stage>=3,{t['gathered']},0)/model_parallel/{xl(BYTES_PER_GB)}"
+        f"*{xl(_RESERVE)}"
+    )
+    d = f"({y}+{s}-{g})"
+    # Nested IFs, not AND() or MAX(): those would fold a range into one value.
+    return (
+        f"IF({one}<={room},1,IF({d}>0,"
+        f"1+ROUNDUP(({g}-{y})/{d}*(1-{xl(_HAIR)}),0),#NUM!))"
     )
 
 
-def _training_parts(
-    model: str,
-    method: str,
-    seq_len: Floats,
-    micro_batch: Floats,
-    recompute: str,
-    lora_rank: Floats,
-    gpus: Floats,
-    zero_stage: Floats,
-    model_parallel: Floats,
-) -> dict[str, Floats]:
-    """The terms of TRAINING_MEMORY_GB in GB per GPU, by name."""
-    m = BY_NAME[model]
-    n = float(m.params)
-    adapters = 0.0 if method == "full" else _lora_all_linear(m, lora_rank)
-    trainable = n if method == "full" else adapters
-    if method == "qlora":
-        embeddings = _embedding_params(m)
-        weights = (n - embeddings) * QLORA_WEIGHT_BYTES + (
-            embeddings + adapters
-        ) * HALF_PRECISION_BYTES
-        layer_bytes = QLORA_WEIGHT_BYTES
-    else:
-        weights = (n + adapters) * HALF_PRECISION_BYTES
-        layer_bytes = HALF_PRECISION_BYTES
-    state = (
-        weights / np.where(zero_stage >= 3, gpus, 1.0)
-        + trainable * GRADIENT_BYTES / np.where(zero_stage >= 2, gpus, 1.0)
-        + trainable * ADAM_STATE_BYTES / np.where(zero_stage >= 1, gpus, 1.0)
-    ) / model_parallel
-    tokens = seq_len * micro_batch
-    per_layer = tokens * _activation_bytes_per_token(m) / model_parallel
-    if recompute == "full":
-        kept = m.layers * tokens * CHECKPOINT_BYTES_PER_D_MODEL * m.d_model
-        activations, working = kept + 0 * per_layer, per_layer
-    else:  # FlashAttention stores no scores: selective recomputation saves nothing
-        activations, working = m.layers * per_layer, 0 * per_layer
-    loss = tokens * m.vocab * LOSS_BYTES_PER_LOGIT / model_parallel
-    gathered = (
-        np.where(
-            (zero_stage >= 3) & (gpus > 1),
-            GATHERED_LAYERS * (n - _embedding_params(m)) / m.layers * layer_bytes,
-            0.0,
+def _adapters(method_code: Floats, adapter_params: Floats | None) -> Floats:
+    """adapter_params, or where none is given: 0 for full fine-tuning, #VALUE! for
+    LoRA and QLoRA (NaN in a range's cell, reported the same way)."""
+    if adapter_params is not None:
+        return adapter_params
+    needed = np.asarray(method_code) != _METHOD["full"]
+    if needed.ndim > 0:
+        return np.where(needed, np.nan, 0.0)
+    if needed:
+        raise InvalidTypeError(
+            "#VALUE!",
+            "give adapter_params with LoRA or QLoRA (method_code 2 or 3): the "
+            "adapters' count, e.g. MODEL_LORA_PARAMS",
         )
+    return 0.0
+
+
+class _Step(NamedTuple):
+    """TRAINING_PEAK_GB's arguments up to experts_per_token."""
+
+    params: Floats
+    layers: Floats
+    d_model: Floats
+    attention_width: Floats
+    kv_width: Floats
+    ffn_dim: Floats
+    vocab: Floats
+    seq_len: Floats
+    micro_batch: Floats
+    method_code: Floats
+    recompute: str
+    adapter_params: Floats | None
+    embedding_params: Floats | None
+    experts_per_token: Floats
+
+
+def _peak_terms(step: _Step, model_parallel: Floats) -> dict[str, Floats]:
+    """_peak_excel's terms in Python, operation for operation."""
+    (params, layers, d_model, attention_width, kv_width, ffn_dim, vocab, seq_len,
+     micro_batch, method_code, recompute, adapter_params, embedding_params,
+     experts_per_token) = step  # fmt: skip
+    h, q = HALF_PRECISION_BYTES, QLORA_WEIGHT_BYTES
+    c = method_code
+    adapters = _adapters(c, adapter_params)
+    emb = _UNTIED * vocab * d_model if embedding_params is None else embedding_params
+    full, qlora = c == _METHOD["full"], c == _METHOD["qlora"]
+    weights = np.where(
+        full, params * h, np.where(qlora, (params - emb) * q + (emb + adapters) * h,
+                                   (params + adapters) * h),
+    )  # fmt: skip
+    trained = np.where(full, params, adapters)
+    per_token = (
+        ACTIVATION_BYTES_PER_D_MODEL * d_model
+        + ACTIVATION_BYTES_PER_ATTENTION_DIM * attention_width
+        + ACTIVATION_BYTES_PER_KV_DIM * kv_width
+        + ACTIVATION_BYTES_PER_FFN_DIM * ffn_dim * experts_per_token
+    )
+    layer = seq_len * micro_batch * per_token / model_parallel
+    if recompute == "full":  # each layer's input kept, and one layer rebuilt
+        kept = layers * seq_len * micro_batch * CHECKPOINT_BYTES_PER_D_MODEL * d_model
+        activations = kept + layer
+    else:  # FlashAttention stores no scores: selective recomputation saves nothing
+        activations = layers * layer
+    loss = seq_len * micro_batch * vocab * LOSS_BYTES_PER_LOGIT / model_parallel
+    gathered = GATHERED_LAYERS * (params - emb) / layers * np.where(qlora, q, h)
+    return {
+        "weights": weights,
+        "grads": trained * GRADIENT_BYTES,
+        "adam": trained * ADAM_STATE_BYTES,
+        "rest": activations + loss,
+        "gathered": gathered,
+    }
+
+
+def _as_gb(tensor_bytes: Floats) -> Floats:
+    return tensor_bytes / BYTES_PER_GB * _RESERVE + CUDA_CONTEXT_GB
+
+
+def _training_peak(
+    step: _Step, gpus: Floats, zero_stage: Floats, model_parallel: Floats
+) -> Floats:
+    """TRAINING_PEAK_GB's arithmetic."""
+    t = _peak_terms(step, model_parallel)
+    state = (
+        t["weights"] / np.where(zero_stage >= 3, gpus, 1.0)
+        + t["grads"] / np.where(zero_stage >= 2, gpus, 1.0)
+        + t["adam"] / np.where(zero_stage >= 1, gpus, 1.0)
+    ) / model_parallel
+    gathered = (
+        np.where(zero_stage >= 3, np.where(gpus > 1, t["gathered"], 0.0), 0.0)
         / model_parallel
     )
-    parts = {
-        "model_state": state,
-        "activations": activations,
-        "recomputed_layer": working,
-        "loss": loss,
-        "gathered_layers": gathered,
-    }
-    out = {k: v / BYTES_PER_GB for k, v in parts.items()}
-    tensors = sum(out.values())
-    out["overhead"] = CUDA_CONTEXT_GB + ALLOCATOR_RESERVE * tensors
-    return out
+    return _plain(_as_gb(state + t["rest"] + gathered))
+
+
+def _min_gpus_peak(
+    step: _Step,
+    memory_gb: Floats,
+    zero_stage: Floats,
+    model_parallel: Floats,
+    usable: Floats,
+) -> Floats:
+    """MIN_GPUS_FOR_PEAK's arithmetic."""
+    one = _training_peak(step, 1.0, zero_stage, model_parallel)
+    t = _peak_terms(step, model_parallel)
+    sharded = (
+        np.where(zero_stage >= 3, t["weights"], 0.0)
+        + np.where(zero_stage >= 2, t["grads"], 0.0)
+        + np.where(zero_stage >= 1, t["adam"], 0.0)
+    )
+    room = usable * memory_gb
+    y = room - one
+    s = sharded / model_parallel / BYTES_PER_GB * _RESERVE
+    g = np.where(zero_stage >= 3, t["gathered"], 0.0) / model_parallel
+    g = g / BYTES_PER_GB * _RESERVE
+    d = y + s - g
+    with np.errstate(divide="ignore", invalid="ignore"):
+        more = 1 + np.ceil((g - y) / d * (1 - _HAIR))
+        out = np.where(one <= room, 1.0, np.where(d > 0, more, np.nan))
+    return _plain(out)
+
+
+@formula(
+    "TRAINING_PEAK_GB",
+    unit="GB",
+    excel=_training_peak_excel(),
+)
+def training_peak_gb(
+    params: Numbers,
+    layers: Numbers,
+    d_model: Numbers,
+    attention_width: Numbers,
+    kv_width: Numbers,
+    ffn_dim: Numbers,
+    vocab: Numbers,
+    seq_len: Numbers,
+    micro_batch: Numbers,
+    method_code: Numbers = METHOD_CODES["full"],
+    recompute: OptionalName = "none",
+    adapter_params: Numbers | None = None,
+    embedding_params: Numbers | None = None,
+    experts_per_token: Numbers = 1,
+    gpus: Numbers = 1,
+    zero_stage: Numbers = 0,
+    model_parallel: Numbers = 1,
+) -> Floats:
+    """Per-GPU peak memory of a training step in GB, from the model's shape as numbers.
+
+    Formula: TRAINING_MEMORY_GB's, on numbers: ((weights ÷ g₃ + N_t·2 ÷ g₂ +
+    N_t·12 ÷ g₁) ÷ m + activations + loss + gathered ÷ m) ÷ 1e9 × 1.1 + 1.3.
+    By method_code: 1 full fine-tuning (weights 2·N, N_t = N), 2 LoRA (2·(N +
+    A), N_t = A, the adapter_params A), 3 QLoRA (0.516·(N − e) + 2·(e + A), the
+    embedding_params e in 16 bits, N_t = A). Activations per layer and token
+    16·h + 6·a + 4·kv + 8·f·k bytes (h d_model, a attention_width, kv
+    kv_width, f ffn_dim, k experts_per_token), times the layers; with
+    recompute "full", each layer's 2·h input and one layer's whole set. The
+    loss: 10 bytes per token and vocabulary entry. ZeRO stage 3 on more than
+    one GPU gathers two layers' frozen or trained weights, 2·(N − e) ÷ L at 2
+    bytes (0.516 for QLoRA). g₁, g₂, g₃: gpus where the stage is at least 1,
+    2, 3; m: model_parallel.
+
+    Returns
+    -------
+    float or ndarray
+        GB (10^9 bytes) per GPU at the step's peak, as nvidia-smi shows it.
+
+    References
+    ----------
+    As TRAINING_MEMORY_GB (its terms, their constants and sources:
+    xlfuncs.data.training); docs/memory.md puts it beside measured peaks.
+
+    Examples
+    --------
+    PEFT's DeepSpeed run, LoRA r = 8 of Llama 2 70B (68.98 B parameters, 80
+    layers, d_model 8,192, 8 key/value heads of 128, ffn 28,672, vocabulary
+    32,000) on 8 GPUs with ZeRO-3, 8 sequences of 2,048 tokens, gradient
+    checkpointing: 103.5 M adapters (MODEL_LORA_PARAMS), 524.3 M embedding and
+    output weights (MODEL_EMBEDDING_PARAMS). PEFT measured 64 GB.
+
+    >>> round(training_peak_gb(68976648192, 80, 8192, 8192, 1024, 28672, 32000,
+    ...                        2048, 8, 2, "full", 103546880, 524288000, 1, 8, 3), 1)
+    61.1
+    """
+    step = _Step(
+        params, layers, d_model, attention_width, kv_width, ffn_dim, vocab,
+        seq_len, micro_batch, method_code, recompute, adapter_params,
+        embedding_params, experts_per_token,
+    )  # fmt: skip
+    return _training_peak(step, gpus, zero_stage, model_parallel)
+
+
+@formula(
+    "MIN_GPUS_FOR_PEAK",
+    unit="GPUs",
+    excel=_min_gpus_peak_excel(),
+    invalid_result="no number of GPUs holds it: what ZeRO's stage does not shard, "
+    "the activations and the loss exceed the usable memory (a higher zero_stage, "
+    "recomputation, shorter sequences or a smaller micro-batch)",
+)
+def min_gpus_for_peak(
+    params: Numbers,
+    layers: Numbers,
+    d_model: Numbers,
+    attention_width: Numbers,
+    kv_width: Numbers,
+    ffn_dim: Numbers,
+    vocab: Numbers,
+    seq_len: Numbers,
+    micro_batch: Numbers,
+    memory_gb: Numbers,
+    method_code: Numbers = METHOD_CODES["full"],
+    recompute: OptionalName = "none",
+    adapter_params: Numbers | None = None,
+    embedding_params: Numbers | None = None,
+    experts_per_token: Numbers = 1,
+    zero_stage: Numbers = 0,
+    model_parallel: Numbers = 1,
+    usable: Numbers = USABLE_MEMORY,
+) -> Floats:
+    """Fewest data-parallel GPUs at which TRAINING_PEAK_GB fits the usable memory.
+
+    Formula: 1 if TRAINING_PEAK_GB on one GPU is at most usable × memory_gb;
+    else the smallest whole G ≥ 2 with ``F + S / G ≤ usable × memory_gb``:
+    ``max(2, ceil(S / (usable × memory_gb − F)))``. S is the model state the
+    ZeRO stage shards (the weights at stage 3, the gradients from 2, the Adam
+    states from 1), over m, in GB with the allocator's 10 %; F everything else
+    at G ≥ 2: the unsharded state, activations, loss, ZeRO-3's two gathered
+    layers, the reserve and the CUDA context. The arguments are
+    TRAINING_PEAK_GB's.
+
+    Returns
+    -------
+    float or ndarray
+        Data-parallel GPUs, a whole number (the cluster is that times
+        model_parallel); #NUM! when no number is enough.
+
+    References
+    ----------
+    Rajbhandari et al. 2020, "ZeRO", arXiv 1910.02054, section 5; the terms:
+    TRAINING_PEAK_GB.
+
+    Examples
+    --------
+    LoRA (r = 16, 207.1 M adapters) of Llama 3.1 70B (vocabulary 128,256) with
+    ZeRO-3 on A100 80GB (85.9 GB), one 8,192-token sequence per GPU, gradient
+    checkpointing:
+
+    >>> min_gpus_for_peak(7e10, 80, 8192, 8192, 1024, 28672, 128256, 8192, 1,
+    ...                   85.9, 2, "full", 207093760, 2101346304, 1, 3)
+    4.0
+    """
+    step = _Step(
+        params, layers, d_model, attention_width, kv_width, ffn_dim, vocab,
+        seq_len, micro_batch, method_code, recompute, adapter_params,
+        embedding_params, experts_per_token,
+    )  # fmt: skip
+    return _min_gpus_peak(step, memory_gb, zero_stage, model_parallel, usable)
+
+
+def _named_step(
+    m: Model,
+    seq_len: Floats,
+    micro_batch: Floats,
+    method: str,
+    recompute: str,
+    lora_rank: Floats,
+) -> _Step:
+    """TRAINING_PEAK_GB's arguments for a published model."""
+    return _Step(
+        float(m.params), float(m.layers), float(m.d_model),
+        float(m.attention_width), float(m.kv_width), float(m.ffn_dim),
+        float(m.vocab), seq_len, micro_batch, METHOD_CODES[method], recompute,
+        _lora_all_linear(m, lora_rank), _embedding_params(m),
+        float(value(m, "experts_per_token")),
+    )  # fmt: skip
+
+
+def _named_excel(function: str, between: str, after: str) -> str:
+    """``function`` called with the named model's shape: its look-ups, ``between``
+    (seq_len, micro_batch[, memory_gb]), the method's code, the recomputation,
+    the adapters, the embeddings, experts_per_token, then ``after``."""
+    shape = ",".join(
+        _spec(f)
+        for f in ("params", "layers", "d_model", "attention_width", "kv_width",
+                  "ffn_dim", "vocab")
+    )  # fmt: skip
+    codes = "{" + ",".join(xl(c) for _, c in METHOD_SPELLINGS) + "}"
+    method = f"INDEX({codes},MATCH({key('method')},{METHOD_KEYS},0))"
+    return (
+        f"{function}({shape},{between},{method},recompute,"
+        f"MODEL_LORA_PARAMS(model,lora_rank),MODEL_EMBEDDING_PARAMS(model),"
+        f"{_spec('experts_per_token')},{after})"
+    )
 
 
 @formula(
     "TRAINING_MEMORY_GB",
     unit="GB",
-    excel=None,
-    excel_note="one Excel formula cannot hold it: without LET, each of its many "
-    "look-ups of the model is written out where it is used, past Excel's 8,192 "
-    "characters: add its terms up in cells (the memory guide shows how)",
+    excel=_named_excel(
+        "TRAINING_PEAK_GB", "seq_len,micro_batch", "gpus,zero_stage,model_parallel"
+    ),
 )
 def training_memory_gb(
     model: str,
@@ -675,7 +1116,8 @@ def training_memory_gb(
     (or FSDP's full sharding) on more than one GPU holds two layers' weights
     gathered. Tensor parallelism (model_parallel) divides all but the
     checkpointed inputs. The caching allocator's reserve (10 %) and the CUDA
-    context (1.3 GB) come on top.
+    context (1.3 GB) come on top. TRAINING_PEAK_GB with the model's shape
+    (MODEL_SPEC), MODEL_LORA_PARAMS and MODEL_EMBEDDING_PARAMS.
 
     Returns
     -------
@@ -703,21 +1145,20 @@ def training_memory_gb(
     >>> round(training_memory_gb("Llama 2 70B", "lora", 2048, 8, "full", 8, 8, 3), 1)
     61.1
     """
-    parts = _training_parts(
-        model, method, seq_len, micro_batch, recompute, lora_rank, gpus,
-        zero_stage, model_parallel,
-    )  # fmt: skip
-    total = sum(parts.values())
-    return float(total) if np.ndim(total) == 0 else total
+    step = _named_step(
+        BY_NAME[model], seq_len, micro_batch, method, recompute, lora_rank
+    )
+    return _training_peak(step, gpus, zero_stage, model_parallel)
 
 
 @formula(
     "MIN_GPUS_FOR_TRAINING",
     unit="GPUs",
-    excel=None,
-    excel_note="it counts TRAINING_MEMORY_GB, which one Excel formula cannot "
-    "hold; in a workbook, MIN_GPUS_FOR_MEMORY with the step's other terms in "
-    "other_gb",
+    excel=_named_excel(
+        "MIN_GPUS_FOR_PEAK",
+        "seq_len,micro_batch,memory_gb",
+        "zero_stage,model_parallel,usable",
+    ),
     invalid_result="no number of GPUs holds it: what ZeRO's stage does not shard, "
     "the activations and the loss exceed the usable memory (a higher zero_stage, "
     "recomputation, shorter sequences or a smaller micro-batch)",
@@ -743,7 +1184,7 @@ def min_gpus_for_training(
     unsharded state, activations, loss, ZeRO-3's gathered layers, overhead):
     ``max(2, ceil(S / (usable × memory_gb − F)))``. MIN_GPUS_FOR_MEMORY's
     rule, on the whole step's peak rather than its model state and one
-    other_gb.
+    other_gb: MIN_GPUS_FOR_PEAK with the model's shape.
 
     Returns
     -------
@@ -766,24 +1207,7 @@ def min_gpus_for_training(
     >>> min_gpus_for_training("Llama 3.1 70B", "lora", 8192, 1, 85.9, "full", 16, 3)
     4.0
     """
-    args = (
-        model, method, seq_len, micro_batch, recompute, lora_rank,
-    )  # fmt: skip
-
-    def peak(g: float) -> Floats:
-        parts = _training_parts(*args, g, zero_stage, model_parallel)
-        return sum(parts.values())
-
-    room = usable * memory_gb
-    one, two, four = peak(1.0), peak(2.0), peak(4.0)
-    # At G ≥ 2 the peak is F + S/G: two evaluations give S and F.
-    sharded = 4 * (two - four)
-    fixed = two - sharded / 2
-    with np.errstate(divide="ignore", invalid="ignore"):
-        more = np.maximum(2.0, np.ceil(sharded / (room - fixed) * (1 - 1e-12)))
-        out = np.where(
-            one <= room,
-            1.0,
-            np.where((sharded > 0) & (room > fixed), more, np.nan),
-        )
-    return float(out) if np.ndim(out) == 0 else out
+    step = _named_step(
+        BY_NAME[model], seq_len, micro_batch, method, recompute, lora_rank
+    )
+    return _min_gpus_peak(step, memory_gb, zero_stage, model_parallel, usable)

@@ -10,6 +10,8 @@ they produce. Every function broadcasts like a ufunc.
 
 from __future__ import annotations
 
+from typing import TypeAlias
+
 import numpy as np
 
 from ..data.accelerators import BY_NAME as ACCELERATOR
@@ -35,7 +37,14 @@ from ..data.units import (
     SECONDS_PER_HOUR,
     USABLE_MEMORY,
 )
-from ..registry import Floats, InvalidValueError, Numbers, OptionalName, formula
+from ..registry import (
+    Floats,
+    InvalidTypeError,
+    InvalidValueError,
+    Numbers,
+    OptionalName,
+    formula,
+)
 from ..registry.arguments import PRECISION_KEYS
 from ..registry.excel import (
     ACCELERATOR_KEYS,
@@ -47,7 +56,6 @@ from ..registry.excel import (
     key,
     xl,
 )
-from .hardware import INTERCONNECT as INTERCONNECT_TABLE
 
 #: Tokens in the "million tokens" prices are quoted per.
 TOKENS_PER_MTOK = 1e6
@@ -399,20 +407,705 @@ def serving_gpus(
     return _serving_gpus(tokens_per_sec, tokens_per_sec_per_gpu, utilization)
 
 
-# ---------------------------------------------------- a served model, by name
+# ------------------------------------------------------- a replica, on numbers
 #
-# The functions below take a published model and an accelerator by name, and
-# the precision the model is served in. Their Excel expressions read the
-# models' and accelerators' tables directly; the precision through the array
-# constants below, one entry per accepted spelling.
+# The functions below take the model's shape and the GPU's figures as numbers
+# (a workbook's cells); those by name further down call them with a published
+# model's and an accelerator's. Each is written once in Excel, calling its
+# siblings, and the Python mirrors it operation for operation.
 
-_GPU_ROW = f"INDEX({ACCELERATOR_ROW},MATCH({key('gpu')},{ACCELERATOR_KEYS},0))"
 #: Bytes of a 16-bit activation, as tensor parallelism exchanges them.
 _ACTIVATION_BYTES = HALF_PRECISION_BYTES
 #: All-reduces a transformer layer's forward pass makes under tensor
 #: parallelism: after attention and after the MLP (Shoeybi et al. 2019,
 #: Megatron-LM, arXiv 1909.08053, section 3).
 _ALLREDUCES_PER_LAYER = 2
+#: FLOPs of causal attention over a prompt of p tokens, per layer and attention
+#: dimension: QKᵀ and the weighted sum of V, 2 FLOPs a product, over the p²/2
+#: pairs a causal mask keeps: 2 · 2 · p²/2 = 2p².
+_ATTENTION_PREFILL = 2
+#: FLOPs of one decoded token's attention over s cached tokens, per layer and
+#: attention dimension: 2 · 2 · s.
+_ATTENTION_DECODE = 4
+_MS = 1000  # milliseconds a second
+_HAIR = 1e-12  # a quotient this close below a whole number is that number
+
+_LINK = "IF(OMITTED(link_gb_per_s),#VALUE!,link_gb_per_s)"
+_TP_COUNT = f"IF(gpus>1,{xl(_ALLREDUCES_PER_LAYER)}*layers,0)"
+_TP_PER_TOKEN = (
+    f"IF(gpus>1,2*(gpus-1)/gpus*d_model*{xl(_ACTIVATION_BYTES)}"
+    f"/({_LINK}*{xl(BYTES_PER_GB)}/2),0)"
+)
+_KV_BYTES = "IF(OMITTED(bytes_per_value),bytes_per_param,bytes_per_value)"
+_BANDWIDTH = f"gpus*bandwidth_tb_per_s*{xl(BYTES_PER_TB)}*bandwidth_util"
+_COMPUTE = f"gpus*peak_tflops_per_gpu*{xl(FLOPS_PER_TFLOPS)}*prefill_mfu"
+_CONTEXT = "prompt_tokens+output_tokens/2"  # a sequence's prompt and half its output
+
+
+def _needed_link(gpus: Floats, link: Floats | None) -> Floats:
+    """link_gb_per_s, needed where a replica has more than one GPU: #VALUE!
+    without it (NaN in a range's cell, reported the same way)."""
+    if link is not None:
+        return link
+    if np.ndim(gpus) == 0 and gpus > 1:
+        raise InvalidTypeError(
+            "#VALUE!",
+            "give link_gb_per_s for more than one GPU: the GPU-to-GPU bandwidth "
+            "the all-reduces run over (GPU_INTERCONNECT_GBS)",
+        )
+    return np.nan
+
+
+def _tp_ms(
+    layers: Floats, d_model: Floats, gpus: Floats, tokens: Floats, link: Floats | None
+) -> Floats:
+    """TP_ALLREDUCE_MS's arithmetic.
+
+    A ring all-reduce of S bytes over g GPUs sends 2(g − 1)/g · S from each GPU
+    over one direction of its links (NCCL's PERFORMANCE.md: bus bandwidth),
+    and takes at least ALLREDUCE_LATENCY_S however small S is.
+    """
+    count, per_token = _tp_parts(layers, d_model, gpus, _needed_link(gpus, link))
+    return count * (ALLREDUCE_LATENCY_S + per_token * tokens) * _MS
+
+
+def _tp_parts(
+    layers: Floats, d_model: Floats, gpus: Floats, link: Floats
+) -> tuple[Floats, Floats]:
+    """All-reduces a forward pass makes (none on one GPU), and the seconds each
+    takes per token it carries: _TP_COUNT and _TP_PER_TOKEN in Python."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        count = np.where(gpus > 1, _ALLREDUCES_PER_LAYER * layers, 0.0)
+        volume = 2 * (gpus - 1) / gpus * d_model * _ACTIVATION_BYTES
+        per_token = np.where(gpus > 1, volume / (link * BYTES_PER_GB / 2), 0.0)
+    return count, per_token
+
+
+@formula(
+    "TP_ALLREDUCE_MS",
+    unit="ms",
+    excel=f"{_TP_COUNT}*({xl(ALLREDUCE_LATENCY_S)}+{_TP_PER_TOKEN}*step_tokens)*{_MS}",
+)
+def tp_allreduce_ms(
+    layers: Numbers,
+    d_model: Numbers,
+    gpus: Numbers,
+    step_tokens: Numbers,
+    link_gb_per_s: Numbers | None = None,
+) -> Floats:
+    """Milliseconds of a forward pass's tensor-parallel all-reduces, from the shape.
+
+    Formula: ``2 · L · (α + 2(g − 1)/g · d · 2 / (link / 2) · T) × 1000`` for
+    g > 1 GPUs (0 on one): TP_COMM_MS's arithmetic on numbers, two all-reduces
+    a layer of the T tokens' d_model-wide 16-bit activations, over one
+    direction of each GPU's links (half of link_gb_per_s), and α = 8 µs each at
+    the least.
+
+    Returns
+    -------
+    float or ndarray
+        Milliseconds per forward pass; link_gb_per_s is needed for more than
+        one GPU.
+
+    References
+    ----------
+    Shoeybi et al. 2019, "Megatron-LM", arXiv 1909.08053, section 3; NVIDIA,
+    nccl-tests doc/PERFORMANCE.md; cli99/llm-analysis
+    (get_latency_fwd_per_tp_comm, gpu_configs/h100-sxm-80gb.json): as
+    TP_COMM_MS.
+
+    Examples
+    --------
+    Llama 3.1 70B's 80 layers of 8,192 on 4 H100s (NVLink 900 GB/s), 256
+    tokens: 160 × (8 + 14.0) µs.
+
+    >>> round(tp_allreduce_ms(80, 8192, 4, 256, 900), 3)
+    3.517
+    """
+    return _plain(_tp_ms(layers, d_model, gpus, step_tokens, link_gb_per_s))
+
+
+def _prefill_ms(
+    active: Floats,
+    layers: Floats,
+    attention_width: Floats,
+    d_model: Floats,
+    peak: Floats,
+    gpus: Floats,
+    prompt: Floats,
+    mfu: Floats,
+    link: Floats | None,
+) -> Floats:
+    """REPLICA_PREFILL_MS's arithmetic."""
+    flops = (
+        INFERENCE_FLOPS_PER_PARAM_TOKEN * active * prompt
+        + _ATTENTION_PREFILL * layers * attention_width * prompt**2
+    )
+    compute = flops / (gpus * peak * FLOPS_PER_TFLOPS * mfu) * _MS
+    return compute + _tp_ms(layers, d_model, gpus, prompt, link)
+
+
+@formula(
+    "REPLICA_PREFILL_MS",
+    unit="ms",
+    excel=f"({xl(INFERENCE_FLOPS_PER_PARAM_TOKEN)}*active_params*prompt_tokens"
+    f"+{xl(_ATTENTION_PREFILL)}*layers*attention_width*prompt_tokens^2)"
+    f"/({_COMPUTE})*{_MS}"
+    "+TP_ALLREDUCE_MS(layers,d_model,gpus,prompt_tokens,link_gb_per_s)",
+)
+def replica_prefill_ms(
+    active_params: Numbers,
+    layers: Numbers,
+    attention_width: Numbers,
+    d_model: Numbers,
+    peak_tflops_per_gpu: Numbers,
+    gpus: Numbers,
+    prompt_tokens: Numbers,
+    link_gb_per_s: Numbers | None = None,
+    prefill_mfu: Numbers = PREFILL_MFU,
+) -> Floats:
+    """Milliseconds to process one prompt on a replica, from the shape as numbers.
+
+    Formula: ``(2 · A · p + 2 · L · a · p²) / (g · peak · mfu) × 1000``, plus
+    TP_ALLREDUCE_MS of the p tokens: PREFILL_MS's arithmetic on numbers,
+    the prompt's p tokens at 2 FLOPs per active parameter A and causal
+    attention over them (a = attention_width), at prefill_mfu of the g GPUs'
+    dense peak for the precision computed in.
+
+    Returns
+    -------
+    float or ndarray
+        Milliseconds for one prompt on an otherwise idle replica (the time to
+        first token).
+
+    References
+    ----------
+    Kaplan et al. 2020, arXiv 2001.08361, table 1; Dao 2023,
+    FlashAttention-2, arXiv 2307.08691, section 4: as PREFILL_MS. The default
+    prefill_mfu, 60 %, is calibrated on TensorRT-LLM's measured runs
+    (docs/serving.md).
+
+    Examples
+    --------
+    Llama 3.3 70B (80 layers of 8,192) in fp8 on 2 H100s (1,978.9 TFLOP/s, 900
+    GB/s NVLink), a 1,000-token prompt:
+
+    >>> round(replica_prefill_ms(70e9, 80, 8192, 8192, 1978.9, 2, 1000, 900), 1)
+    66.6
+    """
+    return _plain(
+        _prefill_ms(
+            active_params, layers, attention_width, d_model, peak_tflops_per_gpu,
+            gpus, prompt_tokens, prefill_mfu, link_gb_per_s,
+        )
+    )  # fmt: skip
+
+
+def _step_ms(
+    params: Floats,
+    active: Floats,
+    layers: Floats,
+    kv_width: Floats,
+    attention_width: Floats,
+    d_model: Floats,
+    experts: Floats,
+    per_token: Floats,
+    bandwidth: Floats,
+    peak: Floats,
+    gpus: Floats,
+    batch: Floats,
+    seq_len: Floats,
+    weight_bytes: Floats,
+    bandwidth_util: Floats,
+    mfu: Floats,
+    kv_bytes: Floats | None,
+    link: Floats | None,
+) -> Floats:
+    """REPLICA_STEP_MS's arithmetic: the slower of the reads and the FLOPs."""
+    kv = weight_bytes if kv_bytes is None else kv_bytes
+    weights = _weights_read(params, active, experts, per_token, batch)
+    cache = batch * seq_len * _KV * layers * kv_width * kv
+    reads = (weights * weight_bytes + cache) / (
+        gpus * bandwidth * BYTES_PER_TB * bandwidth_util
+    )
+    flops = batch * (
+        INFERENCE_FLOPS_PER_PARAM_TOKEN * active
+        + _ATTENTION_DECODE * layers * attention_width * seq_len
+    )
+    compute = flops / (gpus * peak * FLOPS_PER_TFLOPS * mfu)
+    return np.maximum(reads, compute) * _MS + _tp_ms(layers, d_model, gpus, batch, link)
+
+
+def _step_excel() -> str:
+    unused = (
+        "IF(experts>experts_per_token,(params-active_params)*experts"
+        "*(1-experts_per_token/experts)^batch/(experts-experts_per_token),0)"
+    )
+    reads = (
+        f"((params-{unused})*bytes_per_param"
+        f"+batch*seq_len*{xl(_KV)}*layers*kv_width*{_KV_BYTES})/({_BANDWIDTH})"
+    )
+    flops = (
+        f"batch*({xl(INFERENCE_FLOPS_PER_PARAM_TOKEN)}*active_params"
+        f"+{xl(_ATTENTION_DECODE)}*layers*attention_width*seq_len)/({_COMPUTE})"
+    )
+    # IF, not MAX(): MAX would fold a range into one value.
+    return (
+        f"IF({reads}>{flops},{reads},{flops})*{_MS}"
+        "+TP_ALLREDUCE_MS(layers,d_model,gpus,batch,link_gb_per_s)"
+    )
+
+
+@formula("REPLICA_STEP_MS", unit="ms", excel=_step_excel())
+def replica_step_ms(
+    params: Numbers,
+    active_params: Numbers,
+    layers: Numbers,
+    kv_width: Numbers,
+    attention_width: Numbers,
+    d_model: Numbers,
+    experts: Numbers,
+    experts_per_token: Numbers,
+    bandwidth_tb_per_s: Numbers,
+    peak_tflops_per_gpu: Numbers,
+    gpus: Numbers,
+    batch: Numbers,
+    seq_len: Numbers,
+    link_gb_per_s: Numbers | None = None,
+    bytes_per_param: Numbers = HALF_PRECISION_BYTES,
+    bandwidth_util: Numbers = BANDWIDTH_UTIL,
+    prefill_mfu: Numbers = PREFILL_MFU,
+    bytes_per_value: Numbers | None = None,
+) -> Floats:
+    """Milliseconds of one decoding step of a batch, from the shape as numbers.
+
+    Formula: ``max(reads, FLOPs) × 1000``, plus TP_ALLREDUCE_MS of the B
+    tokens: DECODE_STEP_MS's arithmetic on numbers. The reads are the weights the
+    batch of B touches, ``N − (N − A)·E·(1 − k/E)^B / (E − k)`` for a mixture
+    of E experts (k a token), all N for a dense model, at bytes_per_param, and
+    each sequence's cache of seq_len tokens, 2 · L · kv_width ·
+    bytes_per_value a token, over g × bandwidth at bandwidth_util. The FLOPs
+    are B · (2 · A + 4 · L · a · seq_len) at prefill_mfu of g × the peak.
+
+    Returns
+    -------
+    float or ndarray
+        Milliseconds per step: the time per output token (TPOT).
+
+    References
+    ----------
+    kipply (C. Chen), "Transformer Inference Arithmetic", 2022; Williams et
+    al. 2009, "Roofline", CACM 52(4); Feller's occupancy expectation for the
+    experts (MODEL_DECODE_TOKENS_PER_SEC): as DECODE_STEP_MS.
+
+    Examples
+    --------
+    Llama 3.3 70B in fp8 on 2 H100s (3.35 TB/s each), 256 sequences of 1,500
+    tokens:
+
+    >>> round(replica_step_ms(70e9, 70e9, 80, 1024, 8192, 8192, 1, 1, 3.35,
+    ...                       1978.9, 2, 256, 1500, 900, 1), 1)
+    38.8
+    """
+    return _plain(
+        _step_ms(
+            params, active_params, layers, kv_width, attention_width, d_model,
+            experts, experts_per_token, bandwidth_tb_per_s, peak_tflops_per_gpu,
+            gpus, batch, seq_len, bytes_per_param, bandwidth_util, prefill_mfu,
+            bytes_per_value, link_gb_per_s,
+        )
+    )  # fmt: skip
+
+
+def _latency_batch(
+    params: Floats,
+    active: Floats,
+    layers: Floats,
+    kv_width: Floats,
+    attention_width: Floats,
+    d_model: Floats,
+    bandwidth: Floats,
+    peak: Floats,
+    gpus: Floats,
+    seq_len: Floats,
+    ms_per_token: Floats,
+    weight_bytes: Floats,
+    bandwidth_util: Floats,
+    mfu: Floats,
+    kv_bytes: Floats | None,
+    link: Floats | None,
+) -> Floats:
+    """LATENCY_BATCH's arithmetic.
+
+    A step is max(a₁ + b₁·B, b₂·B) + c₀ + c₁·B, each part linear in the batch B
+    when every weight is read: the largest B is the smaller of (T − a₁ −
+    c₀)/(b₁ + c₁) and (T − c₀)/(b₂ + c₁). NaN where even one sequence misses.
+    """
+    kv = weight_bytes if kv_bytes is None else kv_bytes
+    reads = gpus * bandwidth * BYTES_PER_TB * bandwidth_util
+    compute = gpus * peak * FLOPS_PER_TFLOPS * mfu
+    tp, per_token = _tp_parts(layers, d_model, gpus, _needed_link(gpus, link))
+    c1 = tp * per_token
+    target = ms_per_token / _MS
+    weights = (target - params * weight_bytes / reads - tp * ALLREDUCE_LATENCY_S) / (
+        seq_len * _KV * layers * kv_width * kv / reads + c1
+    )
+    flops = (target - tp * ALLREDUCE_LATENCY_S) / (
+        (
+            INFERENCE_FLOPS_PER_PARAM_TOKEN * active
+            + _ATTENTION_DECODE * layers * attention_width * seq_len
+        )
+        / compute
+        + c1
+    )
+    fits = np.minimum(weights, flops) * (1 + _HAIR)
+    return _plain(np.where(fits < 1, np.nan, np.floor(fits)))
+
+
+def _latency_excel() -> str:
+    tp = _TP_COUNT
+    c1 = f"{tp}*{_TP_PER_TOKEN}"
+    target = f"ms_per_token/{_MS}"
+    weights = (
+        f"({target}-params*bytes_per_param/({_BANDWIDTH})"
+        f"-{tp}*{xl(ALLREDUCE_LATENCY_S)})/(seq_len*{xl(_KV)}*layers*kv_width"
+        f"*{_KV_BYTES}/({_BANDWIDTH})+{c1})"
+    )
+    flops = (
+        f"({target}-{tp}*{xl(ALLREDUCE_LATENCY_S)})"
+        f"/(({xl(INFERENCE_FLOPS_PER_PARAM_TOKEN)}*active_params"
+        f"+{xl(_ATTENTION_DECODE)}*layers*attention_width*seq_len)/({_COMPUTE})+{c1})"
+    )
+    fits = f"IF({weights}<{flops},{weights},{flops})*(1+{xl(_HAIR)})"
+    return f"IF({fits}<1,#NUM!,ROUNDDOWN({fits},0))"
+
+
+@formula(
+    "LATENCY_BATCH",
+    unit="sequences",
+    excel=_latency_excel(),
+    invalid_result="one sequence's decoding step already takes longer than "
+    "ms_per_token",
+)
+def latency_batch(
+    params: Numbers,
+    active_params: Numbers,
+    layers: Numbers,
+    kv_width: Numbers,
+    attention_width: Numbers,
+    d_model: Numbers,
+    bandwidth_tb_per_s: Numbers,
+    peak_tflops_per_gpu: Numbers,
+    gpus: Numbers,
+    seq_len: Numbers,
+    ms_per_token: Numbers,
+    link_gb_per_s: Numbers | None = None,
+    bytes_per_param: Numbers = HALF_PRECISION_BYTES,
+    bandwidth_util: Numbers = BANDWIDTH_UTIL,
+    prefill_mfu: Numbers = PREFILL_MFU,
+    bytes_per_value: Numbers | None = None,
+) -> Floats:
+    """Largest batch whose decoding step, every weight read, meets a latency target.
+
+    Formula: ``floor(min((T − a₁ − c₀) / (b₁ + c₁), (T − c₀) / (b₂ + c₁)))``
+    with T = ms_per_token ÷ 1000: REPLICA_STEP_MS is max(a₁ + b₁·B, b₂·B) +
+    c₀ + c₁·B, linear in the batch B where all N weights are read (a mixture
+    of experts at its largest, so the target holds all the more): a₁ = N ×
+    bytes_per_param and b₁ = seq_len's cache per sequence, over g ×
+    bandwidth × bandwidth_util; b₂ = 2 · A + 4 · L · a · seq_len over g ×
+    peak × prefill_mfu; c₀ + c₁·B the all-reduces (TP_ALLREDUCE_MS).
+
+    Returns
+    -------
+    float or ndarray
+        Sequences, a whole number; #NUM! where one sequence misses the target.
+
+    References
+    ----------
+    kipply (C. Chen), "Transformer Inference Arithmetic", 2022: a step's time
+    grows with the batch's cache reads and FLOPs; the target is a time per
+    output token (TPOT), as serving benchmarks report it.
+
+    Examples
+    --------
+    Llama 3.3 70B in fp8 on 2 H100s, 1,500 tokens of context, 30 ms a token
+    (REPLICA_STEP_MS at 134 sequences: 29.99 ms):
+
+    >>> latency_batch(70e9, 70e9, 80, 1024, 8192, 8192, 3.35, 1978.9, 2, 1500,
+    ...               30, 900, 1)
+    134.0
+    """
+    return _latency_batch(
+        params, active_params, layers, kv_width, attention_width, d_model,
+        bandwidth_tb_per_s, peak_tflops_per_gpu, gpus, seq_len, ms_per_token,
+        bytes_per_param, bandwidth_util, prefill_mfu, bytes_per_value,
+        link_gb_per_s,
+    )  # fmt: skip
+
+
+def _replica_batch(
+    params: Floats,
+    active: Floats,
+    layers: Floats,
+    kv_width: Floats,
+    attention_width: Floats,
+    d_model: Floats,
+    memory_gb: Floats,
+    bandwidth: Floats,
+    peak: Floats,
+    gpus: Floats,
+    prompt_tokens: Floats,
+    output_tokens: Floats,
+    weight_bytes: Floats,
+    max_batch: Floats,
+    ms_per_token: Floats | None,
+    bandwidth_util: Floats,
+    mfu: Floats,
+    kv_bytes: Floats | None,
+    link: Floats | None,
+) -> Floats:
+    """REPLICA_BATCH's arithmetic."""
+    kv = weight_bytes if kv_bytes is None else kv_bytes
+    context = prompt_tokens + output_tokens / 2
+    per_sequence = context * _KV * layers * kv_width * kv / BYTES_PER_GB
+    held = _max_batch(
+        params, memory_gb, per_sequence, weight_bytes, gpus, USABLE_MEMORY
+    )
+    capped = np.minimum(held, max_batch)
+    if ms_per_token is None:
+        return _plain(np.minimum(capped, max_batch))
+    fast = _latency_batch(
+        params, active, layers, kv_width, attention_width, d_model, bandwidth,
+        peak, gpus, context, ms_per_token, weight_bytes, bandwidth_util, mfu,
+        kv_bytes, link,
+    )  # fmt: skip
+    return _plain(np.minimum(capped, fast))
+
+
+def _replica_batch_excel() -> str:
+    held = (
+        f"MAX_DECODE_BATCH(params,memory_gb,({_CONTEXT})*{xl(_KV)}*layers*kv_width"
+        f"*{_KV_BYTES}/{xl(BYTES_PER_GB)},bytes_per_param,gpus)"
+    )
+    capped = f"IF({held}<max_batch,{held},max_batch)"
+    fast = (
+        "IF(OMITTED(ms_per_token),max_batch,LATENCY_BATCH(params,active_params,"
+        "layers,kv_width,attention_width,d_model,bandwidth_tb_per_s,"
+        f"peak_tflops_per_gpu,gpus,{_CONTEXT},ms_per_token,link_gb_per_s,"
+        "bytes_per_param,bandwidth_util,prefill_mfu,bytes_per_value))"
+    )
+    # IF, not MIN(): MIN would fold a range into one value.
+    return f"IF({capped}<{fast},{capped},{fast})"
+
+
+_NO_BATCH = (
+    "no batch fits: the weights leave no room for one sequence's cache (more "
+    "GPUs, a narrower precision), or one sequence's step misses ms_per_token"
+)
+
+
+@formula(
+    "REPLICA_BATCH",
+    unit="sequences",
+    excel=_replica_batch_excel(),
+    invalid_result=_NO_BATCH,
+)
+def replica_batch(
+    params: Numbers,
+    active_params: Numbers,
+    layers: Numbers,
+    kv_width: Numbers,
+    attention_width: Numbers,
+    d_model: Numbers,
+    memory_gb: Numbers,
+    bandwidth_tb_per_s: Numbers,
+    peak_tflops_per_gpu: Numbers,
+    gpus: Numbers,
+    prompt_tokens: Numbers,
+    output_tokens: Numbers,
+    link_gb_per_s: Numbers | None = None,
+    bytes_per_param: Numbers = HALF_PRECISION_BYTES,
+    max_batch: Numbers = MAX_BATCH,
+    ms_per_token: Numbers | None = None,
+    bandwidth_util: Numbers = BANDWIDTH_UTIL,
+    prefill_mfu: Numbers = PREFILL_MFU,
+    bytes_per_value: Numbers | None = None,
+) -> Floats:
+    """Sequences a replica decodes at once at full load, from the shape as numbers.
+
+    Formula: the smallest of MAX_DECODE_BATCH (the N weights at
+    bytes_per_param and, per sequence, 2 · L · kv_width · bytes_per_value
+    bytes for each of its prompt + output ÷ 2 tokens, in 90 % of g ×
+    memory_gb), max_batch, and LATENCY_BATCH at that context where
+    ms_per_token is given: SERVING_BATCH's arithmetic on numbers.
+
+    Returns
+    -------
+    float or ndarray
+        Sequences, a whole number; #NUM! where none fits.
+
+    References
+    ----------
+    vLLM engine arguments (docs.vllm.ai): the cache sized from 90 % of the GPU
+    less the weights (--gpu-memory-utilization 0.9), at most --max-num-seqs
+    sequences, 256 by default.
+
+    Examples
+    --------
+    Llama 3.3 70B in fp8 on 2 H100s (85.52 GB each), prompts and outputs of
+    1,000 tokens: 342 sequences fit, capped at 256; with a 30 ms target, 134.
+
+    >>> replica_batch(70e9, 70e9, 80, 1024, 8192, 8192, 85.520809984, 3.35,
+    ...               1978.9, 2, 1000, 1000, 900, 1)
+    256.0
+    >>> replica_batch(70e9, 70e9, 80, 1024, 8192, 8192, 85.520809984, 3.35,
+    ...               1978.9, 2, 1000, 1000, 900, 1, 256, 30)
+    134.0
+    """
+    return _replica_batch(
+        params, active_params, layers, kv_width, attention_width, d_model,
+        memory_gb, bandwidth_tb_per_s, peak_tflops_per_gpu, gpus, prompt_tokens,
+        output_tokens, bytes_per_param, max_batch, ms_per_token, bandwidth_util,
+        prefill_mfu, bytes_per_value, link_gb_per_s,
+    )  # fmt: skip
+
+
+def _replica_tokens(
+    params: Floats,
+    active: Floats,
+    layers: Floats,
+    kv_width: Floats,
+    attention_width: Floats,
+    d_model: Floats,
+    experts: Floats,
+    per_token: Floats,
+    memory_gb: Floats,
+    bandwidth: Floats,
+    peak: Floats,
+    gpus: Floats,
+    prompt_tokens: Floats,
+    output_tokens: Floats,
+    weight_bytes: Floats,
+    max_batch: Floats,
+    ms_per_token: Floats | None,
+    bandwidth_util: Floats,
+    mfu: Floats,
+    kv_bytes: Floats | None,
+    link: Floats | None,
+) -> Floats:
+    """REPLICA_TOKENS_PER_SEC's arithmetic."""
+    batch = _replica_batch(
+        params, active, layers, kv_width, attention_width, d_model, memory_gb,
+        bandwidth, peak, gpus, prompt_tokens, output_tokens, weight_bytes,
+        max_batch, ms_per_token, bandwidth_util, mfu, kv_bytes, link,
+    )  # fmt: skip
+    prefill = _prefill_ms(
+        active, layers, attention_width, d_model, peak, gpus, prompt_tokens, mfu,
+        link,
+    )  # fmt: skip
+    step = _step_ms(
+        params, active, layers, kv_width, attention_width, d_model, experts,
+        per_token, bandwidth, peak, gpus, batch, prompt_tokens + output_tokens / 2,
+        weight_bytes, bandwidth_util, mfu, kv_bytes, link,
+    )  # fmt: skip
+    out = batch * output_tokens / (batch * prefill + output_tokens * step) * _MS
+    return _plain(out)
+
+
+def _replica_tokens_excel() -> str:
+    batch = (
+        "REPLICA_BATCH(params,active_params,layers,kv_width,attention_width,"
+        "d_model,memory_gb,bandwidth_tb_per_s,peak_tflops_per_gpu,gpus,"
+        "prompt_tokens,output_tokens,link_gb_per_s,bytes_per_param,max_batch,"
+        "ms_per_token,bandwidth_util,prefill_mfu,bytes_per_value)"
+    )
+    prefill = (
+        "REPLICA_PREFILL_MS(active_params,layers,attention_width,d_model,"
+        "peak_tflops_per_gpu,gpus,prompt_tokens,link_gb_per_s,prefill_mfu)"
+    )
+    step = (
+        "REPLICA_STEP_MS(params,active_params,layers,kv_width,attention_width,"
+        "d_model,experts,experts_per_token,bandwidth_tb_per_s,peak_tflops_per_gpu,"
+        f"gpus,{batch},{_CONTEXT},link_gb_per_s,bytes_per_param,bandwidth_util,"
+        "prefill_mfu,bytes_per_value)"
+    )
+    return f"{batch}*output_tokens/({batch}*{prefill}+output_tokens*{step})*{_MS}"
+
+
+@formula(
+    "REPLICA_TOKENS_PER_SEC",
+    unit="tokens/s",
+    excel=_replica_tokens_excel(),
+    invalid_result=_NO_BATCH,
+)
+def replica_tokens_per_sec(
+    params: Numbers,
+    active_params: Numbers,
+    layers: Numbers,
+    kv_width: Numbers,
+    attention_width: Numbers,
+    d_model: Numbers,
+    experts: Numbers,
+    experts_per_token: Numbers,
+    memory_gb: Numbers,
+    bandwidth_tb_per_s: Numbers,
+    peak_tflops_per_gpu: Numbers,
+    gpus: Numbers,
+    prompt_tokens: Numbers,
+    output_tokens: Numbers,
+    link_gb_per_s: Numbers | None = None,
+    bytes_per_param: Numbers = HALF_PRECISION_BYTES,
+    max_batch: Numbers = MAX_BATCH,
+    ms_per_token: Numbers | None = None,
+    bandwidth_util: Numbers = BANDWIDTH_UTIL,
+    prefill_mfu: Numbers = PREFILL_MFU,
+    bytes_per_value: Numbers | None = None,
+) -> Floats:
+    """Output tokens/s one replica sustains at full load, from the shape as numbers.
+
+    Formula: ``B · o / (B · PREFILL + o · STEP) × 1000``: SERVING_TOKENS_PER_SEC's
+    arithmetic on numbers, with B = REPLICA_BATCH, PREFILL =
+    REPLICA_PREFILL_MS of the prompt and STEP = REPLICA_STEP_MS of B sequences
+    at the average context, prompt + output ÷ 2 tokens. A workbook that holds
+    the three in cells reads ``B*o/(B*Prefill+o*Step)*1000``.
+
+    Returns
+    -------
+    float or ndarray
+        Output tokens per second for the replica (all its g GPUs together).
+
+    References
+    ----------
+    NVIDIA, TensorRT-LLM performance overview (github.com/NVIDIA/TensorRT-LLM,
+    docs/source/performance/perf-overview.md): the measured runs the defaults
+    are fitted to and checked against (docs/serving.md).
+
+    Examples
+    --------
+    Llama 3.3 70B in fp8 on 2 H100 SXM, prompts and outputs of 1,000 tokens
+    (TensorRT-LLM v1.0 measured 4,205):
+
+    >>> round(replica_tokens_per_sec(70e9, 70e9, 80, 1024, 8192, 8192, 1, 1,
+    ...                              85.520809984, 3.35, 1978.9, 2, 1000, 1000, 900,
+    ...                              1))
+    4580
+    """
+    return _replica_tokens(
+        params, active_params, layers, kv_width, attention_width, d_model,
+        experts, experts_per_token, memory_gb, bandwidth_tb_per_s,
+        peak_tflops_per_gpu, gpus, prompt_tokens, output_tokens, bytes_per_param,
+        max_batch, ms_per_token, bandwidth_util, prefill_mfu, bytes_per_value,
+        link_gb_per_s,
+    )  # fmt: skip
+
+
+# ---------------------------------------------------- a served model, by name
+#
+# The functions below take a published model and an accelerator by name, and
+# the precision the model is served in: each is its numeric counterpart above,
+# called with the model's shape (MODEL_SPEC) and the accelerator's figures.
+
+_GPU_ROW = f"INDEX({ACCELERATOR_ROW},MATCH({key('gpu')},{ACCELERATOR_KEYS},0))"
 
 
 def _numbers(values: list[float]) -> str:
@@ -434,10 +1127,6 @@ def _weight_bytes_excel() -> str:
     return f"INDEX({_PRECISION_BYTES},{_precision('precision')})"
 
 
-def _kv_bytes_excel() -> str:
-    return f"IF(OMITTED(bytes_per_value),{_weight_bytes_excel()},bytes_per_value)"
-
-
 def _gpu_column(table: str) -> str:
     return f"IFERROR(INDEX({table},{_GPU_ROW})+0,NA())"
 
@@ -450,28 +1139,20 @@ def _peak_excel() -> str:
     return f"IFERROR({at[0]},IFERROR({at[1]},IFERROR({at[2]},NA())))"
 
 
-def _link_excel(optional: bool = True) -> str:
-    """GB/s between GPUs: the link_gb_per_s argument where the function has one
-    and it is given, else the accelerator's."""
-    table = _gpu_column(INTERCONNECT_TABLE)
-    return f"IF(OMITTED(link_gb_per_s),{table},link_gb_per_s)" if optional else table
+def _link_excel() -> str:
+    """GB/s between GPUs: the link_gb_per_s argument where it is given, else the
+    accelerator's."""
+    return "IF(OMITTED(link_gb_per_s),GPU_INTERCONNECT_GBS(gpu),link_gb_per_s)"
 
 
-def _tp_excel(tokens: str, optional: bool = True) -> str:
-    """Seconds of a forward pass's all-reduces over ``tokens`` tokens."""
-    per = (
-        f"({xl(ALLREDUCE_LATENCY_S)}+2*(gpus-1)/gpus*{tokens}*{_field('d_model')}"
-        f"*{xl(_ACTIVATION_BYTES)}/({_link_excel(optional)}*{xl(BYTES_PER_GB)}/2))"
-    )
-    return f"IF(gpus>1,{xl(_ALLREDUCES_PER_LAYER)}*{_field('layers')}*{per},0)"
+def _spec(field: str) -> str:
+    """A field of the named model, as a sibling call: a workbook that holds
+    that call in a cell reads the cell instead."""
+    return f'MODEL_SPEC(model,"{field}")'
 
 
-#: Why the by-name serving and training-memory functions have no Excel form.
-_TOO_LONG = (
-    "one Excel formula cannot hold it: without LET, each of its many look-ups of "
-    "the model and the accelerator is written out where it is used, past Excel's "
-    "8,192 characters: lay it out over a few cells (the serving guide shows how)"
-)
+def _shape(*fields: str) -> str:
+    return ",".join(_spec(f) for f in fields)
 
 
 def _served(model: str, gpu: str) -> tuple[Model, Accelerator]:
@@ -479,12 +1160,21 @@ def _served(model: str, gpu: str) -> tuple[Model, Accelerator]:
 
 
 def _bandwidth(acc: Accelerator) -> float:
-    """Bytes per second of the accelerator's memory, or #N/A."""
+    """TB/s of the accelerator's memory, or #N/A."""
     if acc.bandwidth_tbs is None:
         raise InvalidValueError(
             "#N/A", f"{acc.vendor} publishes no bandwidth for the {acc.name}"
         )
-    return acc.bandwidth_tbs * BYTES_PER_TB
+    return acc.bandwidth_tbs
+
+
+def _memory(acc: Accelerator) -> float:
+    """GB of the accelerator's memory, or #N/A."""
+    if acc.memory_gb is None:
+        raise InvalidValueError(
+            "#N/A", f"{acc.vendor} publishes no memory for the {acc.name}"
+        )
+    return acc.memory_gb
 
 
 def _peak_tflops(acc: Accelerator, precision: str) -> float:
@@ -515,25 +1205,60 @@ def _link(acc: Accelerator, gpus: Floats, link_gb_per_s: Floats | None) -> Float
     return np.nan
 
 
-def _tp_seconds(
-    m: Model, gpus: Floats, tokens: Floats, link_gb_per_s: Floats
-) -> Floats:
-    """Tensor-parallel all-reduces of one forward pass over ``tokens`` tokens.
+#: The shape REPLICA_STEP_MS and REPLICA_TOKENS_PER_SEC read, in their order.
+_STEP_SHAPE = (
+    "params", "active_params", "layers", "kv_width", "attention_width", "d_model",
+    "experts", "experts_per_token",
+)  # fmt: skip
+_Shape8: TypeAlias = tuple[float, float, float, float, float, float, float, float]
 
-    A ring all-reduce of S bytes over g GPUs sends 2(g − 1)/g · S from each GPU
-    over one direction of its links (NCCL's PERFORMANCE.md: bus bandwidth),
-    and takes at least ALLREDUCE_LATENCY_S however small S is.
+
+def _step_shape(m: Model) -> _Shape8:
+    """The published model's _STEP_SHAPE, as numbers."""
+    n, a, layers, kv, att, d, e, k = (float(value(m, f)) for f in _STEP_SHAPE)
+    return n, a, layers, kv, att, d, e, k
+
+
+@formula(
+    "SERVING_PEAK_TFLOPS",
+    unit="TFLOP/s",
+    excel=_peak_excel(),
+)
+def serving_peak_tflops(gpu: str, precision: OptionalName = "bf16") -> float:
+    """Dense peak TFLOP/s an accelerator runs a serving precision's products at.
+
+    Formula: GPU_PEAK_TFLOPS of the precision's column (bf16, fp16, fp8, int8;
+    int4 weights are widened to 16 bits and run at bf16); where the
+    accelerator has none, its bf16 figure, then its fp16 one (fp8 on an A100,
+    which vLLM serves as weight-only fp8, runs at bf16's 312).
+
+    Returns
+    -------
+    float
+        TFLOP/s (TOP/s for int8): the peak_tflops_per_gpu of the REPLICA_
+        functions. #N/A where the accelerator has none of the three.
+
+    References
+    ----------
+    Vendor datasheets (GPU_PEAK_TFLOPS); AWQ (Lin et al. 2023, arXiv
+    2306.00978) and GPTQ kernels dequantize int4 weights to 16 bits before
+    multiplying.
+
+    Examples
+    --------
+    >>> serving_peak_tflops("H100", "fp8")
+    1978.9
+    >>> serving_peak_tflops("A100", "fp8")
+    312.0
     """
-    volume = 2 * (gpus - 1) / gpus * tokens * m.d_model * _ACTIVATION_BYTES
-    one = ALLREDUCE_LATENCY_S + volume / (link_gb_per_s * BYTES_PER_GB / 2)
-    with np.errstate(invalid="ignore"):
-        return np.where(gpus > 1, _ALLREDUCES_PER_LAYER * m.layers * one, 0.0)
+    return _peak_tflops(ACCELERATOR[gpu], precision)
 
 
 @formula(
     "TP_COMM_MS",
     unit="ms",
-    excel=f"{_tp_excel('step_tokens')}*1000",
+    excel=f"TP_ALLREDUCE_MS({_shape('layers', 'd_model')},gpus,step_tokens,"
+    f"{_link_excel()})",
     invalid_result="the accelerator has no GPU-to-GPU bandwidth in the table: give "
     "link_gb_per_s",
 )
@@ -553,7 +1278,7 @@ def tp_comm_ms(
     figure GPU_INTERCONNECT_GBS gives), plus α = 8 µs for each however small.
     T is the batch for a decoding step, the prompt's length for prompt
     processing. Not overlapped with compute: an upper bound of what a step
-    pays.
+    pays. TP_ALLREDUCE_MS with the model's shape.
 
     Returns
     -------
@@ -580,7 +1305,7 @@ def tp_comm_ms(
     """
     m, acc = _served(model, gpu)
     link = _link(acc, gpus, link_gb_per_s)
-    return _plain(_tp_seconds(m, gpus, step_tokens, link) * 1000)
+    return _plain(_tp_ms(float(m.layers), float(m.d_model), gpus, step_tokens, link))
 
 
 @formula(
@@ -641,42 +1366,13 @@ def zero3_comm_ms(
     return _plain(out)
 
 
-def _prefill_seconds(
-    m: Model, peak: float, gpus: Floats, prompt: Floats, mfu: Floats, link: Floats
-) -> Floats:
-    flops = (
-        INFERENCE_FLOPS_PER_PARAM_TOKEN * m.active * prompt
-        + _ATTENTION_PREFILL * m.layers * m.attention_width * prompt**2
-    )
-    compute = flops / (gpus * peak * FLOPS_PER_TFLOPS * mfu)
-    return compute + _tp_seconds(m, gpus, prompt, link)
-
-
-#: FLOPs of causal attention over a prompt of p tokens, per layer and attention
-#: dimension: QKᵀ and the weighted sum of V, 2 FLOPs a product, over the p²/2
-#: pairs a causal mask keeps: 2 · 2 · p²/2 = 2p².
-_ATTENTION_PREFILL = 2
-#: FLOPs of one decoded token's attention over s cached tokens, per layer and
-#: attention dimension: 2 · 2 · s.
-_ATTENTION_DECODE = 4
-
-
-def _prefill_excel() -> str:
-    flops = (
-        f"({xl(INFERENCE_FLOPS_PER_PARAM_TOKEN)}*{_field('active_params')}"
-        f"*prompt_tokens+{xl(_ATTENTION_PREFILL)}*{_field('layers')}"
-        f"*{_field('attention_width')}*prompt_tokens^2)"
-    )
-    return (
-        f"({flops}/(gpus*{_peak_excel()}*{xl(FLOPS_PER_TFLOPS)}*prefill_mfu)"
-        f"+{_tp_excel('prompt_tokens', optional=False)})*1000"
-    )
-
-
 @formula(
     "PREFILL_MS",
     unit="ms",
-    excel=_prefill_excel(),
+    excel="REPLICA_PREFILL_MS("
+    f"{_shape('active_params', 'layers', 'attention_width', 'd_model')},"
+    "SERVING_PEAK_TFLOPS(gpu,precision),gpus,prompt_tokens,"
+    "GPU_INTERCONNECT_GBS(gpu),prefill_mfu)",
     invalid_result="the accelerator has no GPU-to-GPU bandwidth in the table",
 )
 def prefill_ms(
@@ -693,9 +1389,10 @@ def prefill_ms(
     ms: the prompt's p tokens at 2 FLOPs per active parameter A (a forward
     pass), and causal attention over them (QKᵀ and the weighted sum of V, over
     the p²/2 pairs the mask keeps, a = heads × head_dim, L layers), at
-    prefill_mfu of the g GPUs' dense peak for the precision (GPU_PEAK_TFLOPS;
-    int4 weights run at the 16-bit peak), plus the tensor-parallel
-    all-reduces of p tokens.
+    prefill_mfu of the g GPUs' dense peak for the precision
+    (SERVING_PEAK_TFLOPS; int4 weights run at the 16-bit peak), plus the
+    tensor-parallel all-reduces of p tokens. REPLICA_PREFILL_MS with the
+    model's shape and the accelerator's figures.
 
     Returns
     -------
@@ -723,45 +1420,22 @@ def prefill_ms(
     m, acc = _served(model, gpu)
     peak = _peak_tflops(acc, precision)
     link = _link(acc, gpus, None)
+    _, active, layers, _, attention_width, d_model, _, _ = _step_shape(m)
     return _plain(
-        _prefill_seconds(m, peak, gpus, prompt_tokens, prefill_mfu, link) * 1000
-    )
-
-
-def _decode_parts(
-    m: Model,
-    acc: Accelerator,
-    gpus: Floats,
-    batch: Floats,
-    seq_len: Floats,
-    weight_bytes: float,
-    kv_bytes: Floats,
-    bandwidth_util: Floats,
-    peak: float,
-    mfu: Floats,
-) -> tuple[Floats, Floats]:
-    """Seconds of a decoding step's reads and of its FLOPs, over the g GPUs."""
-    weights = _weights_read(
-        float(m.params),
-        float(m.active),
-        float(m.experts or 1),
-        float(m.experts_per_token or 1),
-        batch,
-    )
-    cache = batch * seq_len * _KV * m.layers * m.kv_width * kv_bytes
-    reads = (weights * weight_bytes + cache) / (gpus * _bandwidth(acc) * bandwidth_util)
-    flops = batch * (
-        INFERENCE_FLOPS_PER_PARAM_TOKEN * m.active
-        + _ATTENTION_DECODE * m.layers * m.attention_width * seq_len
-    )
-    return reads, flops / (gpus * peak * FLOPS_PER_TFLOPS * mfu)
+        _prefill_ms(
+            active, layers, attention_width, d_model, peak, gpus, prompt_tokens,
+            prefill_mfu, link,
+        )
+    )  # fmt: skip
 
 
 @formula(
     "DECODE_STEP_MS",
     unit="ms",
-    excel=None,
-    excel_note=_TOO_LONG,
+    excel=f"REPLICA_STEP_MS({_shape(*_STEP_SHAPE)},GPU_BANDWIDTH_TBS(gpu),"
+    "SERVING_PEAK_TFLOPS(gpu,precision),gpus,batch,seq_len,"
+    f"GPU_INTERCONNECT_GBS(gpu),{_weight_bytes_excel()},bandwidth_util,"
+    "prefill_mfu,bytes_per_value)",
     invalid_result="the accelerator has no GPU-to-GPU bandwidth in the table",
 )
 def decode_step_ms(
@@ -784,7 +1458,8 @@ def decode_step_ms(
     tokens (2 · L · kv_width · bytes_per_value a token), over the g GPUs'
     memory bandwidth at bandwidth_util. The FLOPs are 2 per active parameter
     and 4 · L · a · seq_len of attention per sequence, at prefill_mfu of the
-    peak. A step yields one token per sequence of the batch.
+    peak. A step yields one token per sequence of the batch. REPLICA_STEP_MS
+    with the model's shape and the accelerator's figures.
 
     Returns
     -------
@@ -813,117 +1488,44 @@ def decode_step_ms(
     m, acc = _served(model, gpu)
     peak = _peak_tflops(acc, precision)
     link = _link(acc, gpus, None)
-    wb = PRECISION_BYTES[precision]
-    kv = wb if bytes_per_value is None else bytes_per_value
-    reads, flops = _decode_parts(
-        m, acc, gpus, batch, seq_len, wb, kv, bandwidth_util, peak, prefill_mfu
+    return _plain(
+        _step_ms(
+            *_step_shape(m), _bandwidth(acc), peak, gpus, batch,
+            seq_len, PRECISION_BYTES[precision], bandwidth_util, prefill_mfu,
+            bytes_per_value, link,
+        )
+    )  # fmt: skip
+
+
+def _serving_excel(function: str, shape: tuple[str, ...]) -> str:
+    """``function`` (REPLICA_BATCH or REPLICA_TOKENS_PER_SEC) called with the
+    named model's ``shape`` and the accelerator's figures."""
+    return (
+        f"{function}({_shape(*shape)},GPU_MEMORY_GB(gpu),GPU_BANDWIDTH_TBS(gpu),"
+        "SERVING_PEAK_TFLOPS(gpu,precision),gpus,prompt_tokens,output_tokens,"
+        f"GPU_INTERCONNECT_GBS(gpu),{_weight_bytes_excel()},max_batch,"
+        "ms_per_token,bandwidth_util,prefill_mfu,bytes_per_value)"
     )
-    step = np.maximum(reads, flops) + _tp_seconds(m, gpus, batch, link)
-    return _plain(step * 1000)
 
 
-def _serving(
-    model: str,
-    gpu: str,
-    gpus: Floats,
-    prompt_tokens: Floats,
-    output_tokens: Floats,
-    precision: str,
-    max_batch: Floats,
-    ms_per_token: Floats | None,
-    bandwidth_util: Floats,
-    prefill_mfu: Floats,
-    bytes_per_value: Floats | None,
-) -> tuple[Floats, Floats, Floats]:
-    """The batch a replica decodes, and the seconds of a prompt and of a step."""
-    m, acc = _served(model, gpu)
+def _serving_figures(gpu: str, gpus: Floats, precision: str) -> tuple[Floats, ...]:
+    """The accelerator's memory, bandwidth and peak for the precision, and its
+    link where a replica needs one: #N/A for a figure its vendor does not print."""
+    acc = ACCELERATOR[gpu]
     peak = _peak_tflops(acc, precision)
     link = _link(acc, gpus, None)
-    wb = PRECISION_BYTES[precision]
-    kv = wb if bytes_per_value is None else bytes_per_value
-    # Each sequence of the batch holds its prompt and, on average, half its output.
-    context = prompt_tokens + output_tokens / 2
-    per_sequence = context * _KV * m.layers * m.kv_width * kv / BYTES_PER_GB
-    if acc.memory_gb is None:
-        raise InvalidValueError(
-            "#N/A", f"{acc.vendor} publishes no memory for the {acc.name}"
-        )
-    held = _max_batch(
-        float(m.params), acc.memory_gb, per_sequence, wb, gpus, USABLE_MEMORY
-    )
-    batch = np.minimum(held, max_batch)
-    if ms_per_token is not None:
-        batch = np.minimum(
-            batch,
-            _latency_batch(
-                m, acc, gpus, context, wb, kv, bandwidth_util, peak, prefill_mfu,
-                link, ms_per_token,
-            ),
-        )  # fmt: skip
-    prefill = _prefill_seconds(m, peak, gpus, prompt_tokens, prefill_mfu, link)
-    reads, flops = _decode_parts(
-        m, acc, gpus, batch, context, wb, kv, bandwidth_util, peak, prefill_mfu
-    )
-    step = np.maximum(reads, flops) + _tp_seconds(m, gpus, batch, link)
-    return batch, prefill, step
+    return _memory(acc), _bandwidth(acc), peak, link
 
 
-def _latency_batch(
-    m: Model,
-    acc: Accelerator,
-    gpus: Floats,
-    context: Floats,
-    weight_bytes: float,
-    kv_bytes: Floats,
-    bandwidth_util: Floats,
-    peak: float,
-    mfu: Floats,
-    link: Floats,
-    ms_per_token: Floats,
-) -> Floats:
-    """The largest batch whose decoding step takes at most ms_per_token.
-
-    A step is max(a₁ + b₁·B, b₂·B) + c₀ + c₁·B, each part linear in the batch B
-    when every weight is read (a mixture of experts at its largest; the batch
-    found meets the target all the more): so the largest B is the smaller of
-    (T − a₁ − c₀)/(b₁ + c₁) and (T − c₀)/(b₂ + c₁). NaN where even one sequence
-    misses the target.
-    """
-    bandwidth = gpus * _bandwidth(acc) * bandwidth_util
-    compute = gpus * peak * FLOPS_PER_TFLOPS * mfu
-    a1 = m.params * weight_bytes / bandwidth
-    b1 = context * _KV * m.layers * m.kv_width * kv_bytes / bandwidth
-    b2 = (
-        INFERENCE_FLOPS_PER_PARAM_TOKEN * m.active
-        + _ATTENTION_DECODE * m.layers * m.attention_width * context
-    ) / compute
-    one = 2 * (gpus - 1) / gpus * m.d_model * _ACTIVATION_BYTES
-    with np.errstate(invalid="ignore"):
-        tp = np.where(gpus > 1, _ALLREDUCES_PER_LAYER * m.layers, 0.0)
-        c0 = tp * ALLREDUCE_LATENCY_S
-        c1 = tp * np.where(gpus > 1, one / (link * BYTES_PER_GB / 2), 0.0)
-    target = ms_per_token / 1000
-    fits = np.minimum((target - a1 - c0) / (b1 + c1), (target - c0) / (b2 + c1))
-    # A hair above the exact quotient, as _max_batch.
-    batch = np.floor(fits * (1 + 1e-12))
-    return np.where(batch >= 1, batch, np.nan)
-
-
-_SERVING_ARGS = """
-    The batch is the largest whose weights and key/value cache fit in 90 % of
-    the g GPUs' memory (MAX_DECODE_BATCH) with each sequence holding its
-    prompt and half its output, at most max_batch, and at most the batch whose
-    step still meets ms_per_token where that is given."""
+#: The shape REPLICA_BATCH reads, in its order.
+_BATCH_SHAPE = _STEP_SHAPE[:6]
 
 
 @formula(
     "SERVING_BATCH",
     unit="sequences",
-    excel=None,
-    excel_note=_TOO_LONG,
-    invalid_result="no batch fits: the weights leave no room for one sequence's "
-    "cache (more GPUs, a narrower precision), or one sequence's step misses "
-    "ms_per_token",
+    excel=_serving_excel("REPLICA_BATCH", _BATCH_SHAPE),
+    invalid_result=_NO_BATCH,
 )
 def serving_batch(
     model: str,
@@ -946,7 +1548,8 @@ def serving_batch(
     2 tokens, in bytes_per_value, the precision's width by default) within 90
     % of the g GPUs' memory. The latency batch, where ms_per_token is given, is
     the largest whose DECODE_STEP_MS meets it (reading every weight of a
-    mixture of experts, so that the target holds all the more).
+    mixture of experts, so that the target holds all the more: LATENCY_BATCH).
+    REPLICA_BATCH with the model's shape and the accelerator's figures.
 
     Returns
     -------
@@ -973,21 +1576,20 @@ def serving_batch(
     >>> serving_batch("Llama 3.3 70B", "H100", 2, 1000, 1000, "fp8", 256, 30)
     134.0
     """
-    batch, _, _ = _serving(
-        model, gpu, gpus, prompt_tokens, output_tokens, precision, max_batch,
-        ms_per_token, bandwidth_util, prefill_mfu, bytes_per_value,
+    m = BY_NAME[model]
+    memory, bandwidth, peak, link = _serving_figures(gpu, gpus, precision)
+    return _replica_batch(
+        *_step_shape(m)[:6], memory, bandwidth, peak, gpus,
+        prompt_tokens, output_tokens, PRECISION_BYTES[precision], max_batch,
+        ms_per_token, bandwidth_util, prefill_mfu, bytes_per_value, link,
     )  # fmt: skip
-    return _plain(batch)
 
 
 @formula(
     "SERVING_TOKENS_PER_SEC",
     unit="tokens/s",
-    excel=None,
-    excel_note=_TOO_LONG,
-    invalid_result="no batch fits: the weights leave no room for one sequence's "
-    "cache (more GPUs, a narrower precision), or one sequence's step misses "
-    "ms_per_token",
+    excel=_serving_excel("REPLICA_TOKENS_PER_SEC", _STEP_SHAPE),
+    invalid_result=_NO_BATCH,
 )
 def serving_tokens_per_sec(
     model: str,
@@ -1010,7 +1612,8 @@ def serving_tokens_per_sec(
     for its o decoding steps (DECODE_STEP_MS at the average context, prompt +
     output ÷ 2). Over R requests the replica spends R · prefill + R · o ·
     step ÷ B seconds for R · o output tokens. Tensor parallelism over the g
-    GPUs, with its all-reduces (TP_COMM_MS).
+    GPUs, with its all-reduces (TP_COMM_MS). REPLICA_TOKENS_PER_SEC with the
+    model's shape and the accelerator's figures.
 
     Returns
     -------
@@ -1036,23 +1639,32 @@ def serving_tokens_per_sec(
     >>> round(serving_tokens_per_sec("Llama 3.3 70B", "H100", 2, 1000, 1000, "fp8"))
     4580
     """
-    batch, prefill, step = _serving(
-        model, gpu, gpus, prompt_tokens, output_tokens, precision, max_batch,
-        ms_per_token, bandwidth_util, prefill_mfu, bytes_per_value,
+    m = BY_NAME[model]
+    memory, bandwidth, peak, link = _serving_figures(gpu, gpus, precision)
+    return _replica_tokens(
+        *_step_shape(m), memory, bandwidth, peak, gpus,
+        prompt_tokens, output_tokens, PRECISION_BYTES[precision], max_batch,
+        ms_per_token, bandwidth_util, prefill_mfu, bytes_per_value, link,
     )  # fmt: skip
-    return _plain(batch * output_tokens / (batch * prefill + output_tokens * step))
 
 
 __all__ = [
     "decode_step_ms",
     "decode_tokens_per_sec",
+    "latency_batch",
     "max_decode_batch",
     "model_decode_tokens_per_sec",
     "prefill_ms",
+    "replica_batch",
+    "replica_prefill_ms",
+    "replica_step_ms",
+    "replica_tokens_per_sec",
     "serving_batch",
     "serving_cost_per_mtok",
     "serving_gpus",
+    "serving_peak_tflops",
     "serving_tokens_per_sec",
+    "tp_allreduce_ms",
     "tp_comm_ms",
     "zero3_comm_ms",
 ]

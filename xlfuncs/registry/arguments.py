@@ -36,7 +36,7 @@ from ..data.serving import (
     SERVING_PRECISIONS,
     find_serving_precision,
 )
-from ..data.training import METHODS, find_method
+from ..data.training import METHOD_SPELLINGS, METHODS, find_method
 from ..data.units import (
     BYTES_PER_GB,
     BYTES_PER_MIB,
@@ -444,6 +444,14 @@ PRECISION = Choice(
 #: Every spelling of a serving precision, as key() writes a typed one: the Excel
 #: array constant its look-ups MATCH against.
 PRECISION_KEYS = "{" + ",".join(f'"{k}"' for k, _ in SERVING_PRECISION_KEYS) + "}"
+#: Every spelling of a fine-tuning method, as key() writes a typed one.
+METHOD_KEYS = "{" + ",".join(f'"{k}"' for k, _ in METHOD_SPELLINGS) + "}"
+#: A fine-tuning method as a number: 1 full, 2 LoRA, 3 QLoRA.
+METHOD_CODE = Domain(
+    1.0, 3.0, True, True,
+    "be 1 (full fine-tuning), 2 (LoRA) or 3 (QLoRA)",
+    "be 1 (full fine-tuning), 2 (LoRA) or 3 (QLoRA)", whole=True,
+)  # fmt: skip
 
 
 def _model(name: str) -> str | None:
@@ -472,7 +480,7 @@ _ARGS = (
         "gpus",
         "Number of GPUs working in parallel (G); for the memory functions the "
         "data-parallel GPUs ZeRO shards over (model_parallel counts the others); "
-        "for serving by model name, one replica's, splitting each layer.",
+        "for serving, one replica's, splitting each layer.",
         "GPUs",
         typical=(1, 100_000),
     ),
@@ -578,8 +586,9 @@ _ARGS = (
     # Clusters and utilisation
     Arg(
         "peak_tflops_per_gpu",
-        "Dense (not sparse) peak of one accelerator in TFLOP/s for the training "
-        "dtype, e.g. 989.4 for an H100 SXM in bf16 (see GPU_PEAK_TFLOPS).",
+        "Dense (not sparse) peak of one accelerator in TFLOP/s for the dtype it "
+        "computes in, e.g. 989.4 for an H100 SXM in bf16 (GPU_PEAK_TFLOPS; "
+        "serving: SERVING_PEAK_TFLOPS).",
         "TFLOP/s",
         typical=(1, 20_000),
         slips=((1e-12, "FLOP/s typed"),),
@@ -770,7 +779,7 @@ _ARGS = (
         "experts",
         "MLP experts per layer, a whole number: 1 (default) for a dense model, 8 "
         'for Mixtral (MODEL_SPEC(model, "experts")); LoRA adapts the MLP '
-        "matrices of each.",
+        "matrices of each, and decoding reads those its batch is routed to.",
         "experts",
         WHOLE,
         typical=(1, 1024),
@@ -846,7 +855,8 @@ _ARGS = (
     Arg(
         "bytes_per_value",
         "Bytes per cached key or value: 2 for bf16 or fp16, 1 for fp8 or int8. "
-        "Default 2, or where a precision is given, that precision's width.",
+        "Default 2, or where the weights' precision or bytes_per_param is "
+        "given, that width.",
         "bytes",
         typical=(0.1, 8),
         slips=((1 / 8, "bits typed"),),
@@ -998,7 +1008,8 @@ _ARGS = (
     Arg(
         "ms_per_token",
         "Latency target: the most milliseconds (ms) one decoding step may take "
-        "(time per output token, e.g. 40); blank for none (maximum throughput).",
+        "(time per output token, e.g. 40); where optional, blank for none "
+        "(maximum throughput).",
         "ms",
         typical=(1, 2000),
         slips=((1000, "seconds typed"),),
@@ -1032,11 +1043,59 @@ _ARGS = (
     Arg(
         "link_gb_per_s",
         "GPU-to-GPU bandwidth in GB/s, both directions together as vendors print "
-        "it (NVLink 900 for an H100 SXM); blank for the GPU's own "
-        "(GPU_INTERCONNECT_GBS). Between nodes, the network's: 400 Gb/s "
-        "InfiniBand is 100.",
+        "it (NVLink 900 for an H100 SXM; GPU_INTERCONNECT_GBS); blank: a named "
+        "GPU's own, else needed past one GPU. Between nodes, the network's: "
+        "400 Gb/s InfiniBand is 100.",
         "GB/s",
         typical=(1, 20_000),
+    ),
+    # The shape as numbers (TRAINING_PEAK_GB, the REPLICA_ functions)
+    Arg(
+        "active_params",
+        "Parameters each token uses, a plain count: params for a dense model, "
+        '12.9E+9 for Mixtral 8x7B (MODEL_SPEC(model, "active_params")).',
+        "parameters",
+        typical=(1e6, 1e13),
+        slips=((1e9, "a count in billions"), (1e6, "a count in millions")),
+    ),
+    Arg(
+        "experts_per_token",
+        "MLP experts each token is routed to, a whole number: 1 (default) for a "
+        'dense model, 2 for Mixtral (MODEL_SPEC(model, "experts_per_token")).',
+        "experts",
+        WHOLE,
+        typical=(1, 64),
+    ),
+    Arg(
+        "vocab",
+        "Vocabulary size in tokens, a whole number: 128,256 for Llama 3 "
+        '(MODEL_SPEC(model, "vocab")); the loss keeps a logit for each.',
+        "tokens",
+        WHOLE,
+        typical=(256, 2_000_000),
+    ),
+    Arg(
+        "method_code",
+        "Fine-tuning method as a code: 1 (default) full fine-tuning, 2 LoRA "
+        "(adapters on a frozen 16-bit model), 3 QLoRA (on a 4-bit one).",
+        "code",
+        METHOD_CODE,
+    ),
+    Arg(
+        "adapter_params",
+        "LoRA adapter parameters, the weights that train, a plain count "
+        "(MODEL_LORA_PARAMS or LORA_PARAMS); needed for LoRA and QLoRA, ignored "
+        "for full fine-tuning.",
+        "parameters",
+        NONNEGATIVE,
+    ),
+    Arg(
+        "embedding_params",
+        "Parameters of the input embeddings and the output layer, which QLoRA "
+        "keeps in 16 bits (MODEL_EMBEDDING_PARAMS); blank: 2 × vocab × d_model, "
+        "untied.",
+        "parameters",
+        NONNEGATIVE,
     ),
     # Published models
     Arg(

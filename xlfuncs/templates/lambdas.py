@@ -33,6 +33,12 @@ Sibling functions are written out inside each body rather than called by name,
 so that every name works on its own (a user may copy just one), and because the
 ``formulas`` engine that proves them cannot evaluate a named LAMBDA calling
 another.
+
+A body that, written out so, would pass Excel's limits (8,192 characters, 64
+levels of nesting) is written once more with ``LET`` (:func:`let_body`): each
+sibling call, each argument expression passed to one and each optional
+argument's default that the body uses more than once becomes a variable,
+computed once. The others stay as they are.
 """
 
 from __future__ import annotations
@@ -56,8 +62,8 @@ from ..registry.excel import (
     literal,
 )
 from ..registry.formula import excel_functions
-from .expr import AS_WRITTEN, Expr, Fn
-from .written import bind, parse
+from .expr import AS_WRITTEN, FALSE, TRUE, Call, Expr, Fn, Lit, Omitted, Op, Ref, lift
+from .written import bind, fold, parse
 from .written import nesting as tree_nesting
 
 #: The keys a typed name is looked up in (through key(), as the function's own
@@ -70,6 +76,7 @@ MEMBERSHIP: dict[A.Choice, str] = {
     A.FIT: FIT_NAMES,
     A.RECOMPUTE: "{" + ",".join(f'"{m}"' for m in RECOMPUTE_MODES) + "}",
     A.PRECISION: A.PRECISION_KEYS,
+    A.METHOD: A.METHOD_KEYS,
 }
 
 #: Excel's limits for one formula: characters and levels of nested functions.
@@ -189,15 +196,14 @@ def lambda_text(spec: Formula, functions: Functions | None = None) -> str:
             bindings[a.name], left_out[a.name] = parse(p), parse(omitted(p))
         else:
             bindings[a.name] = parse(with_default(p, literal(default)))
-    body = bind(parse(spec.excel, functions), bindings, left_out, functions)
-    for a in reversed(spec.args):
-        p = parameter(a.name)
-        ok, error = checks(a, p)
-        if a.name in spec.defaults:  # left out or blank: its default, valid
-            ok = f"IF({omitted(p)},TRUE,{ok})"
-        body = Fn("IF", (parse(ok), body, parse(error)))
+    tree = parse(spec.excel, functions)
+    body = _checked(spec, bind(tree, bindings, left_out, functions))
     text = f"_xlfn.LAMBDA({','.join(declared)},{body.excel(AS_WRITTEN)})"
     depth = tree_nesting(body) + 1
+    if len(text) > MAX_CHARS or depth > MAX_NESTING:  # the same, with LET
+        body = let_body(spec, tree, bindings, left_out, functions)
+        text = f"_xlfn.LAMBDA({','.join(declared)},{body.excel(AS_WRITTEN)})"
+        depth = tree_nesting(body) + 1
     if len(text) > MAX_CHARS or depth > MAX_NESTING:
         raise ValueError(
             f"{spec.name}: its LAMBDA has {len(text):,} characters and "
@@ -205,6 +211,261 @@ def lambda_text(spec: Formula, functions: Functions | None = None) -> str:
             f"over {MAX_CHARS:,} characters or {MAX_NESTING} levels"
         )
     return text
+
+
+def _checked(spec: Formula, body: Expr) -> Expr:
+    """``body`` wrapped in the argument checks."""
+    for a in reversed(spec.args):
+        p = parameter(a.name)
+        ok, error = checks(a, p)
+        if a.name in spec.defaults:  # left out or blank: its default, valid
+            ok = f"IF({omitted(p)},TRUE,{ok})"
+        body = Fn("IF", (parse(ok), body, parse(error)))
+    return body
+
+
+# ------------------------------------------------------------ LET, where needed
+
+
+def let_body(
+    spec: Formula,
+    tree: Expr,
+    bindings: Mapping[str, Expr],
+    left_out: Mapping[str, Expr],
+    functions: Functions,
+) -> Expr:
+    """The LAMBDA's body as :func:`bind` and :func:`_checked` write it, but in
+    a ``LET``: an optional argument's default, a sibling call, and an
+    expression passed to a sibling as an argument are each computed once, in
+    a variable named after the argument it stands for (``_xlpm.batch``), where
+    they are used more than once; then each part still repeated, checks
+    included, in a variable ``_xlpm.partN``.
+
+    ``tree`` is the function's Excel expression; its sibling calls are
+    written out with the registry's rules for arguments
+    (:func:`~xlfuncs.templates.written.inline`'s): given, left to its default,
+    or passed through with its OMITTED test. A variable is computed before the
+    checks run; a value that is an error where an argument is bad is not read.
+    """
+    params = {a.name for a in spec.args}
+    lets = _Lets(functions, params | {_written(p) for p in params})
+    bound = {k: lets.hoist(v, k) for k, v in bindings.items()}
+    body = lets.expand(tree, bound, dict(left_out))
+    return lets.written(_checked(spec, fold(body)))
+
+
+class _Lets:
+    """The variables of one LAMBDA's LET, in the order they are defined."""
+
+    def __init__(self, functions: Functions, reserved: set[str]) -> None:
+        self.functions = functions
+        # A defined name (a function's) would shadow a LET name in some engines.
+        self.taken = {n.lower() for n in (*reserved, *functions)}
+        self.defs: dict[str, Expr] = {}  # variable (its Ref name) → its value
+        self.made: dict[Expr, Ref] = {}  # a value → its variable
+        self.hints: dict[str, list[str]] = {}  # names it stands for, first first
+        self.called: dict[str, str] = {}  # a call's function, the last resort
+        self.calls: dict[tuple[object, ...], Ref] = {}  # a call written out
+        self.parts = 0  # repeated parts named so far (numbered again in order)
+
+    def hoist(self, value: Expr, hint: str) -> Expr:
+        """``value`` as a variable, or itself where it is a name or a literal."""
+        if isinstance(value, Ref) and value.name in self.defs:
+            self.hints[value.name].append(hint)
+            return value
+        if isinstance(value, (Ref, Lit)):
+            return value
+        ref = self.made.get(value)
+        if ref is None:
+            ref = self._new(value, [])
+        self.hints[ref.name].append(hint)
+        return ref
+
+    def _new(self, value: Expr, hints: list[str]) -> Ref:
+        ref = Ref(f"_xlpm.{len(self.hints)}")  # named at the end
+        self.defs[ref.name], self.made[value], self.hints[ref.name] = value, ref, hints
+        return ref
+
+    def expand(
+        self, e: Expr, bindings: Mapping[str, Expr], omitted: Mapping[str, Expr]
+    ) -> Expr:
+        if isinstance(e, Ref):
+            return bindings.get(e.name, e)
+        if isinstance(e, Omitted):
+            return omitted[e.param]
+        if not isinstance(e, Call):
+            return e.rebuilt([self.expand(c, bindings, omitted) for c in e.children()])
+        args = [self.expand(a, bindings, omitted) for a in e.args]
+        spec = self.functions[e.function]
+        inner: dict[str, Expr] = {}
+        inner_omitted: dict[str, Expr] = {}
+        for k, p in enumerate(spec.params):  # as written.inline binds them
+            raw = e.args[k] if k < len(e.args) else None
+            if isinstance(raw, Ref) and raw.name in omitted:  # passed through
+                inner[p], inner_omitted[p] = args[k], omitted[raw.name]
+            elif raw is not None:
+                inner[p], inner_omitted[p] = self.hoist(fold(args[k]), p), FALSE
+            elif spec.defaults.get(p) is not None:
+                inner[p], inner_omitted[p] = lift(spec.defaults[p]), TRUE  # type: ignore[arg-type]
+            else:
+                inner[p], inner_omitted[p] = Lit(0), TRUE
+        key = (e.function, *inner.items(), *inner_omitted.items())
+        if key not in self.calls:
+            body = self.expand(parse(spec.expr, self.functions), inner, inner_omitted)
+            value = self.hoist(fold(body), "")  # named by where it is passed
+            if not isinstance(value, Ref):
+                return value
+            self.called[value.name] = e.function.lower()
+            self.calls[key] = value
+        return self.calls[key]
+
+    def written(self, body: Expr) -> Expr:
+        """``LET(name, value, …, body)``: variables used once put back in
+        place, then each part the rest repeats made a variable too."""
+        body = self._once(fold(body))
+        if not self.defs:
+            return body
+        names = {
+            k: Ref(self._name([*self.hints[k], self.called.get(k, "")]))
+            for k in self.defs
+        }
+        defs = {names[k].name: _substituted(v, names) for k, v in self.defs.items()}
+        body = _substituted(body, names)
+        parts: list[str] = []
+        while (part := _repeated([*defs.values(), body])) is not None:
+            known = next((k for k, v in defs.items() if v == part), None)
+            name = known or self._name([_part_name(part)])
+            swap = {part: Ref(name)}
+            defs = {k: v if k == known else _replaced(v, swap) for k, v in defs.items()}
+            body = _replaced(body, swap)
+            if known is None:
+                defs[name] = part
+                parts.append(name)
+        defs = _in_order(defs)
+        # Parts numbered in the order they are defined.
+        ordered = [k for k in defs if k in parts and k.startswith("_xlpm.part")]
+        numbered = {k: Ref(f"_xlpm.part{n}") for n, k in enumerate(ordered, start=1)}
+        items: list[Expr] = []
+        for k, v in defs.items():
+            items += [numbered.get(k, Ref(k)), fold(_substituted(v, numbered))]
+        return Fn("LET", (*items, fold(_substituted(body, numbered))))
+
+    def _once(self, body: Expr) -> Expr:
+        """``body``, with each variable read once or never put back in place."""
+        while True:
+            uses = _uses([body, *self.defs.values()])
+            once = [n for n in self.defs if uses.get(n, 0) <= 1]
+            if not once:
+                return body
+            swap = {once[-1]: self.defs.pop(once[-1])}
+            body = _substituted(body, swap)
+            self.defs = {k: _substituted(v, swap) for k, v in self.defs.items()}
+
+    def _name(self, hints: list[str]) -> str:
+        """The first hint no other name has taken (nor a defined name, which a
+        LET name would shadow in some engines), else it with "_" appended."""
+        hints = [h for h in hints if h]
+        if not hints:  # a repeated part with no name of its own
+            self.parts += 1
+            hints = [f"part{self.parts}"]
+        for hint in hints:
+            if not {hint.lower(), _written(hint).lower()} & self.taken:
+                break
+        else:
+            hint = hints[0]
+            while {hint.lower(), _written(hint).lower()} & self.taken:
+                hint += "_"
+        self.taken |= {hint.lower(), _written(hint).lower()}
+        return parameter(hint)
+
+
+def _written(name: str) -> str:
+    """``name`` as :func:`parameter` writes it, without its prefix."""
+    return parameter(name).removeprefix("_xlpm.")
+
+
+#: Characters a variable costs where it is read (``_xlpm.part12``), and where it
+#: is defined besides its value (the name and two commas).
+_READ, _DEFINED = 12, 14
+
+
+def _repeated(trees: list[Expr]) -> Expr | None:
+    """The part of ``trees`` whose repeats, made a variable, save the most
+    characters; None where none saves any."""
+    counts: dict[Expr, int] = {}
+    for t in trees:
+        for e in t.walk():
+            if isinstance(e, (Fn, Op)):
+                counts[e] = counts.get(e, 0) + 1
+    best, saved = None, 0
+    for e, n in counts.items():
+        if n < 2:
+            continue
+        gain = (n - 1) * len(e.excel(AS_WRITTEN)) - n * _READ - _DEFINED
+        if gain > saved:
+            best, saved = e, gain
+    return best
+
+
+def _in_order(defs: dict[str, Expr]) -> dict[str, Expr]:
+    """``defs`` each after those it reads, otherwise in the order given."""
+    out: dict[str, Expr] = {}
+    while len(out) < len(defs):
+        for k, v in defs.items():
+            if k not in out and all(n in out for n in v.names() if n in defs):
+                out[k] = v
+                break
+    return out
+
+
+def _replaced(e: Expr, swap: Mapping[Expr, Expr]) -> Expr:
+    """``e`` with each sub-tree of ``swap`` replaced."""
+    if e in swap:
+        return swap[e]
+    kids = e.children()
+    if not kids:
+        return e
+    return e.rebuilt([_replaced(c, swap) for c in kids])
+
+
+def _part_name(part: Expr) -> str:
+    """A name for a repeated part: the table it looks up in (``model_row``), or
+    none (numbered when the names are given)."""
+    for e in part.walk():
+        if isinstance(e, Fn) and e.name == "INDEX" and isinstance(e.args[0], Ref):
+            table = e.args[0].name
+            if not table.startswith("_xl"):
+                return re.sub(r"(?<!^)(?=[A-Z])", "_", table).lower()
+    return ""
+
+
+def _uses(trees: list[Expr]) -> dict[str, int]:
+    """How many times each name is read in ``trees``."""
+    out: dict[str, int] = {}
+    for t in trees:
+        for e in t.walk():
+            if isinstance(e, Ref):
+                out[e.name] = out.get(e.name, 0) + 1
+    return out
+
+
+def _substituted(e: Expr, names: Mapping[str, Expr]) -> Expr:
+    """``e`` with each name of ``names`` replaced by its tree."""
+    if isinstance(e, Ref):
+        return names.get(e.name, e)
+    kids = e.children()
+    if not kids:
+        return e
+    return e.rebuilt([_substituted(c, names) for c in kids])
+
+
+def let_names(text: str) -> list[str]:
+    """The names a LAMBDA's LET defines (without ``_xlpm.``), in order."""
+    out: list[str] = []
+    for e in parse(text).walk():
+        if isinstance(e, Fn) and e.name == "LET":
+            out += [a.name.removeprefix("_xlpm.") for a in e.args[:-1:2]]  # type: ignore[attr-defined]
+    return out
 
 
 def nesting(text: str) -> int:
@@ -279,6 +540,8 @@ __all__ = [
     "afe_module",
     "checks",
     "lambda_text",
+    "let_body",
+    "let_names",
     "nesting",
     "RENAMED",
     "omitted",

@@ -214,7 +214,8 @@ COVER: list[tuple[str, list[str]]] = [
         "Which Excel runs it",
         [
             "Excel for Microsoft 365 (Windows, Mac and the web) and Excel 2024: "
-            "the functions are LAMBDA functions stored as workbook names. Excel "
+            "the functions are LAMBDA functions stored as workbook names (the "
+            "longest compute their parts once, in LET variables). Excel "
             "2021, 2019 and earlier have no LAMBDA and show #NAME? in every call; "
             "LibreOffice (Err:509) and Gnumeric (#NAME?) cannot run them either. "
             "The Expected column of the Functions sheet shows, in any program, "
@@ -304,7 +305,7 @@ BUILT = (
     "Built by xlfuncs {version} on {date}. Each function is its xlfuncs Excel "
     "expression, the one the template workbooks use, with the argument checks of "
     "the xlwings functions; each is tested against the Python library with an "
-    "independent Excel formula engine."
+    "independent Excel formula engine (formulas, or IronCalc for those with LET)."
 )
 COVER_WIDTH = 100
 
