@@ -227,6 +227,10 @@ class Field:
     band: int = 0  # 0: typed fields 1, computed 2; a workings band is grey
     choices: tuple[Text, ...] = ()  # a typed word from this list (both editions)
     checks: tuple[Check, ...] | None = None  # instead of the input's own
+    # The library call this field holds for the row's other fields, read from
+    # this cell rather than written out again in theirs: a function's name (a
+    # row calls it with one set of arguments), or the call itself.
+    holds: str | Expr = ""
 
     @property
     def shown_in(self) -> int:

@@ -285,18 +285,20 @@ class Model:
 
         return visit(e)
 
-    def _write(self, e: Expr, local: bool = False) -> Expr:
+    def _write(
+        self, e: Expr, local: bool = False, reuse: Mapping[Call, Expr] | None = None
+    ) -> Expr:
         """Calls written out, checks' messages numbered. ``local``: a table's
         field tree, whose names are its row's: a message that quotes them stays
-        in the formula."""
+        in the formula. ``reuse``: the calls cells hold, if not the model's."""
         if isinstance(e, Call):
-            return inline(e, reuse=self.reuse)
+            return inline(e, reuse=self.reuse if reuse is None else reuse)
         if isinstance(e, Problems):
             return self._numbered(e, local)
         kids = e.children()
         if not kids:
             return e
-        new = [self._write(c, local) for c in kids]
+        new = [self._write(c, local, reuse) for c in kids]
         return e if all(a is b for a, b in zip(new, kids)) else e.rebuilt(new)
 
     def _numbered(self, p: Problems, local: bool = False) -> Expr:

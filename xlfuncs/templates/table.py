@@ -20,7 +20,7 @@ its check OK. Each field's column is a workbook name (a range over the rows).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 from openpyxl.worksheet.pagebreak import Break
 
@@ -314,7 +314,11 @@ def render_table(lay: Layout, w: SheetWriter, block: Table) -> None:
             tree = F.IFERROR(tree, na) if fails[f.name] else tree
         else:
             tree = f.expr
-        written = model._write(tree, local=True)
+        held_by = _RowHeld(model.reuse, {g.holds: g.name for g in computed
+                                         if isinstance(g.holds, str) and g.holds and g is not f},
+                           {g.holds: Ref(g.name) for g in computed
+                            if isinstance(g.holds, Call) and g is not f})  # fmt: skip
+        written = model._write(tree, local=True, reuse=held_by)
         trees[f.name] = written if f in keys else model.keyed(written, every_key)
     # A look-up a field holds (a model's row) is read from it by the others.
     held = {_lookup(model.keyed(model.written(f.expr), every_key)): f.name  # type: ignore[arg-type]
@@ -374,9 +378,41 @@ def render_table(lay: Layout, w: SheetWriter, block: Table) -> None:
             _band(lay, w, block, names, part, check=False)
 
 
+class _RowHeld(Mapping[Call, Expr]):
+    """The calls a row's other cells hold (``Field.holds``: by function, a row
+    calling each with one set of arguments), then the model's."""
+
+    def __init__(
+        self,
+        model: Mapping[Call, Expr],
+        fields: Mapping[str, str],
+        calls: Mapping[Call, Expr] | None = None,
+    ) -> None:
+        self.model, self.fields, self.calls = model, fields, dict(calls or {})
+
+    def __contains__(self, call: object) -> bool:
+        return (getattr(call, "function", None) in self.fields or call in self.calls
+                or call in self.model)  # fmt: skip
+
+    def __getitem__(self, call: Call) -> Expr:
+        if call.function in self.fields:
+            return Ref(self.fields[call.function])
+        if call in self.calls:
+            return self.calls[call]
+        return self.model[call]
+
+    def __iter__(self) -> Iterator[Call]:
+        return iter(self.model)
+
+    def __len__(self) -> int:
+        return len(self.model) + len(self.fields) + len(self.calls)
+
+
 def _lookup(tree: Expr) -> Expr | None:
     """``tree`` if it is a row look-up a field may hold for the others
     (``INDEX(ModelRow,MATCH(RunModelKey,ModelKeys,0))``), else None."""
+    if isinstance(tree, Fn) and tree.name == "IF" and len(tree.args) == 3:
+        tree = tree.args[1]  # a look-up made where it applies: IF(named, look-up, "")
     if not (isinstance(tree, Fn) and tree.name == "INDEX" and len(tree.args) == 2):
         return None
     table, found = tree.args

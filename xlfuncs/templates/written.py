@@ -39,6 +39,8 @@ from .expr import (
 )
 from .semantics import XlError
 
+ZERO = Lit(0.0)
+
 
 def parse(text: str, functions: Functions | None = None) -> Expr:
     """A formula's text as a tree; calls of ``functions`` become :class:`Call`."""
@@ -195,7 +197,7 @@ def inline(
     sibling calls written out too (or replaced through ``reuse`` by a cell that
     holds them), OMITTED decided and constant tests folded away."""
     functions = _functions() if functions is None else functions
-    return fold(_expand(call_, {}, {}, functions, reuse or {}, top=True))
+    return fold(_expand(call_, {}, {}, functions, {} if reuse is None else reuse, top=True))
 
 
 def rename(e: Expr, names: Mapping[str, str]) -> Expr:
@@ -308,7 +310,8 @@ def fold(e: Expr) -> Expr:
     """Constant parts computed, so that no formula carries dead logic such as
     ``/IF(0>=3,1,1)`` or a look-up of a literal: arithmetic and comparisons of
     known values, a tree compared with itself, functions of literals, IF and
-    CHOOSE of a known choice, ``*1`` and ``/1``."""
+    CHOOSE of a known choice, IF of two like branches, ``*1``, ``/1`` and
+    ``+0``."""
     kids = [fold(c) for c in e.children()]
     e = e.rebuilt(kids) if kids else e
     empty = Env()
@@ -323,6 +326,10 @@ def fold(e: Expr) -> Expr:
             return e.left
         if e.op == "*" and e.left == ONE:
             return e.right
+        if e.op in ("+", "-") and e.right == ZERO:
+            return e.left
+    if isinstance(e, Fn) and e.name == "IF" and len(e.args) == 3 and e.args[1] == e.args[2]:
+        return e.args[1]  # the same either way: /IF(ZeroStage>=3,1,1) at one GPU
     if isinstance(e, Fn) and e.args:
         head = e.args[0]
         if e.name in ("IF", "CHOOSE") and _constant(head):

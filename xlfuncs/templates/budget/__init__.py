@@ -214,6 +214,15 @@ TRAINING = Inputs(
         Input("ZeroStage", "zero_stage", 3, T("ZeRO stage", "Etapa de ZeRO"), T("0 to 3", "0 a 3"),
               T("How a run's GPUs share weights, gradients and Adam states (3: all).",
                 "Cómo reparten las GPU pesos, gradientes y estados de Adam (3: todo).")),
+        Input("Recompute", "recompute", "full",
+              T("Activation recomputation", "Recálculo de activaciones"), T("mode", "modo"),
+              T("none, selective (attention only) or full (each layer's input only, "
+                "gradient checkpointing): a 70B model fits its GPUs only with full. The "
+                "MFU counts model FLOPs, so recomputing lowers the MFU a run reaches.",
+                "none (sin recálculo), selective (solo la atención) o full (solo la "
+                "entrada de cada capa): un modelo de 70B solo cabe con full. La MFU "
+                "cuenta los FLOPs del modelo: recalcular baja la MFU que se alcanza."),
+              kind="list", keys="RecomputeNames", menu="RecomputeNames"),
         Input("LoRARank", "rank", 16, T("LoRA rank (r)", "Rango de LoRA (r)"),
               T("dimensions", "dimensiones"),
               T("Rank of the adapters on every linear layer.",
@@ -555,7 +564,7 @@ BUDGET = Template(
         SUMMARY,
         Sheet(T("Assumptions", "Supuestos"),
               (PLAN, CAPACITY, RESERVED_PRICE, TRAINING, SERVING, ENERGY, NOTES)),
-        Sheet(T("Runs", "Ejecuciones"), (RUNS,), columns=_RUN_WIDTHS, side=80),
+        Sheet(T("Runs", "Ejecuciones"), (RUNS,), columns=_RUN_WIDTHS, side=110),
         Sheet(T("Prices", "Precios"), (PRICES, PRICE_NOTES), columns=(16.5, 10, 10, 10, 11, 52, 18),
               side=20),
         Sheet(T("Months", "Meses"), (MONTHS_GRID, CHART, SCENARIO_TOTALS, Custom(draw_scenarios),

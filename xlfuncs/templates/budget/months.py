@@ -43,7 +43,7 @@ RESERVED = Input(
     usual=False,
 )  # fmt: skip
 #: The commitment each month by default: none while the assistant is not served.
-COMMITMENT = (0, 0) + (8,) * (MONTHS - 2)
+COMMITMENT = (0, 0) + (12,) * (MONTHS - 2)
 
 _START = "PlanStart"
 

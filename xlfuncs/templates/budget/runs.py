@@ -92,37 +92,55 @@ _PEAK_RATE = (
 _TRAIN = ("RunTokens", 1, "RunGPUs", "RunSpeed", 1, 1)  # tokens as one epoch
 _MONTHS_IN_PLAN = F.MAX(0, F.MIN(Ref("RunFinish"), MONTHS) - (Ref("RunStart") - 1))
 
-# Memory: the method's weights held, parameters trained and bytes a weight
-# (full 16-bit, LoRA 16-bit base, QLoRA 4-bit base), as the fine-tuning workbook.
-_LORA = call("LORA_PARAMS", "RunLayers", "RunDModel", "LoRARank", 2, 3, "RunFFN", 2,
-             "RunKVWidth", "RunExperts")  # fmt: skip
-_HELD = F.CHOOSE(Ref("RunMethodCode"), Ref("RunParams"), Ref("RunParams") + Ref("RunLoRAParams"),
-                 Ref("RunParams") + Ref("RunLoRAParams"))  # fmt: skip
-_TRAINED = F.CHOOSE(Ref("RunMethodCode"), Ref("RunParams"), Ref("RunLoRAParams"),
-                    Ref("RunLoRAParams"))  # fmt: skip
-_BYTES = F.CHOOSE(Ref("RunMethodCode"), 2, 2, 0.5)
-_ACTIVATIONS = F.IF(_NAMED, call(
-    "ACTIVATION_GB", "RunLayers", "RunDModel", _spec("heads"), "SeqLen", "MicroBatch",
-    1, Lit("full")), 0)  # fmt: skip
-_FEWEST = call("MIN_GPUS_FOR_MEMORY", _HELD, "RunGPUMemoryGB", _ACTIVATIONS, _TRAINED, _BYTES,
-               "ZeroStage", 1, "UsableMemory")  # fmt: skip
-_KV = call(
-    "KV_CACHE_GB",
-    "RunLayers",
-    _spec("kv_heads"),
-    _spec("head_dim"),
-    "ServingContext",
-    1,
-)
-_MOST = call("MAX_DECODE_BATCH", "RunParams", "RunGPUMemoryGB", _KV, 2, "RunReplicaGPUs",
-             "UsableMemory")  # fmt: skip
+# Memory: a training run's peak a GPU (TRAINING_PEAK_GB, as the fine-tuning
+# workbook's: weights, gradients, Adam, activations with FlashAttention, the
+# loss's logits, the allocator's reserve), the fewest GPUs it fits on at the
+# assumptions' ZeRO stage; a model given by its parameters counts the weights
+# and optimizer only (no shape).
+_FEWEST_NAMED = call(
+    "MIN_GPUS_FOR_PEAK", "RunParams", "RunLayers", "RunDModel", "RunAttentionWidth",
+    "RunKVWidth", "RunFFN", "RunVocab", "SeqLen", "MicroBatch", "RunGPUMemoryGB",
+    "RunMethodCode", "Recompute", "RunLoRAParams", "RunEmbeddingParams",
+    "RunExpertsPerToken", "ZeroStage", 1, "UsableMemory",
+)  # fmt: skip
+# The peak on one GPU, held in a cell: the fewest GPUs start from it.
+_PEAK_ONE = call(
+    "TRAINING_PEAK_GB", "RunParams", "RunLayers", "RunDModel", "RunAttentionWidth",
+    "RunKVWidth", "RunFFN", "RunVocab", "SeqLen", "MicroBatch", "RunMethodCode", "Recompute",
+    "RunLoRAParams", "RunEmbeddingParams", "RunExpertsPerToken", 1, "ZeroStage", 1,
+)  # fmt: skip
+_FEWEST_COUNT = call("MIN_GPUS_FOR_MEMORY", "RunParams", "RunGPUMemoryGB", 0, "RunParams",
+                     F.CHOOSE(Ref("RunMethodCode"), 2, 2, 0.5), "ZeroStage", 1,
+                     "UsableMemory")  # fmt: skip
 
-# A serving replica's output tokens/s, estimated: the decode bound at a batch of
-# ServingBatch, a stand-in until the serving functions have an Excel form.
-_SERVE_ESTIMATE = call(
-    "MODEL_DECODE_TOKENS_PER_SEC", "RunModel", call("GPU_BANDWIDTH_TBS", "RunGPU"),
-    F.MIN(Ref("ServingBatch"), F.IFERROR(_MOST, 1)), "ServingContext", 2, "RunReplicaGPUs",
-) * Ref("ServingUtilization")  # fmt: skip
+# Serving: a replica's output tokens/s (REPLICA_TOKENS_PER_SEC, the function
+# SERVING_TOKENS_PER_SEC calls with the model's shape and the GPU's figures),
+# its parts held in cells of their own: the largest batch memory allows
+# (MAX_DECODE_BATCH), the batch the latency target allows (LATENCY_BATCH), the
+# batch run (REPLICA_BATCH), a request's prompt time and a decode step's time.
+_REQUEST = Ref("RunPromptLen") + Ref("RunOutputLen") / 2  # a sequence's average context
+_SHAPE = ("RunParams", "RunActiveParams", "RunLayers", "RunKVWidth", "RunAttentionWidth",
+          "RunDModel")  # fmt: skip
+_DECODE = call("MAX_DECODE_BATCH", "RunParams", "RunGPUMemoryGB",
+               _REQUEST * 2 * Ref("RunLayers") * Ref("RunKVWidth") * Ref("RunBytes") / 1e9,
+               "RunBytes", "RunReplicaGPUs")  # fmt: skip
+_LATENCY = call("LATENCY_BATCH", *_SHAPE, "RunBandwidth", "RunServePeak", "RunReplicaGPUs",
+                _REQUEST, "RunLatency", "RunLink", "RunBytes", "ServingUtilization",
+                "PrefillMFU")  # fmt: skip
+_BATCH = call("REPLICA_BATCH", *_SHAPE, "RunGPUMemoryGB", "RunBandwidth", "RunServePeak",
+              "RunReplicaGPUs", "RunPromptLen", "RunOutputLen", "RunLink", "RunBytes",
+              "ServingBatch", "RunLatency", "ServingUtilization", "PrefillMFU")  # fmt: skip
+_PREFILL = call("REPLICA_PREFILL_MS", "RunActiveParams", "RunLayers", "RunAttentionWidth",
+                "RunDModel", "RunServePeak", "RunReplicaGPUs", "RunPromptLen", "RunLink",
+                "PrefillMFU")  # fmt: skip
+_STEP = call("REPLICA_STEP_MS", *_SHAPE, "RunExperts", "RunExpertsPerToken", "RunBandwidth",
+             "RunServePeak", "RunReplicaGPUs", "RunServeBatch", _REQUEST, "RunLink",
+             "RunBytes", "ServingUtilization", "PrefillMFU")  # fmt: skip
+_REPLICA_SPEED = call(
+    "REPLICA_TOKENS_PER_SEC", *_SHAPE, "RunExperts", "RunExpertsPerToken", "RunGPUMemoryGB",
+    "RunBandwidth", "RunServePeak", "RunReplicaGPUs", "RunPromptLen", "RunOutputLen",
+    "RunLink", "RunBytes", "ServingBatch", "RunLatency", "ServingUtilization", "PrefillMFU",
+)  # fmt: skip
 
 _TRAIN_FIT = F.IF(
     F.NOT(F.ISNUMBER(Ref("RunFewestGPUs"))),
@@ -133,11 +151,12 @@ _TRAIN_FIT = F.IF(
              figure(Ref("RunFewestGPUs"), 0), T(" GPUs or more", " GPU o más"))),
 )  # fmt: skip
 _SERVE_FIT = F.IF(
-    F.IFERROR(_MOST, 0).ge(1), Say(tx.OK),
-    Say(T("Error: does not fit: a replica holds ", "Error: no cabe: una réplica admite ")).cat(
-        figure(F.MAX(0, F.IFERROR(_MOST, 0)), 0),
-        T(" sequences, not the batch: more GPUs per replica",
-          " secuencias, no el lote: más GPU por réplica")),
+    F.IFERROR(Ref("RunDecodeBatch"), 0).ge(1), Say(tx.OK),
+    Say(T("Error: does not fit: the weights leave no room for a sequence on a replica of ",
+          "Error: no cabe: los pesos no dejan sitio a una secuencia en una réplica de ")).cat(
+        figure(Ref("RunReplicaGPUs"), 0),
+        T(" GPUs: more GPUs a replica, or a smaller precision",
+          " GPU: más GPU por réplica, o menos precisión")),
 )  # fmt: skip
 
 _TOKENS_HELP = T(
@@ -274,22 +293,31 @@ RUN_FIELDS = (
            expr=F.INDEX(Ref("AcceleratorRow"), F.MATCH(parse(key("RunGPU")), Ref("AcceleratorKeys"), 0))),
     _field("RunPriceRow", T("Price's row", "Fila del precio"), T("Prices", "Precios"), band=4,
            expr=F.MATCH(Ref("RunGPURow"), Ref("PriceGPURow"), 0)),
+    _field("RunModelRow", T("Model's row", "Fila del modelo"), T("Models", "Modelos"), band=4,
+           expr=F.IF(_NAMED, F.INDEX(Ref("ModelRow"),
+                                     F.MATCH(parse(key("RunModel")), Ref("ModelKeys"), 0)), "")),
     _field("RunParams", T("Parameters", "Parámetros"), T("N", "N"), tx.LARGE, band=4,
-           expr=F.IF(_NAMED, _spec("params"), Ref("RunModel"))),
+           expr=F.IF(_NAMED, _spec("params"), Ref("RunModel")), holds=_spec("params")),
     _field("RunActiveParams", T("Per token", "Por token"), T("N", "N"), tx.LARGE, band=4,
-           expr=F.IF(_NAMED, _spec("active_params"), Ref("RunModel"))),
+           expr=F.IF(_NAMED, _spec("active_params"), Ref("RunModel")), holds=_spec("active_params")),
     _field("RunLayers", T("Layers", "Capas"), T("L", "L"), band=4,
-           expr=F.IF(_NAMED, _spec("layers"), 0)),
+           expr=F.IF(_NAMED, _spec("layers"), 0), holds=_spec("layers")),
     _field("RunDModel", T("Width", "Anchura"), T("h", "h"), band=4,
-           expr=F.IF(_NAMED, _spec("d_model"), 0)),
+           expr=F.IF(_NAMED, _spec("d_model"), 0), holds=_spec("d_model")),
     _field("RunAttentionWidth", T("Attention width", "Anchura de atención"), T("", ""), band=4,
-           expr=F.IF(_NAMED, _spec("attention_width"), 0)),
+           expr=F.IF(_NAMED, _spec("attention_width"), 0), holds=_spec("attention_width")),
     _field("RunKVWidth", T("Key/value width", "Anchura k/v"), T("", ""), band=4,
-           expr=F.IF(_NAMED, _spec("kv_width"), 0)),
+           expr=F.IF(_NAMED, _spec("kv_width"), 0), holds=_spec("kv_width")),
     _field("RunFFN", T("MLP width", "Anchura MLP"), T("", ""), band=4,
-           expr=F.IF(_NAMED, _spec("ffn_dim"), 0)),
+           expr=F.IF(_NAMED, _spec("ffn_dim"), 0), holds=_spec("ffn_dim")),
     _field("RunExperts", T("Experts", "Expertos"), T("", ""), band=4,
-           expr=F.IF(_NAMED, _spec("experts"), 1)),
+           expr=F.IF(_NAMED, _spec("experts"), 1), holds=_spec("experts")),
+    _field("RunExpertsPerToken", T("Experts a token", "Expertos por token"), T("", ""), band=4,
+           expr=F.IF(_NAMED, _spec("experts_per_token"), 1), holds=_spec("experts_per_token")),
+    _field("RunVocab", T("Vocabulary", "Vocabulario"), T("tokens", "tokens"), band=4,
+           expr=F.IF(_NAMED, _spec("vocab"), 0), holds=_spec("vocab")),
+    _field("RunEmbeddingParams", T("Embedding params", "Parám. de embeddings"), T("N", "N"),
+           tx.LARGE, band=4, expr=F.IF(_NAMED, call("MODEL_EMBEDDING_PARAMS", "RunModel"), 0)),
     _field("RunPeakTFLOPS", T("Peak", "Pico"), T("TFLOP/s", "TFLOP/s"), tx.DECIMAL, band=4,
            expr=call("GPU_PEAK_TFLOPS", "RunGPU", Lit("bf16"))),
     _field("RunGPUMemoryGB", T("GPU memory", "Memoria GPU"), T("GB", "GB"), tx.DECIMAL, band=4,
@@ -306,9 +334,37 @@ RUN_FIELDS = (
            expr=F.IF(SERVES, Ref("RunSpeed") * Ref("RunReplicaGPUs"), Ref("RunSpeed"))),
     _field("RunReplicaGPUs", T("GPUs a replica", "GPU por réplica"), T("GPUs", "GPU"), band=4,
            expr=_REPLICA),
+    _field("RunBytes", T("Bytes a weight", "Bytes por peso"), T("B", "B"), tx.TWO, band=4,
+           expr=F.IF(SERVES, F.IF(F.ISBLANK(Ref("RunPrecision")), 2, F.CHOOSE(
+               choice(Field("RunPrecision", T("", ""), T("", ""), choices=PRECISIONS)),
+               2, 2, 1, 1, 0.5)), "")),
+    _field("RunServePeak", T("Peak at its precision", "Pico a su precisión"),
+           T("TFLOP/s", "TFLOP/s"), tx.DECIMAL, band=4,
+           expr=F.IF(SERVES, call("SERVING_PEAK_TFLOPS", "RunGPU", "RunPrecision"), "")),
+    _field("RunBandwidth", T("Bandwidth", "Ancho de banda"), T("TB/s", "TB/s"), tx.TWO, band=4,
+           expr=F.IF(SERVES, call("GPU_BANDWIDTH_TBS", "RunGPU"), "")),
+    _field("RunLink", T("Link between GPUs", "Enlace entre GPU"), T("GB/s", "GB/s"), band=4,
+           expr=F.IF(SERVES, call("GPU_INTERCONNECT_GBS", "RunGPU"), "")),
+    _field("RunPromptLen", T("Prompt a request", "Entrada por petición"), T("tokens", "tokens"),
+           band=4, expr=F.IF(SERVES, Ref("ServingContext") * Ref("RunPromptTokens")
+                                    / (Ref("RunPromptTokens") + Ref("RunTokens")), "")),
+    _field("RunOutputLen", T("Output a request", "Salida por petición"), T("tokens", "tokens"),
+           band=4, expr=F.IF(SERVES, Ref("ServingContext") * Ref("RunTokens")
+                                    / (Ref("RunPromptTokens") + Ref("RunTokens")), "")),
+    _field("RunDecodeBatch", T("Batch memory allows", "Lote que cabe"), T("sequences", "secuencias"),
+           band=4, expr=F.IF(SERVES, _DECODE, ""), holds="MAX_DECODE_BATCH"),
+    _field("RunLatencyBatch", T("Batch the latency allows", "Lote que permite la latencia"),
+           T("sequences", "secuencias"), band=4, holds="LATENCY_BATCH",
+           expr=F.IF(SERVES, F.IF(F.ISBLANK(Ref("RunLatency")), Ref("ServingBatch"), _LATENCY), "")),
+    _field("RunServeBatch", T("Batch run", "Lote usado"), T("sequences", "secuencias"), band=4,
+           expr=F.IF(SERVES, _BATCH, ""), holds="REPLICA_BATCH"),
+    _field("RunPrefillMs", T("Prompt time", "Tiempo de entrada"), T("ms a request", "ms por petición"),
+           tx.TWO, band=4, expr=F.IF(SERVES, _PREFILL, ""), holds="REPLICA_PREFILL_MS"),
+    _field("RunStepMs", T("Decode step", "Paso de decodificación"), T("ms", "ms"), tx.TWO, band=4,
+           expr=F.IF(SERVES, _STEP, ""), holds="REPLICA_STEP_MS"),
     _field("RunReplicaEstimate", T("Replica, estimated", "Réplica, estimada"),
            T("output tokens/s", "tokens de salida/s"), band=4,
-           expr=F.IF(SERVES, _SERVE_ESTIMATE, "")),
+           expr=F.IF(SERVES, _REPLICA_SPEED, "")),
     _field("RunReplicas", T("Replicas", "Réplicas"), T("", ""), band=4,
            expr=F.IF(SERVES, call("SERVING_GPUS", _PEAK_RATE, "RunTokensPerSec", 1)
                      + _blank_or("RunSpare", 0), "")),
@@ -321,9 +377,11 @@ RUN_FIELDS = (
     _field("RunMonthly", T("Cost a month", "Coste al mes"), _MONEY, tx.MONEY, band=4,
            expr=Ref("RunCost") / Ref("RunDuration")),
     _field("RunLoRAParams", T("LoRA params", "Parám. LoRA"), T("N", "N"), tx.LARGE, band=4,
-           expr=F.IF(_NAMED, _LORA, 0)),
+           expr=F.IF(_NAMED, call("MODEL_LORA_PARAMS", "RunModel", "LoRARank"), 0)),
+    _field("RunPeakOneGPU", T("Peak on one GPU", "Pico en una GPU"), T("GB", "GB"), tx.DECIMAL,
+           band=4, expr=F.IF(F.AND(TRAINING, _NAMED), _PEAK_ONE, ""), holds="TRAINING_PEAK_GB"),
     _field("RunFewestGPUs", T("Fewest GPUs", "Mínimo GPU"), T("training", "entreno"), band=4,
-           expr=F.IF(SERVES, "", _FEWEST)),
+           expr=F.IF(SERVES, "", F.IF(_NAMED, _FEWEST_NAMED, _FEWEST_COUNT))),
     _field("RunMFUBased", T("Speed from MFU", "Velocidad por MFU"), T("1 yes", "1 sí"), band=4,
            expr=F.IF(F.AND(TRAINING, F.ISBLANK(Ref("RunMeasuredSpeed"))), 1, 0)),
 )  # fmt: skip
