@@ -15,6 +15,8 @@ from ...data.prices import (
     EXPERIMENTS_RANGE,
     EXPERIMENTS_SOURCE,
     GPU_PRICE_SOURCES,
+    GPU_PRICES,
+    PRICES_CURRENCY,
     PRICES_READ,
 )
 from ...data.serving import BANDWIDTH_UTIL, MAX_BATCH, PREFILL_MFU, SERVING_SOURCE
@@ -176,6 +178,22 @@ _RESERVED_PRICED = tuple(
     for j in range(1, RESERVATIONS + 1)
 )  # fmt: skip
 
+# The example prices are USD: in another currency, until one is typed over,
+# every amount would be USD relabelled (the sum of the Prices sheet's example
+# figures tells them apart from the reader's own).
+_EXAMPLE_SUM = round(sum(x for p in GPU_PRICES for x in (p.on_demand, p.reserved, p.spot)
+                         if x is not None), 6)  # fmt: skip
+_EXAMPLES_IN_USD = Check(
+    F.OR(F.TRIM(Ref("Currency")).eq(PRICES_CURRENCY),
+         F.ROUND(F.SUM(Ref("PriceOnDemand"), Ref("PriceReserved"), Ref("PriceSpot")), 6)
+         .ne(_EXAMPLE_SUM)),
+    T(f"Warning: the Prices sheet still holds the example prices, in {PRICES_CURRENCY}: "
+      "type your prices in the plan's currency",
+      f"Aviso: la hoja Precios aún tiene los precios de ejemplo, en {PRICES_CURRENCY}: "
+      "escriba sus precios en la moneda del plan"),
+    error=False,
+)  # fmt: skip
+
 RESERVED_PRICE = Results(
     T("Reserved capacity: its prices", "Capacidad reservada: sus precios"),
     tuple(r for j in range(1, RESERVATIONS + 1) for r in _reserved_results(j))
@@ -184,7 +202,7 @@ RESERVED_PRICE = Results(
               T("A US dollar in the currency", "Un dólar en la moneda"), T("{currency}", "{currency}"),
               T("The Data sheet's rounded rate: the price checks' bands follow the currency.",
                 "El tipo redondeado de la hoja Datos: las bandas de los precios siguen la moneda."),
-              fmt=tx.TWO),),
+              fmt=tx.TWO, checks=(_EXAMPLES_IN_USD,)),),
 )  # fmt: skip
 
 TRAINING = Inputs(

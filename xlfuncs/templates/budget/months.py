@@ -178,7 +178,7 @@ MONTH_LINES = (
 
 _ABOVE_WARNINGS = tuple(
     (T(f"month {m}", f"mes {m}"),
-     Check(Ref(month("MonthAbove", m)).le(0),
+     Check(F.OR(F.NOT(F.ISNUMBER(Ref(month("MonthAbove", m)))), Ref(month("MonthAbove", m)).le(0)),
            T("Warning: reserved runs use more GPUs than committed: the excess is billed "
              "on demand",
              "Aviso: las ejecuciones reservadas usan más GPU que las comprometidas: el "

@@ -151,12 +151,25 @@ _TRAIN_FIT = F.IF(
              figure(Ref("RunFewestGPUs"), 0), T(" GPUs or more", " GPU o más"))),
 )  # fmt: skip
 _SERVE_FIT = F.IF(
-    F.IFERROR(Ref("RunDecodeBatch"), 0).ge(1), Say(tx.OK),
+    F.AND(F.ISNUMBER(Ref("RunDecodeBatch")), Ref("RunDecodeBatch").ge(1)), Say(tx.OK),
     Say(T("Error: does not fit: the weights leave no room for a sequence on a replica of ",
           "Error: no cabe: los pesos no dejan sitio a una secuencia en una réplica de ")).cat(
         figure(Ref("RunReplicaGPUs"), 0),
         T(" GPUs: more GPUs a replica, or a smaller precision",
           " GPU: más GPU por réplica, o menos precisión")),
+)  # fmt: skip
+
+# Build or buy: the output tokens a month above which the API costs more than
+# the line's replicas. An API charges a per output token (its prompts
+# included); the replicas cost c a month each, each carrying cap tokens a month
+# at the peak's sizing, with s spares. Up to cap, one replica and the spares
+# serve: even at (1 + s)·c ÷ a when that is within cap; beyond, the spares'
+# c·s ÷ (a − c ÷ cap), while a replica's token is cheaper than the API's.
+_SPARES = Ref("RunSpares")
+_A, _C, _CAP = Ref("RunApiPerToken"), Ref("RunReplicaMonth"), Ref("RunReplicaTokens")
+_BREAK_EVEN = F.IF(
+    (_A * _CAP).ge((1 + _SPARES) * _C), (1 + _SPARES) * _C / _A,
+    F.IF(_A.gt(_C / _CAP), _SPARES * _C / (_A - _C / _CAP), Say(T("never", "nunca"))),
 )  # fmt: skip
 
 _TOKENS_HELP = T(
@@ -276,10 +289,7 @@ RUN_FIELDS = (
            expr=F.IF(SERVES, (Ref("RunPromptTokens") * Ref("ApiPriceInput")
                               + Ref("RunTokens") * Ref("ApiPriceOutput")) / 1e6 * _MONTHS_IN_PLAN, "")),
     _field("RunBreakEven", T("API dearer above", "API más cara desde"), T("output tokens/month", "tokens de salida/mes"),
-           tx.LARGE, band=3,
-           expr=F.IF(SERVES, (1 + _blank_or("RunSpare", 0)) * Ref("RunReplicaGPUs") * HOURS_A_MONTH
-                     * Ref("RunPrice") / (Ref("ApiPriceOutput") + Ref("ApiPriceInput")
-                     * Ref("RunPromptTokens") / Ref("RunTokens")) * 1e6, "")),
+           tx.LARGE, band=3, expr=F.IF(SERVES, _BREAK_EVEN, "")),
     _field("RunMemory", T("Memory check", "Control de memoria"), T("", ""), "@", band=3,
            expr=F.IF(SERVES, _SERVE_FIT, _TRAIN_FIT)),
     # The workings, a band below: grey.
@@ -365,9 +375,20 @@ RUN_FIELDS = (
     _field("RunReplicaEstimate", T("Replica, estimated", "Réplica, estimada"),
            T("output tokens/s", "tokens de salida/s"), band=4,
            expr=F.IF(SERVES, _REPLICA_SPEED, "")),
+    _field("RunSpares", T("Spare replicas", "Réplicas de reserva"), T("", ""), band=4,
+           expr=F.IF(SERVES, _blank_or("RunSpare", 0), "")),
+    _field("RunApiPerToken", T("API, an output token", "API, un token de salida"), _MONEY,
+           "0.000E+00", band=4,
+           expr=F.IF(SERVES, (Ref("ApiPriceOutput") + Ref("ApiPriceInput") * Ref("RunPromptTokens")
+                              / Ref("RunTokens")) / 1e6, "")),
+    _field("RunReplicaMonth", T("A replica a month", "Una réplica al mes"), _MONEY, tx.MONEY,
+           band=4, expr=F.IF(SERVES, Ref("RunReplicaGPUs") * HOURS_A_MONTH * Ref("RunPrice"), "")),
+    _field("RunReplicaTokens", T("A replica's tokens a month", "Tokens de una réplica al mes"),
+           T("output", "salida"), tx.LARGE, band=4,
+           expr=F.IF(SERVES, Ref("RunTokensPerSec") * SECONDS_A_MONTH / Ref("PeakToAverage"), "")),
     _field("RunReplicas", T("Replicas", "Réplicas"), T("", ""), band=4,
            expr=F.IF(SERVES, call("SERVING_GPUS", _PEAK_RATE, "RunTokensPerSec", 1)
-                     + _blank_or("RunSpare", 0), "")),
+                     + Ref("RunSpares"), "")),
     _field("RunHours", T("Hours", "Horas"), T("hours", "horas"), tx.DECIMAL, band=4,
            expr=F.IF(SERVES, HOURS_A_MONTH * Ref("RunMonths"), call("FT_TRAINING_HOURS", *_TRAIN))),
     _field("RunDuration", T("Months", "Meses"), T("", ""), tx.TWO, band=4,
