@@ -108,6 +108,17 @@ API_70B = ApiPrice(
     "https://aws.amazon.com/bedrock/pricing, read 2026-12-04",
 )  # fmt: skip
 
+#: The same for an 8 B model, the planner's default fine-tune: AWS Bedrock's list
+#: price of Llama 3.1 8B Instruct, within the range of 21 providers (cloudprice.net's
+#: provider table, read 2026-12-04).
+API_8B = ApiPrice(
+    "Llama 3.1 8B", 0.22, 0.22,
+    "AWS Bedrock list price of Llama 3.1 8B Instruct (DeepInfra 0.03/0.05, Databricks "
+    "0.15/0.45, Together 0.20/0.60, Azure 0.30/0.61), "
+    "https://cloudprice.net/models/friendliai/meta-llama-3.1-8b-instruct, "
+    "read 2026-12-04",
+)  # fmt: skip
+
 #: Total compute of a model's development over its final training run: Cottier
 #: et al. 2024, "The rising costs of training frontier AI models", arXiv
 #: 2405.21015, section 2.5 and appendix A.6: "ranges from 1.2x to 4x, with a
@@ -121,6 +132,7 @@ EXPERIMENTS_SOURCE = (
 
 __all__ = [
     "API_70B",
+    "API_8B",
     "DEFAULT_GPU",
     "DEFAULT_PRICE",
     "EXPERIMENTS_RANGE",

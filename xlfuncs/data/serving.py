@@ -76,9 +76,8 @@ MAX_BATCH = 256
 ALLREDUCE_LATENCY_S = 8e-6
 SERVING_SOURCE = (
     "Defaults fitted to TensorRT-LLM's performance overview, v0.17 "
-    "(https://github.com/NVIDIA/TensorRT-LLM, docs/source/performance/"
-    "perf-overview.md): H100 SXM, FP8, Llama 3.1 8B and 70B; checked on runs "
-    "held out of the fit (docs/serving.md)"
+    "(https://nvidia.github.io/TensorRT-LLM/performance/perf-overview.html): H100 SXM, FP8, Llama 3.1 8B and 70B; checked on measured "
+    "runs held out of the fit"
 )
 
 __all__ = [

@@ -567,7 +567,8 @@ def _row_array(values: list[float]) -> str:
     """A figure per published model, read at the named model's row of the
     models' table (MODELS' order): for facts the table has no column for."""
     array = "{" + ",".join(xl(v) for v in values) + "}"
-    return f"INDEX({array},INDEX({MODEL_ROW},MATCH({key('model')},{MODEL_KEYS},0)))"
+    # A row constant read as INDEX(row,1,k): Gnumeric reads INDEX(row,k) as row k.
+    return f"INDEX({array},1,INDEX({MODEL_ROW},MATCH({key('model')},{MODEL_KEYS},0)))"
 
 
 def _spec(field: str) -> str:
@@ -1073,7 +1074,7 @@ def _named_excel(function: str, between: str, after: str) -> str:
                   "ffn_dim", "vocab")
     )  # fmt: skip
     codes = "{" + ",".join(xl(c) for _, c in METHOD_SPELLINGS) + "}"
-    method = f"INDEX({codes},MATCH({key('method')},{METHOD_KEYS},0))"
+    method = f"INDEX({codes},1,MATCH({key('method')},{METHOD_KEYS},0))"
     return (
         f"{function}({shape},{between},{method},recompute,"
         f"MODEL_LORA_PARAMS(model,lora_rank),MODEL_EMBEDDING_PARAMS(model),"

@@ -1124,7 +1124,8 @@ def _precision(name: str) -> str:
 
 
 def _weight_bytes_excel() -> str:
-    return f"INDEX({_PRECISION_BYTES},{_precision('precision')})"
+    # A row constant read as INDEX(row,1,k): Gnumeric reads INDEX(row,k) as row k.
+    return f"INDEX({_PRECISION_BYTES},1,{_precision('precision')})"
 
 
 def _gpu_column(table: str) -> str:
@@ -1134,7 +1135,7 @@ def _gpu_column(table: str) -> str:
 def _peak_excel() -> str:
     """TFLOP/s of the precision's column; the bf16 one where the accelerator has
     none, then the fp16 one; #N/A where none of them."""
-    column = f"INDEX({_PRECISION_COLUMN},{_precision('precision')})"
+    column = f"INDEX({_PRECISION_COLUMN},1,{_precision('precision')})"
     at = [f"INDEX({ACCELERATOR_PEAKS},{_GPU_ROW},{c})+0" for c in (column, "1", "2")]
     return f"IFERROR({at[0]},IFERROR({at[1]},IFERROR({at[2]},NA())))"
 

@@ -83,6 +83,10 @@ class Result:
         Expr, ...
     ] = ()  # shown after the unit (a quarter's first and last month)
     beside_fmt: str = "General"
+    # The library call this result holds for the workbook's other formulas,
+    # read from its cell rather than written out in theirs: a function's name
+    # (the workbook calls it with one set of arguments), or the call itself.
+    holds: str | Expr = ""
 
 
 @dataclass(frozen=True)

@@ -32,9 +32,9 @@ from . import checks as ck
 from . import texts as tx
 from .blocks import Check, Input, Template
 from .expr import Call, Ctx, Env, Expr, F, Fn, Guard, Lit, Op, Problems, Ref, Refs, Say
-from .semantics import Range, Value, XlError
+from .semantics import Range, Value, XlError, as_cell
 from .texts import Text
-from .written import Writing, inline, parse, rename
+from .written import Held, Writing, inline, parse, rename
 
 
 @dataclass
@@ -77,7 +77,7 @@ class Model:
         self.results = {r.name: r for r in tpl.results}
         self.verdicts = {v.name: v for v in tpl.verdicts}
         self.checks = {i.name: ck.input_checks(i) for i in tpl.inputs}
-        self.reuse: dict[Call, Expr] = {}
+        self.reuse = Held()  # the calls result cells hold
         # The guard machinery: who judges a cell, which checks are listed (with a
         # severity), what a check stands for, the validity cells made so far.
         self.judge: dict[str, str] = {}  # cell → the check cell that judges it
@@ -110,7 +110,11 @@ class Model:
         for r in tpl.results:
             self.add(r.name, Guard(r.expr))
             if isinstance(r.expr, Call):
-                self.reuse.setdefault(r.expr, Ref(r.name))
+                self.reuse.calls.setdefault(r.expr, Ref(r.name))
+            if isinstance(r.holds, Call):
+                self.reuse.calls.setdefault(r.holds, Ref(r.name))
+            elif r.holds:
+                self.reuse.functions[r.holds] = Ref(r.name)
         for v in tpl.verdicts:
             if v.judged:
                 self.add_check(v.name, v.expr, [])
@@ -212,7 +216,7 @@ class Model:
         if name in self.verdicts:
             return body
         if isinstance(body, Call) and name in placed:
-            self.reuse.setdefault(body, Ref(placed[name]))
+            self.reuse.calls.setdefault(body, Ref(placed[name]))
         return Guard(body)
 
     def case_checks(self, inp: Input, cell: str, derived: bool = False) -> list[Check]:
@@ -503,7 +507,9 @@ class Model:
         if name in self.tables:
             return self.tables[name]
         node = self.nodes[name]
-        v = node.value if node.expr is None else self.tree(name).value(self.env)
+        # A formula ending in a blank cell shows 0 (as Excel does), and the
+        # cells that read it read 0 too: never a blank passed on.
+        v = node.value if node.expr is None else as_cell(self.tree(name).value(self.env))
         self._memo[name] = v
         return v
 

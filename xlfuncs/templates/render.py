@@ -225,6 +225,7 @@ def results(lay: Layout, w: SheetWriter, block: Results) -> None:
         )
         lay.unit(w, "unit", res.unit)
         w.put("check", lay.t(res.how), wr.WRAPPED, to="how")
+        w.fit(lines(lay.t(res.how), w.width("check", "how")))
     result_checks(lay, w, block.rows)
     for v in block.verdicts:
         w.next()

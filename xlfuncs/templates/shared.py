@@ -17,9 +17,10 @@ from ..data.planning import (
     MFU_HIGH,
     PRICE_USD_BAND,
 )
-from ..data.prices import DEFAULT_GPU, DEFAULT_PRICE, PRICES_READ
+from ..data.prices import API_8B, API_70B, DEFAULT_GPU, DEFAULT_PRICE, PRICES_READ
+from ..data.serving import BANDWIDTH_UTIL, MAX_BATCH, PREFILL_MFU, SERVING_SOURCE
 from ..data.units import USABLE_MEMORY
-from ..registry.domains import Domain
+from ..registry.domains import NONNEGATIVE, Domain
 from ..registry.excel import key
 from . import texts as tx
 from .blocks import Check, Figures, Input, Notes, Result, Verdict
@@ -227,6 +228,65 @@ LORA_SPEED = Input(
       "(0,92-0,99 con recomputación) en modelos de 1-8 B con PEFT; Hu et al. dan "
       "1,25-1,33 en GPT-3 175B. Escriba su propia medida."),
     fmt=tx.TWO, typical=(0.8, 1.5), domain=Domain(0.0, 10.0, False, True, "be above 0 and at most 10"),
+)  # fmt: skip
+
+
+# ------------------------------------------------------------------ serving
+# The serving assumptions the budget and the planner share (one rule a name).
+_PER_M = T("{currency}/M tokens", "{currency}/M tokens")
+
+SERVING_BATCH = Input("ServingBatch", "max_batch", MAX_BATCH, T("Largest batch", "Lote máximo"),
+      T("sequences", "secuencias"),
+      T("The most requests a replica decodes at once (vLLM's default 256).",
+        "Las peticiones que como mucho decodifica a la vez una réplica (256 por "
+        "defecto en vLLM)."),
+      whole=True)  # fmt: skip
+
+SERVING_UTILIZATION = Input("ServingUtilization", "bandwidth_util", BANDWIDTH_UTIL,
+      T("Memory bandwidth reached", "Ancho de banda alcanzado"), T("%", "%"),
+      T("Share of the GPUs' memory bandwidth a decoding step reaches: 55 %, "
+        "calibrated on TensorRT-LLM's measured runs.",
+        "Parte del ancho de banda de memoria que alcanza un paso de decodificación: "
+        "55 %, calibrado con las ejecuciones medidas de TensorRT-LLM."),
+      fmt=tx.PERCENT_FMT)  # fmt: skip
+
+PREFILL_MFU_INPUT = Input("PrefillMFU", "prefill_mfu", PREFILL_MFU,
+      T("Prompt processing MFU", "MFU al procesar entradas"), T("% of peak", "% del pico"),
+      T("Share of the GPUs' dense peak prompt processing reaches: 60 %, calibrated "
+        "on the same runs.",
+        "Parte del pico denso de las GPU que alcanza el procesado de las entradas: "
+        "60 %, calibrado con las mismas ejecuciones."),
+      fmt=tx.PERCENT_FMT)  # fmt: skip
+
+PEAK_TO_AVERAGE = Input("PeakToAverage", "", 2.0, T("Peak over average traffic", "Punta sobre tráfico medio"),
+      T("×", "×"),
+      T("The busiest hour's tokens/s over the month's average: GPUs are sized for "
+        "the peak.",
+        "Tokens/s de la hora punta sobre la media del mes: las GPU se dimensionan "
+        "para la punta."), fmt=tx.TWO, domain=Domain(1.0, 100.0, True, True, "be from 1 to 100"),
+      typical=(1.0, 5.0))  # fmt: skip
+
+API_PRICE_INPUT = Input(
+    "ApiPriceInput", "", API_70B.input,
+    T("API price, input tokens", "Precio API, tokens de entrada"), _PER_M,
+    T(f"A hosted API's price for a million prompt tokens of the served model, in the "
+      f"plan's currency: AWS Bedrock lists {API_70B.model} at {API_70B.input} USD (the "
+      f"median of ten providers) and {API_8B.model} at {API_8B.input} (read {PRICES_READ}).",
+      f"El precio de una API alojada por un millón de tokens de entrada del modelo "
+      f"servido, en la moneda del plan: AWS Bedrock cobra {API_70B.input} USD por "
+      f"{API_70B.model} (la mediana de diez proveedores) y {API_8B.input} por "
+      f"{API_8B.model} (leído el {PRICES_READ})."),
+    fmt=tx.MONEY, domain=NONNEGATIVE, typical=(0.01, 20.0),
+)  # fmt: skip
+
+API_PRICE_OUTPUT = Input(
+    "ApiPriceOutput", "", API_70B.output,
+    T("API price, output tokens", "Precio API, tokens de salida"), _PER_M,
+    T("The same for a million output tokens: hosted APIs sell Llama 3.x 70B's at 0.38 "
+      "to 0.90 USD, Llama 3.1 8B's at 0.05 to 0.83.",
+      "Lo mismo por un millón de tokens de salida: las API alojadas venden los de "
+      "Llama 3.x 70B a 0,38-0,90 USD, los de Llama 3.1 8B a 0,05-0,83."),
+    fmt=tx.MONEY, domain=NONNEGATIVE, typical=(0.01, 60.0),
 )  # fmt: skip
 
 # ------------------------------------------------------------------ memory
@@ -576,8 +636,11 @@ PRICES = T(
 SOURCES_FINETUNE = (SEED_FINETUNE, MEMORY_SOURCES, LORA_CITE, PALM, DATASHEETS,
                     CONTINGENCY_CITE, PRICES)  # fmt: skip
 SOURCES_SIZE = (SEED_SIZE, HOFFMANN, KAPLAN, PALM, CONTINGENCY_CITE, PRICES)
+SERVING_CITE = T("Serving: " + SERVING_SOURCE + "; API prices: " + API_8B.source,
+                 "Servicio: " + SERVING_SOURCE + "; precios de API: " + API_8B.source)
 SOURCES_PLANNER = (SEED_SIZE, SEED_FINETUNE, HOFFMANN, BESIROGLU, KAPLAN, PALM,
-                   MEMORY_SOURCES, LORA_CITE, DATASHEETS, CONTINGENCY_CITE, PRICES)  # fmt: skip
+                   MEMORY_SOURCES, LORA_CITE, DATASHEETS, CONTINGENCY_CITE, PRICES,
+                   SERVING_CITE)  # fmt: skip
 
 __all__ = [
     "with_contingency",

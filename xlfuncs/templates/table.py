@@ -20,7 +20,7 @@ its check OK. Each field's column is a workbook name (a range over the rows).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from openpyxl.worksheet.pagebreak import Break
 
@@ -52,7 +52,7 @@ from .model import Model, ValidOf, check_name, key_name
 from .render import RENDERERS, note, section
 from .semantics import Value
 from .texts import Text
-from .written import parse, rename
+from .written import Held, parse, rename
 
 
 def cell(field: str, k: int) -> str:
@@ -314,10 +314,11 @@ def render_table(lay: Layout, w: SheetWriter, block: Table) -> None:
             tree = F.IFERROR(tree, na) if fails[f.name] else tree
         else:
             tree = f.expr
-        held_by = _RowHeld(model.reuse, {g.holds: g.name for g in computed
-                                         if isinstance(g.holds, str) and g.holds and g is not f},
-                           {g.holds: Ref(g.name) for g in computed
-                            if isinstance(g.holds, Call) and g is not f})  # fmt: skip
+        held_by = Held({g.holds: Ref(g.name) for g in computed
+                        if isinstance(g.holds, Call) and g is not f},
+                       {g.holds: Ref(g.name) for g in computed
+                        if isinstance(g.holds, str) and g.holds and g is not f},
+                       model.reuse)  # fmt: skip
         written = model._write(tree, local=True, reuse=held_by)
         trees[f.name] = written if f in keys else model.keyed(written, every_key)
     # A look-up a field holds (a model's row) is read from it by the others.
@@ -376,36 +377,6 @@ def render_table(lay: Layout, w: SheetWriter, block: Table) -> None:
                 w.split()
             part = [fields[block.label], *shown[start : start + printed - 1]]
             _band(lay, w, block, names, part, check=False)
-
-
-class _RowHeld(Mapping[Call, Expr]):
-    """The calls a row's other cells hold (``Field.holds``: by function, a row
-    calling each with one set of arguments), then the model's."""
-
-    def __init__(
-        self,
-        model: Mapping[Call, Expr],
-        fields: Mapping[str, str],
-        calls: Mapping[Call, Expr] | None = None,
-    ) -> None:
-        self.model, self.fields, self.calls = model, fields, dict(calls or {})
-
-    def __contains__(self, call: object) -> bool:
-        return (getattr(call, "function", None) in self.fields or call in self.calls
-                or call in self.model)  # fmt: skip
-
-    def __getitem__(self, call: Call) -> Expr:
-        if call.function in self.fields:
-            return Ref(self.fields[call.function])
-        if call in self.calls:
-            return self.calls[call]
-        return self.model[call]
-
-    def __iter__(self) -> Iterator[Call]:
-        return iter(self.model)
-
-    def __len__(self) -> int:
-        return len(self.model) + len(self.fields) + len(self.calls)
 
 
 def _lookup(tree: Expr) -> Expr | None:

@@ -11,7 +11,7 @@ for a LAMBDA's body, its parameters bound to the LAMBDA's.
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from openpyxl.formula import Tokenizer
@@ -187,6 +187,41 @@ _FUNCTIONS: dict[str, ExcelFunction] = {}
 _SEEN = [0]  # the registry's size when _FUNCTIONS was made
 
 
+class Held(Mapping[Call, Expr]):
+    """The library calls cells hold, read from those cells where another
+    formula would write the call out again: a call exactly (a result's tree), or
+    any call of a function (a cell holding it for formulas that call it with one
+    set of arguments, a serving replica's batch), then ``parent``'s."""
+
+    def __init__(
+        self,
+        calls: Mapping[Call, Expr] | None = None,
+        functions: Mapping[str, Expr] | None = None,
+        parent: Mapping[Call, Expr] | None = None,
+    ) -> None:
+        self.calls = dict(calls or {})
+        self.functions = dict(functions or {})
+        self.parent: Mapping[Call, Expr] = parent if parent is not None else {}
+
+    def __contains__(self, call: object) -> bool:
+        return (getattr(call, "function", None) in self.functions or call in self.calls
+                or call in self.parent)  # fmt: skip
+
+    def __getitem__(self, call: Call) -> Expr:
+        if call.function in self.functions:
+            return self.functions[call.function]
+        if call in self.calls:
+            return self.calls[call]
+        return self.parent[call]
+
+    def __iter__(self) -> Iterator[Call]:
+        yield from self.calls
+        yield from self.parent
+
+    def __len__(self) -> int:
+        return len(self.calls) + len(self.functions) + len(self.parent)
+
+
 def inline(
     call_: Call,
     *,
@@ -311,7 +346,7 @@ def fold(e: Expr) -> Expr:
     ``/IF(0>=3,1,1)`` or a look-up of a literal: arithmetic and comparisons of
     known values, a tree compared with itself, functions of literals, IF and
     CHOOSE of a known choice, IF of two like branches, ``*1``, ``/1`` and
-    ``+0``."""
+    an arithmetic ``+0``."""
     kids = [fold(c) for c in e.children()]
     e = e.rebuilt(kids) if kids else e
     empty = Env()
@@ -326,7 +361,9 @@ def fold(e: Expr) -> Expr:
             return e.left
         if e.op == "*" and e.left == ONE:
             return e.right
-        if e.op in ("+", "-") and e.right == ZERO:
+        # x+0 is x only for arithmetic: INDEX(…)+0 turns a blank or a text
+        # into a number or #VALUE!, on purpose.
+        if e.op in ("+", "-") and e.right == ZERO and isinstance(e.left, (Op, Neg)):
             return e.left
     if isinstance(e, Fn) and e.name == "IF" and len(e.args) == 3 and e.args[1] == e.args[2]:
         return e.args[1]  # the same either way: /IF(ZeroStage>=3,1,1) at one GPU

@@ -19,7 +19,7 @@ from ...data.prices import (
     PRICES_CURRENCY,
     PRICES_READ,
 )
-from ...data.serving import BANDWIDTH_UTIL, MAX_BATCH, PREFILL_MFU, SERVING_SOURCE
+from ...data.serving import SERVING_SOURCE
 from ...registry.domains import NONNEGATIVE, Domain
 from ...registry.excel import key
 from .. import texts as tx
@@ -40,12 +40,18 @@ from ..expr import Array, Expr, F, Lit, Ref
 from ..monthgrid import HEAD
 from ..monthgrid import cell as month
 from ..shared import (
+    API_PRICE_INPUT,
+    API_PRICE_OUTPUT,
     CONTINGENCY_INPUT,
     CURRENCY,
     DATASHEETS,
     LORA_CITE,
     LORA_SPEED,
     MEMORY_SOURCES,
+    PEAK_TO_AVERAGE,
+    PREFILL_MFU_INPUT,
+    SERVING_BATCH,
+    SERVING_UTILIZATION,
     USABLE,
     mfu_checks,
 )
@@ -141,10 +147,10 @@ CAPACITY = Inputs(
 
 
 def _price_of(j: int, column: str) -> Expr:
-    """Reservation j's GPU's price on the Prices sheet."""
-    return F.INDEX(
-        Ref(column), F.MATCH(Ref(reserved("ReservedRow", j)), Ref("PriceGPURow"), 0)
-    )
+    """Reservation j's GPU's price on the Prices sheet (+0: a blank price is 0
+    in every engine, which its check refuses)."""
+    row = F.MATCH(Ref(reserved("ReservedRow", j)), Ref("PriceGPURow"), 0)
+    return F.INDEX(Ref(column), row) + 0
 
 
 def _reserved_results(j: int) -> tuple[Result, ...]:
@@ -161,7 +167,11 @@ def _reserved_results(j: int) -> tuple[Result, ...]:
                T("Reserved price", "Precio reservado") + n, T("{currency}/GPU-h", "{currency}/GPU-h"),
                T("From the Prices sheet: what a committed GPU-hour costs, used or idle.",
                  "De la hoja Precios: lo que cuesta una GPU-hora comprometida, usada u ociosa."),
-               fmt=tx.MONEY),
+               fmt=tx.MONEY,
+               checks=(Check(Ref(reserved("ReservedPrice", j)).gt(0),
+                             T("Error: no reserved price for this GPU on the Prices sheet",
+                               "Error: sin precio reservado para esta GPU en la hoja "
+                               "Precios")),)),
         Result(reserved("ReservedOnDemand", j), _price_of(j, "PriceOnDemand"),
                T("On-demand price", "Precio bajo demanda") + n, T("{currency}/GPU-h", "{currency}/GPU-h"),
                T("What reserved runs above the commitment are billed.",
@@ -169,14 +179,6 @@ def _reserved_results(j: int) -> tuple[Result, ...]:
                fmt=tx.MONEY),
     )  # fmt: skip
 
-
-_RESERVED_PRICED = tuple(
-    Check(F.OR(F.ISBLANK(Ref(reserved("ReservedGPU", j))),
-               F.ISNUMBER(Ref(reserved("ReservedPrice", j)))),
-          T("Error: no reserved price for this GPU on the Prices sheet",
-            "Error: sin precio reservado para esta GPU en la hoja Precios"))
-    for j in range(1, RESERVATIONS + 1)
-)  # fmt: skip
 
 # The example prices are USD: in another currency, until one is typed over,
 # every amount would be USD relabelled (the sum of the Prices sheet's example
@@ -257,50 +259,12 @@ SERVING = Inputs(
                 "tokens a month split it.",
                 "La entrada y la salida de una petición juntas; los tokens de entrada y "
                 "salida al mes de cada servicio la reparten.")),
-        Input("ServingBatch", "max_batch", MAX_BATCH, T("Largest batch", "Lote máximo"),
-              T("sequences", "secuencias"),
-              T("The most requests a replica decodes at once (vLLM's default 256).",
-                "Las peticiones que como mucho decodifica a la vez una réplica (256 por "
-                "defecto en vLLM)."),
-              whole=True),
-        Input("ServingUtilization", "bandwidth_util", BANDWIDTH_UTIL,
-              T("Memory bandwidth reached", "Ancho de banda alcanzado"), T("%", "%"),
-              T("Share of the GPUs' memory bandwidth a decoding step reaches: 55 %, "
-                "calibrated on TensorRT-LLM's measured runs.",
-                "Parte del ancho de banda de memoria que alcanza un paso de decodificación: "
-                "55 %, calibrado con las ejecuciones medidas de TensorRT-LLM."),
-              fmt=tx.PERCENT_FMT),
-        Input("PrefillMFU", "prefill_mfu", PREFILL_MFU,
-              T("Prompt processing MFU", "MFU al procesar entradas"), T("% of peak", "% del pico"),
-              T("Share of the GPUs' dense peak prompt processing reaches: 60 %, calibrated "
-                "on the same runs.",
-                "Parte del pico denso de las GPU que alcanza el procesado de las entradas: "
-                "60 %, calibrado con las mismas ejecuciones."),
-              fmt=tx.PERCENT_FMT),
-        Input("PeakToAverage", "", 2.0, T("Peak over average traffic", "Punta sobre tráfico medio"),
-              T("×", "×"),
-              T("The busiest hour's tokens/s over the month's average: GPUs are sized for "
-                "the peak.",
-                "Tokens/s de la hora punta sobre la media del mes: las GPU se dimensionan "
-                "para la punta."), fmt=tx.TWO, domain=Domain(1.0, 100.0, True, True, "be from 1 to 100"),
-              typical=(1.0, 5.0)),
-        Input("ApiPriceInput", "", API_70B.input,
-              T("API price, input tokens", "Precio API, tokens de entrada"), _PER_M,
-              T(f"A hosted API's price for a million prompt tokens of the served model, in "
-                f"the plan's currency: {API_70B.input} USD for {API_70B.model} (AWS Bedrock "
-                f"and Google Vertex, the median of ten providers, read {PRICES_READ}).",
-                f"El precio de una API alojada por un millón de tokens de entrada del modelo "
-                f"servido, en la moneda del plan: {API_70B.input} USD para {API_70B.model} "
-                f"(AWS Bedrock y Google Vertex, la mediana de diez proveedores, leída el "
-                f"{PRICES_READ})."),
-              fmt=tx.MONEY, domain=NONNEGATIVE, typical=(0.01, 20.0)),
-        Input("ApiPriceOutput", "", API_70B.output,
-              T("API price, output tokens", "Precio API, tokens de salida"), _PER_M,
-              T("The same for a million output tokens: hosted APIs sell Llama 3.x 70B's at "
-                "0.38 to 0.90 USD.",
-                "Lo mismo por un millón de tokens de salida: las API alojadas venden los de "
-                "Llama 3.x 70B a 0,38-0,90 USD."),
-              fmt=tx.MONEY, domain=NONNEGATIVE, typical=(0.01, 60.0)),
+        SERVING_BATCH,
+        SERVING_UTILIZATION,
+        PREFILL_MFU_INPUT,
+        PEAK_TO_AVERAGE,
+        API_PRICE_INPUT,
+        API_PRICE_OUTPUT,
     ),
 )  # fmt: skip
 

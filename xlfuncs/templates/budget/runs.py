@@ -263,9 +263,11 @@ RUN_FIELDS = (
     _field("RunInPlan", T("Within the plan", "Dentro del plan"), _MONEY, tx.MONEY, total=True,
            band=3, expr=Ref("RunCost") * _MONTHS_IN_PLAN / Ref("RunDuration")),
     _field("RunPrice", T("Price", "Precio"), T("{currency}/GPU-h", "{currency}/GPU-h"), tx.MONEY,
+           # +0: a tier with no price (a blank cell) is 0 in every engine,
+           # which the run's check refuses.
            band=3, expr=F.CHOOSE(Ref("RunTierCode"), F.INDEX(Ref("PriceOnDemand"), Ref("RunPriceRow")),
                                  F.INDEX(Ref("PriceReserved"), Ref("RunPriceRow")),
-                                 F.INDEX(Ref("PriceSpot"), Ref("RunPriceRow")))),
+                                 F.INDEX(Ref("PriceSpot"), Ref("RunPriceRow"))) + 0),
     _field("RunGPUsUsed", T("GPUs used", "GPU usadas"), T("GPUs", "GPU"), band=3,
            expr=F.IF(SERVES, Ref("RunReplicas") * Ref("RunReplicaGPUs"), Ref("RunGPUs"))),
     _field("RunDays", T("Days", "Días"), T("days", "días"), tx.DURATION, band=3,

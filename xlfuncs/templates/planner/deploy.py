@@ -6,16 +6,24 @@ million tokens and per month), and the energy and emissions of the runs.
 
 from __future__ import annotations
 
+import dataclasses
+
+from ...data.prices import API_8B
 from .. import texts as tx
 from ..blocks import Input, Inputs, Result, Results, Verdict
-from ..checks import figure
 from ..expr import F, Lit, Ref, Say, call
 from ..shared import (
+    API_PRICE_INPUT,
+    API_PRICE_OUTPUT,
     DATASET_EXAMPLES,
     EPOCHS,
     FT_METHOD,
     FT_MODEL,
     LORA_SPEED,
+    PEAK_TO_AVERAGE,
+    PREFILL_MFU_INPUT,
+    SERVING_BATCH,
+    SERVING_UTILIZATION,
     TOKENS_PER_EXAMPLE,
     estimate_rows,
     memory_rows,
@@ -26,6 +34,7 @@ from ..shared import (
 from ..texts import T
 
 HOURS_A_MONTH = 730  # 8,760 hours a year ÷ 12
+SECONDS_A_MONTH = HOURS_A_MONTH * 3600
 
 FT_INPUTS = Inputs(
     T("Fine-tuning on this cluster", "Ajuste fino en este clúster"),
@@ -141,108 +150,165 @@ SERVING_INPUTS = Inputs(
     (
         Input(
             "ServingTokensPerSec", "tokens_per_sec", 5_000,
-            T("Peak traffic", "Tráfico punta"), T("tokens/s", "tokens/s"),
-            T("Tokens per second the service generates at its busiest hour, over all "
-              "users.",
-              "Tokens por segundo que genera el servicio en su hora de más uso, "
-              "sumando todos los usuarios."),
+            T("Peak traffic", "Tráfico punta"), T("output tokens/s", "tokens de salida/s"),
+            T("Output tokens per second the service generates at its busiest hour, over "
+              "all users.",
+              "Tokens de salida por segundo que genera el servicio en su hora de más "
+              "uso, sumando todos los usuarios."),
         ),
         Input(
-            "ServingBatch", "batch", 32,
-            T("Sequences per replica", "Secuencias por réplica"), T("sequences", "secuencias"),
-            T("Requests a replica decodes together (its batch): more is faster per "
-              "GPU and slower per user.",
-              "Peticiones que una réplica decodifica a la vez (su lote): más es más "
-              "rápido por GPU y más lento por usuario."),
-            whole=True,
+            "ServingPrompt", "prompt_tokens", 1_000,
+            T("Prompt a request", "Entrada por petición"), T("tokens", "tokens"),
+            T("A request's prompt and context, on average: its processing delays the "
+              "first token and takes the replica's time.",
+              "La entrada y el contexto de una petición, de media: procesarla retrasa "
+              "el primer token y ocupa la réplica."),
         ),
         Input(
-            "ServingContext", "seq_len", 2048,
-            T("Context per sequence", "Contexto por secuencia"), T("tokens", "tokens"),
-            T("Prompt and output tokens a sequence keeps in the key/value cache.",
-              "Tokens de entrada y salida que una secuencia guarda en la caché de "
-              "claves y valores."),
+            "ServingOutput", "output_tokens", 500,
+            T("Output a request", "Salida por petición"), T("tokens", "tokens"),
+            T("The tokens a request generates, on average.",
+              "Los tokens que genera una petición, de media."),
         ),
         Input(
             "ServingReplicaGPUs", "gpus", 1,
             T("GPUs per replica", "GPU por réplica"), T("GPUs", "GPU"),
             T("GPUs that hold one copy of the model (tensor parallel); raise it when "
-              "the weights do not fit one GPU.",
+              "the weights do not fit one GPU. Served in 16 bits (the budget's serving "
+              "lines take fp8, int8 or int4).",
               "GPU que guardan una copia del modelo (paralelismo tensorial); súbalo si "
-              "los pesos no caben en una GPU."),
+              "los pesos no caben en una GPU. Se sirve en 16 bits (los servicios del "
+              "presupuesto admiten fp8, int8 o int4)."),
             whole=True,
         ),
         Input(
-            "ServingUtilization", "utilization", 0.5,
-            T("Share of the bound reached", "Parte del límite alcanzada"), T("%", "%"),
-            T("Decoding reads every weight once a step, so memory bandwidth bounds "
-              "its speed; servers reach part of that bound (30-60 % is usual).",
-              "Decodificar lee cada peso una vez por paso, así que el ancho de banda "
-              "limita su velocidad; los servidores alcanzan parte de ese límite (lo "
-              "habitual es 30-60 %)."),
-            fmt=tx.PERCENT_FMT,
+            "ServingLatency", "ms_per_token", None,
+            T("Latency target", "Latencia objetivo"), T("ms/token", "ms/token"),
+            T("The most milliseconds a user waits for each output token (TPOT): it caps "
+              "the batch. Blank: none.",
+              "Los milisegundos que como mucho espera un usuario por token de salida "
+              "(TPOT): limita el lote. En blanco: ninguno."),
+            blank=True,
         ),
+        SERVING_BATCH,
+        SERVING_UTILIZATION,
+        PREFILL_MFU_INPUT,
+        PEAK_TO_AVERAGE,
+        # The default fine-tune is an 8 B model: its API prices.
+        dataclasses.replace(API_PRICE_INPUT, default=API_8B.input),
+        dataclasses.replace(API_PRICE_OUTPUT, default=API_8B.output),
     ),
 )  # fmt: skip
 
-_KV_PER_SEQUENCE = call(
-    "KV_CACHE_GB", "BaseLayers", call("MODEL_SPEC", "FTModel", Lit("kv_heads")),
-    call("MODEL_SPEC", "FTModel", Lit("head_dim")), "ServingContext", 1,
-)  # fmt: skip
+# A replica's output tokens/s is SERVING_TOKENS_PER_SEC (docs/serving.md): its
+# parts are results of their own, each the library's function on the model's
+# shape and the GPU's figures, and the replica's formula reads them.
+_SHAPE = ("BaseParams", "BaseActiveParams", "BaseLayers", "BaseKVWidth", "BaseAttentionWidth",
+          "BaseWidth")  # fmt: skip
+_CONTEXT = Ref("ServingPrompt") + Ref("ServingOutput") / 2  # a sequence's average context
+_GPU = ("GPUMemoryGB", "ServingBandwidth", "ServingPeakTFLOPS", "ServingReplicaGPUs")
+_OPTIONS = ("ServingLink", 2, "ServingBatch", "ServingLatency", "ServingUtilization",
+            "PrefillMFU")  # fmt: skip
 
 _SERVING_FIT = F.IF(
-    F.NOT(F.AND(F.ISNUMBER(Ref("ServingMaxBatch")), F.ISNUMBER(Ref("ServingBatch")))),
-    Say(tx.NA),
-    F.IF(
-        Ref("ServingMaxBatch").lt(1),
-        Say(T("Error: the weights do not fit a replica's usable memory: more GPUs "
-              "per replica",
-              "Error: los pesos no caben en la memoria utilizable de una réplica: más "
-              "GPU por réplica")),
-        F.IF(
-            Ref("ServingBatch").le(Ref("ServingMaxBatch")),
-            Say(tx.OK),
-            Say(T("Error: does not fit: at most ", "Error: no cabe: como mucho ")).cat(
-                figure(Ref("ServingMaxBatch"), 0),
-                T(" sequences of this context a replica", " secuencias de este contexto por réplica"),
-            ),
-        ),
-    ),
+    F.AND(F.ISNUMBER(Ref("ServingMaxBatch")), Ref("ServingMaxBatch").ge(1)),
+    Say(tx.OK),
+    Say(T("Error: the weights leave no room for a sequence in a replica's usable "
+          "memory: more GPUs per replica",
+          "Error: los pesos no dejan sitio a una secuencia en la memoria utilizable de "
+          "una réplica: más GPU por réplica")),
 )  # fmt: skip
 
 SERVING = Results(
     T("Serving: results", "Servicio: resultados"),
     (
-        Result(
-            "KVCacheGB", _KV_PER_SEQUENCE,
-            T("Key/value cache per sequence", "Caché de claves/valores por secuencia"), T("GB", "GB"),
-            T("2 × layers × key/value heads × head size × context × 2 bytes (kipply "
-              "2022).",
-              "2 × capas × cabezas de claves/valores × tamaño de cabeza × contexto × 2 "
-              "bytes (kipply 2022)."),
-            fmt=tx.TWO,
-        ),
-        Result(
-            "ServingMaxBatch",
-            call("MAX_DECODE_BATCH", "BaseParams", "GPUMemoryGB", "KVCacheGB", 2,
-                 "ServingReplicaGPUs", "UsableMemory"),
-            T("Most sequences that fit", "Máximo de secuencias que caben"), T("sequences", "secuencias"),
-            T("Sequences whose cache fits a replica's usable memory beside the 16-bit "
-              "weights.",
-              "Secuencias cuya caché cabe en la memoria utilizable de una réplica junto "
-              "a los pesos de 16 bits."),
-        ),
-        Result(
-            "ServingReplicaTokensPerSec",
-            call("MODEL_DECODE_TOKENS_PER_SEC", "FTModel", call("GPU_BANDWIDTH_TBS", "GPUModel"),
-                 "ServingBatch", "ServingContext", 2, "ServingReplicaGPUs")
-            * Ref("ServingUtilization"),
-            T("Tokens/s per replica", "Tokens/s por réplica"), T("tokens/s", "tokens/s"),
-            T("Bandwidth × batch ÷ (the bytes a step reads: the weights the batch "
-              "touches and its cache), times the share of that bound reached.",
-              "Ancho de banda × lote ÷ (los bytes que lee un paso: los pesos que toca "
-              "el lote y su caché), por la parte de ese límite alcanzada."),
-        ),
+        Result("ServingPeakTFLOPS", call("SERVING_PEAK_TFLOPS", "GPUModel"),
+               T("Peak, 16-bit", "Pico, 16 bits"), T("TFLOP/s", "TFLOP/s"),
+               T("The GPU's dense bf16 peak (the Data sheet): prompts are compute-bound.",
+                 "El pico denso bf16 de la GPU (hoja Datos): las entradas dependen del cómputo."),
+               fmt=tx.DECIMAL),
+        Result("ServingBandwidth", call("GPU_BANDWIDTH_TBS", "GPUModel"),
+               T("Memory bandwidth", "Ancho de banda de memoria"), T("TB/s", "TB/s"),
+               T("From its datasheet: decoding reads every weight once a step.",
+                 "De su ficha: decodificar lee cada peso una vez por paso."), fmt=tx.TWO),
+        Result("ServingLink", call("GPU_INTERCONNECT_GBS", "GPUModel"),
+               T("Link between GPUs", "Enlace entre GPU"), T("GB/s", "GB/s"),
+               T("NVLink or its like, each way: a replica of several GPUs all-reduces each "
+                 "layer's output.",
+                 "NVLink o similar, en cada sentido: una réplica de varias GPU suma la "
+                 "salida de cada capa (all-reduce)."), fmt="#,##0"),
+        Result("KVCacheGB",
+               call("KV_CACHE_GB", "BaseLayers", call("MODEL_SPEC", "FTModel", Lit("kv_heads")),
+                    call("MODEL_SPEC", "FTModel", Lit("head_dim")), _CONTEXT, 1),
+               T("Key/value cache per sequence", "Caché de claves/valores por secuencia"),
+               T("GB", "GB"),
+               T("2 × layers × key/value heads × head size × the average context (prompt "
+                 "and half the output) × 2 bytes (kipply 2022).",
+                 "2 × capas × cabezas de claves/valores × tamaño de cabeza × el contexto "
+                 "medio (entrada y media salida) × 2 bytes (kipply 2022)."), fmt=tx.TWO),
+        Result("ServingMaxBatch",
+               call("MAX_DECODE_BATCH", "BaseParams", "GPUMemoryGB",
+                    _CONTEXT * 2 * Ref("BaseLayers") * Ref("BaseKVWidth") * 2 / 1e9, 2,
+                    "ServingReplicaGPUs"),
+               T("Most sequences that fit", "Máximo de secuencias que caben"),
+               T("sequences", "secuencias"),
+               T("Sequences whose cache fits 90 % of a replica's memory beside the 16-bit "
+                 "weights.",
+                 "Secuencias cuya caché cabe en el 90 % de la memoria de una réplica junto "
+                 "a los pesos de 16 bits."), holds="MAX_DECODE_BATCH"),
+        Result("ServingLatencyBatch",
+               F.IF(F.ISBLANK(Ref("ServingLatency")), Ref("ServingBatch"),
+                    call("LATENCY_BATCH", *_SHAPE, "ServingBandwidth", "ServingPeakTFLOPS",
+                         "ServingReplicaGPUs", _CONTEXT, "ServingLatency", "ServingLink", 2,
+                         "ServingUtilization", "PrefillMFU")),
+               T("Most sequences the latency allows", "Máximo de secuencias que permite la latencia"),
+               T("sequences", "secuencias"),
+               T("The largest batch whose decoding step meets the latency target (the "
+                 "largest batch when there is none).",
+                 "El mayor lote cuyo paso de decodificación cumple la latencia objetivo "
+                 "(el lote máximo si no hay)."), holds="LATENCY_BATCH"),
+        Result("ServingBatchUsed",
+               call("REPLICA_BATCH", *_SHAPE, *_GPU, "ServingPrompt", "ServingOutput",
+                    *_OPTIONS),
+               T("Sequences decoded together", "Secuencias decodificadas juntas"),
+               T("sequences", "secuencias"),
+               T("The least of what fits, the largest batch and what the latency allows.",
+                 "El menor de lo que cabe, el lote máximo y lo que permite la latencia."),
+               holds="REPLICA_BATCH"),
+        Result("ServingPrefillMs",
+               call("REPLICA_PREFILL_MS", "BaseActiveParams", "BaseLayers", "BaseAttentionWidth",
+                    "BaseWidth", "ServingPeakTFLOPS", "ServingReplicaGPUs", "ServingPrompt",
+                    "ServingLink", "PrefillMFU"),
+               T("Prompt time", "Tiempo de entrada"), T("ms a request", "ms por petición"),
+               T("2 FLOPs a parameter and token of the prompt at the prompt MFU, and the "
+                 "replica's all-reduces: the time to the first token.",
+                 "2 FLOPs por parámetro y token de la entrada a la MFU de entradas, y las "
+                 "sumas de la réplica: el tiempo hasta el primer token."),
+               fmt=tx.TWO, holds="REPLICA_PREFILL_MS"),
+        Result("ServingStepMs",
+               call("REPLICA_STEP_MS", *_SHAPE, "BaseExperts",
+                    call("MODEL_SPEC", "FTModel", Lit("experts_per_token")), "ServingBandwidth",
+                    "ServingPeakTFLOPS", "ServingReplicaGPUs", "ServingBatchUsed", _CONTEXT,
+                    "ServingLink", 2, "ServingUtilization", "PrefillMFU"),
+               T("Decode step", "Paso de decodificación"), T("ms", "ms"),
+               T("A step reads the weights and the batch's cache at the bandwidth reached "
+                 "(or computes, when slower), plus the all-reduces: the time per output "
+                 "token a user sees.",
+                 "Un paso lee los pesos y la caché del lote al ancho de banda alcanzado (o "
+                 "calcula, si es más lento), más las sumas: el tiempo por token de salida "
+                 "que ve el usuario."),
+               fmt=tx.TWO, holds="REPLICA_STEP_MS"),
+        Result("ServingReplicaTokensPerSec",
+               call("SERVING_TOKENS_PER_SEC", "FTModel", "GPUModel", "ServingReplicaGPUs",
+                    "ServingPrompt", "ServingOutput", Lit("bf16"), "ServingBatch",
+                    "ServingLatency", "ServingUtilization", "PrefillMFU"),
+               T("Output tokens/s per replica", "Tokens de salida/s por réplica"),
+               T("tokens/s", "tokens/s"),
+               T("SERVING_TOKENS_PER_SEC: a batch of requests each prompt once and then "
+                 "one token a step; calibrated on measured runs (docs/serving.md).",
+                 "SERVING_TOKENS_PER_SEC: un lote de peticiones, cada una su entrada una "
+                 "vez y luego un token por paso; calibrado con ejecuciones medidas "
+                 "(docs/serving.md)."), fmt="#,##0"),
         Result(
             "ServingGPUs",
             call("SERVING_GPUS", "ServingTokensPerSec", "ServingReplicaTokensPerSec", 1)
@@ -257,7 +323,8 @@ SERVING = Results(
             "ServingCostPerMTok",
             call("SERVING_COST_PER_MTOK", "PricePerGPUHour",
                  Ref("ServingTokensPerSec") / Ref("ServingGPUs")),
-            T("Cost per million tokens", "Coste por millón de tokens"), T("{currency}/M tokens", "{currency}/M tokens"),
+            T("Cost per million output tokens at the peak", "Coste por millón de tokens de salida en la punta"),
+            T("{currency}/M tokens", "{currency}/M tokens"),
             T("Price per GPU-hour ÷ the tokens each GPU generates in an hour at the "
               "peak, × 1,000,000.",
               "Precio por GPU-hora ÷ los tokens que genera cada GPU en una hora en la "
@@ -270,6 +337,19 @@ SERVING = Results(
             T("Serving cost per month", "Coste mensual del servicio"), T("{currency}/month", "{currency}/mes"),
             T("GPUs × price per GPU-hour × 730 hours: the peak's GPUs kept all month.",
               "GPU × precio por GPU-hora × 730 horas: las GPU de la punta todo el mes."),
+            fmt=tx.MONEY, key=True,
+        ),
+        Result(
+            "ServingApiMonthlyCost",
+            Ref("ServingTokensPerSec") / Ref("PeakToAverage") * SECONDS_A_MONTH
+            * (Ref("ApiPriceOutput") + Ref("ApiPriceInput") * Ref("ServingPrompt")
+               / Ref("ServingOutput")) / 1e6,
+            T("The same tokens through an API", "Los mismos tokens con una API"),
+            T("{currency}/month", "{currency}/mes"),
+            T("A month's tokens at the average traffic (the peak ÷ the peak over the "
+              "average), prompts and output, at the API prices: build or buy.",
+              "Los tokens de un mes al tráfico medio (la punta ÷ la punta sobre la "
+              "media), entradas y salidas, a los precios de la API: hacer o comprar."),
             fmt=tx.MONEY, key=True,
         ),
     ),
