@@ -105,7 +105,13 @@ def test_the_runs_table_holds_the_example_programme(default):
     assert kinds.count("pre-training") == 1 and kinds.count("serving") == 1
     methods = {r["RunMethod"] for r in table.rows if r["RunKind"] == "fine-tuning"}
     assert kinds.count("fine-tuning") == 4 and methods == {"full", "LoRA", "QLoRA"}
-    for name in ("RunModel", "RunMFU", "RunMeasuredSpeed", "RunPromptTokens", "RunCost"):
+    for name in (
+        "RunModel",
+        "RunMFU",
+        "RunMeasuredSpeed",
+        "RunPromptTokens",
+        "RunCost",
+    ):
         assert len(v(default, name)) == ROWS, name
     assert filled(v(default, "RunModel")) == [
         "Llama 3.1 8B", "Llama 3.1 70B", "Qwen2.5 7B", "Llama 3.1 8B", "Llama 3.3 70B",
@@ -159,7 +165,9 @@ def test_serving_by_hand(base):
     # The assistant: Llama 3.1 70B in fp8 on replicas of 2 H100s; 20e9 output
     # and 40e9 prompt tokens a month: a request of 1,500 tokens is 1,000 of
     # prompt and 500 of output. A replica's speed is the library's.
-    replica = xlfuncs.serving_tokens_per_sec("Llama 3.1 70B", "H100 SXM", 2, 1000, 500, "fp8")
+    replica = xlfuncs.serving_tokens_per_sec(
+        "Llama 3.1 70B", "H100 SXM", 2, 1000, 500, "fp8"
+    )
     assert base("RunReplicaEstimate")[5] == pytest.approx(replica, rel=1e-12)
     assert (base("RunPromptLen")[5], base("RunOutputLen")[5]) == (1000, 500)
     # The peak: 20e9 ÷ 730 h ÷ 3,600 s × 2 = 15,220.7 tokens/s, on 4.17 replicas:
@@ -177,7 +185,9 @@ def test_serving_by_hand(base):
     # Break-even: the API's 2.16 USD an M output tokens (prompts included)
     # against one replica and the spare, 2 × 2 × 730 × 2.72 = 7,942.40 USD a
     # month: 3.68e9 output tokens a month.
-    assert base("RunBreakEven")[5] == pytest.approx(2 * 2 * 730 * 2.72 / 2.16e-6, rel=1e-12)
+    assert base("RunBreakEven")[5] == pytest.approx(
+        2 * 2 * 730 * 2.72 / 2.16e-6, rel=1e-12
+    )
 
 
 def test_doubling_the_measured_serving_speed_halves_its_cost():
@@ -272,7 +282,9 @@ def test_costliest_runs_by_name(base):
     costs = filled(base("RunCost"))
     names = filled(base("RunName"))
     order = sorted(range(len(costs)), key=lambda k: -costs[k])
-    assert [base(f"CostliestRunName{k}") for k in (1, 2, 3)] == [names[k] for k in order[:3]]
+    assert [base(f"CostliestRunName{k}") for k in (1, 2, 3)] == [
+        names[k] for k in order[:3]
+    ]
     assert base("CostliestRun1") == pytest.approx(costs[order[0]], rel=1e-12)
 
 
@@ -322,9 +334,18 @@ def test_a_70b_model_on_one_80gb_gpu_does_not_fit():
 @pytest.mark.parametrize(
     ("values", "start"),
     [
-        ({"PriceOnDemand": 399}, "Prices per GPU-hour, H100 SXM: Warning: unusual for USD"),
-        ({"Currency": "JPY"}, "A US dollar in the currency: Warning: the Prices sheet still"),
-        ({"Currency": "EUR"}, "A US dollar in the currency: Warning: the Prices sheet still"),
+        (
+            {"PriceOnDemand": 399},
+            "Prices per GPU-hour, H100 SXM: Warning: unusual for USD",
+        ),
+        (
+            {"Currency": "JPY"},
+            "A US dollar in the currency: Warning: the Prices sheet still",
+        ),
+        (
+            {"Currency": "EUR"},
+            "A US dollar in the currency: Warning: the Prices sheet still",
+        ),
     ],
 )
 def test_prices_far_from_the_market_or_in_another_currency_warn(values, start):
@@ -371,7 +392,9 @@ def test_use_above_the_commitment_is_billed_on_demand():
     # 12 - 8 = 4 GPUs above, for 10 months, at 3.99 - 2.72 more than reserved.
     above = 4 * 730 * 10 * (H100_ON_DEMAND - H100_RESERVED)
     assert got("BudgetAbove") == pytest.approx(above, rel=1e-12)
-    assert got("ModelCheck").startswith("Month by month: month 3: Warning: reserved runs")
+    assert got("ModelCheck").startswith(
+        "Month by month: month 3: Warning: reserved runs"
+    )
 
 
 def test_a_commitment_mostly_idle_warns():
@@ -383,7 +406,9 @@ def test_a_commitment_mostly_idle_warns():
 
 def test_a_tier_with_no_price_is_the_runs_error():
     got = runs({3: {"RunTier": "reserved"}})  # the L40S has no reserved price
-    assert got("ModelCheck").startswith("Runs, Summaries 8B: Error: no price for this GPU")
+    assert got("ModelCheck").startswith(
+        "Runs, Summaries 8B: Error: no price for this GPU"
+    )
     assert got("BudgetTotal") == "n/a: see Check"
 
 

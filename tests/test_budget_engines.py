@@ -118,7 +118,7 @@ def _type_error(path, out, name: str, row: int) -> None:
     first = ref.split(":")[0]
     col = "".join(ch for ch in first if ch.isalpha())
     ws = wb[title.strip("'")]
-    ws[f"{col}{int(first[len(col):]) + row}"] = "=NA()"
+    ws[f"{col}{int(first[len(col) :]) + row}"] = "=NA()"
     wb.save(out)
 
 
@@ -212,7 +212,12 @@ def _typed_over(variant: str, title: str, cell) -> bool:
     """The input cell the variant typed =NA() into shows #N/A, as it must."""
     if variant not in TYPED_ERRORS:
         return False
-    return cell.value == "#N/A" and title in ("Runs", "Prices", "Ejecuciones", "Precios")
+    return cell.value == "#N/A" and title in (
+        "Runs",
+        "Prices",
+        "Ejecuciones",
+        "Precios",
+    )
 
 
 def numbers(values) -> list[float]:
@@ -239,7 +244,9 @@ def test_a_run_in_error_leaves_no_total_and_others_no_cost(books):
         assert str(named_values(lo, "BudgetTotal")).startswith("n/")
         # No other run says it costs nothing: one row's problem is that row's.
         statuses = [s for s in named_values(lo, "CheckStatus") if s not in (None, "OK")]
-        assert not any("costs nothing" in s or "no cuesta" in s for s in statuses), statuses
+        assert not any("costs nothing" in s or "no cuesta" in s for s in statuses), (
+            statuses
+        )
 
 
 def test_use_above_the_commitment_is_billed_at_on_demand(books):

@@ -121,10 +121,15 @@ def test_a_currency_relabels_the_example_prices(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(T, "TEMPLATES", (T.CHINCHILLA, T.BUDGET))
     code, out, err = run(tmp_path, capsys, "Currency=EUR")
     assert code == 0
+    # The budget's own check says so too (issue 27): its model check warns.
     assert err == (
+        "xlfuncs: warning: llm-compute-budget: its Model check reads: A US dollar "
+        "in the currency: Warning: the Prices sheet still holds the example prices, "
+        "in USD: type your prices in the plan's currency\n"
         "xlfuncs: warning: Currency=EUR relabels the example amounts, which are "
         "USD, without converting them: set or retype PricePerGPUHour in "
-        "chinchilla-model-size; the Prices sheet in llm-compute-budget\n"
+        "chinchilla-model-size; ApiPriceInput in llm-compute-budget; ApiPriceOutput "
+        "in llm-compute-budget; the Prices sheet in llm-compute-budget\n"
     )
     code, _, err = run(tmp_path / "b", capsys, "Currency=EUR", "PricePerGPUHour=2.1")
     assert "PricePerGPUHour in" not in err and "Prices sheet" in err

@@ -76,8 +76,9 @@ MAX_BATCH = 256
 ALLREDUCE_LATENCY_S = 8e-6
 SERVING_SOURCE = (
     "Defaults fitted to TensorRT-LLM's performance overview, v0.17 "
-    "(https://nvidia.github.io/TensorRT-LLM/performance/perf-overview.html): H100 SXM, FP8, Llama 3.1 8B and 70B; checked on measured "
-    "runs held out of the fit"
+    "(https://nvidia.github.io/TensorRT-LLM/performance/perf-overview.html): "
+    "H100 SXM, FP8, Llama 3.1 8B and 70B; checked on measured runs held out of the "
+    "fit"
 )
 
 __all__ = [

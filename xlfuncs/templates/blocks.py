@@ -235,6 +235,9 @@ class Field:
     # this cell rather than written out again in theirs: a function's name (a
     # row calls it with one set of arguments), or the call itself.
     holds: str | Expr = ""
+    # False: computed whatever the row's other cells say (a typed word's code,
+    # which the row's checks read), blank where it cannot be.
+    guarded: bool = True
 
     @property
     def shown_in(self) -> int:

@@ -39,6 +39,7 @@ from .shared import (
     LORA_SPEED,
     MFU,
     PRICE,
+    RECOMPUTE,
     SOURCE,
     SOURCES_FINETUNE,
     STATE_BYTES,
@@ -232,6 +233,7 @@ MEMORY_INPUTS = Inputs(
               "pesos, gradientes y estados de Adam; LoRA y QLoRA reparten también sus "
               "pesos congelados en la 3."),
         ),
+        RECOMPUTE,
     ),
 )  # fmt: skip
 

@@ -509,7 +509,11 @@ class Model:
         node = self.nodes[name]
         # A formula ending in a blank cell shows 0 (as Excel does), and the
         # cells that read it read 0 too: never a blank passed on.
-        v = node.value if node.expr is None else as_cell(self.tree(name).value(self.env))
+        v = (
+            node.value
+            if node.expr is None
+            else as_cell(self.tree(name).value(self.env))
+        )
         self._memo[name] = v
         return v
 

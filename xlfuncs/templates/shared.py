@@ -291,6 +291,20 @@ API_PRICE_OUTPUT = Input(
 
 # ------------------------------------------------------------------ memory
 
+RECOMPUTE = Input(
+    "Recompute", "recompute", "full",
+    T("Activation recomputation", "Recálculo de activaciones"), T("mode", "modo"),
+    T("none, selective (attention only) or full (each layer's input only, gradient "
+      "checkpointing): full saves the most memory for about a third more compute, and a "
+      "70B model fits its GPUs only with it. The MFU counts model FLOPs, so recomputing "
+      "lowers the MFU a run reaches.",
+      "none (sin recálculo), selective (solo la atención) o full (solo la entrada de cada "
+      "capa): full ahorra más memoria a cambio de un tercio más de cómputo, y un modelo "
+      "de 70B solo cabe en sus GPU con él. La MFU cuenta los FLOPs del modelo: "
+      "recalcular baja la MFU que se alcanza."),
+    kind="list", keys="RecomputeNames", menu="RecomputeNames",
+)  # fmt: skip
+
 _PARAMS_HOW = T("From the model's published configuration (the Models sheet).",
                 "De la configuración publicada del modelo (hoja Modelos).")  # fmt: skip
 
@@ -307,6 +321,8 @@ def shape_rows() -> tuple[Result, ...]:
         ("BaseFFN", "ffn_dim", T("MLP width", "Anchura del MLP"), T("dimensions", "dimensiones"), tx.COUNT),
         ("BaseKVWidth", "kv_width", T("Key/value width", "Anchura de claves/valores"), T("dimensions", "dimensiones"), tx.COUNT),
         ("BaseExperts", "experts", T("Experts per layer", "Expertos por capa"), T("experts", "expertos"), tx.COUNT),
+        ("BaseExpertsPerToken", "experts_per_token", T("Experts a token", "Expertos por token"), T("experts", "expertos"), tx.COUNT),
+        ("BaseVocab", "vocab", T("Vocabulary", "Vocabulario"), T("tokens", "tokens"), tx.COUNT),
     )  # fmt: skip
     return tuple(
         Result(name, call("MODEL_SPEC", "FTModel", Lit(field)), label, unit, _PARAMS_HOW, fmt=fmt)
@@ -322,61 +338,55 @@ def memory_rows(
     *,
     gpu_memory: bool = True,
 ) -> tuple[Result, ...]:
-    """Memory per GPU of full fine-tuning, LoRA and QLoRA of FTModel on ``gpus``
-    GPUs of GPUModel, each sharded by ZeroStage, and of the method chosen.
+    """The peak memory a GPU of a training step of full fine-tuning, LoRA and
+    QLoRA of FTModel on ``gpus`` GPUs of GPUModel (TRAINING_PEAK_GB, as
+    TRAINING_MEMORY_GB: weights, gradients and Adam states sharded by the ZeRO
+    stage, activations at the recomputation chosen, the loss's logits, the
+    allocator's reserve), the fewest GPUs each fits on, and the method chosen's.
     ``gpu_memory`` False: the template shows GPUMemoryGB elsewhere."""
-    per = T("Sharded over the GPUs by the ZeRO stage (Rajbhandari et al. 2020).",
-            "Repartido entre las GPU según la etapa de ZeRO (Rajbhandari et al. 2020).")  # fmt: skip
-    lora_all = Ref("BaseParams") + Ref("LoRAParams")
     rows = [gpu_memory_row()] if gpu_memory else []
     rows += [
-        Result("LoRAParams",
-               call("LORA_PARAMS", "BaseLayers", "BaseWidth", "LoRARank", 2, 3,
-                    "BaseFFN", 2, "BaseKVWidth", "BaseExperts"),
+        Result("LoRAParams", call("MODEL_LORA_PARAMS", "FTModel", "LoRARank"),
                T("LoRA trainable parameters", "Parámetros entrenables de LoRA"), T("parameters", "parámetros"),
                T("Rank × (inputs + outputs) of every linear layer's adapter (q, k, v, o, "
-                 "gate, up, down), every expert's MLP included, as PEFT counts them.",
+                 "and the MLP's), every expert's included, as PEFT counts them.",
                  "Rango × (entradas + salidas) del adaptador de cada capa lineal (q, k, "
-                 "v, o, gate, up, down), con el MLP de cada experto, como cuenta PEFT."),
+                 "v, o y las del MLP), con las de cada experto, como cuenta PEFT."),
                fmt=tx.LARGE),
-        Result("FTActivationGB",
-               call("ACTIVATION_GB", "BaseLayers", "BaseWidth", "BaseHeads", seq, micro, 1,
-                    Lit("full")),
-               T("Activations", "Activaciones"), T("GB", "GB"),
-               T("With gradient checkpointing, each layer's input kept: 2·s·b·h bytes a "
-                 "layer (Korthikanti et al. 2022).",
-                 "Con recomputación de activaciones (gradient checkpointing), se guarda la entrada de cada capa: 2·s·b·h "
-                 "bytes por capa (Korthikanti et al. 2022)."), fmt=tx.DECIMAL),
+        Result("FTEmbeddingParams", call("MODEL_EMBEDDING_PARAMS", "FTModel"),
+               T("Embedding and output layer", "Embeddings y capa de salida"), T("parameters", "parámetros"),
+               T("Vocabulary × width, once if they are tied: QLoRA keeps them in 16 bits.",
+                 "Vocabulario × anchura, una vez si están atadas: QLoRA las guarda en 16 bits."),
+               fmt=tx.LARGE),
     ]  # fmt: skip
+    shape = ("BaseParams", "BaseLayers", "BaseWidth", "BaseAttentionWidth", "BaseKVWidth",
+             "BaseFFN", "BaseVocab", seq, micro)  # fmt: skip
     methods = (
-        ("Full", T("Full fine-tuning", "Ajuste completo"), Ref("BaseParams"), Ref("BaseParams"), 2,
-         STATE_BYTES),
-        ("LoRA", T("LoRA", "LoRA"), lora_all, Ref("LoRAParams"), 2,
-         T("16-bit base weights plus 16 bytes per adapter parameter.",
-           "Pesos base de 16 bits más 16 bytes por parámetro de adaptador.")),
-        ("QLoRA", T("QLoRA", "QLoRA"), lora_all, Ref("LoRAParams"), 0.5,
-         T("4-bit base weights (0.5 bytes a parameter, Dettmers et al. 2023) plus the "
-           "adapters' 16 bytes a parameter.",
-           "Pesos base de 4 bits (0,5 bytes por parámetro, Dettmers et al. 2023) más "
-           "16 bytes por parámetro de adaptador.")),
-    )  # fmt: skip
-    for prefix, label, held, trained, weight_bytes, how in methods:
-        state = call("MODEL_STATE_GB", held, trained, weight_bytes, gpus, zero)
+        ("Full", 1, T("Full fine-tuning", "Ajuste completo")),
+        ("LoRA", 2, T("LoRA", "LoRA")),
+        ("QLoRA", 3, T("QLoRA", "QLoRA")),
+    )
+    for prefix, code, label in methods:
         rows += [
-            Result(f"{prefix}StateGB", state, label + T(": model state", ": estado del modelo"),
-                   T("GB", "GB"), how + " " + per, fmt=tx.DECIMAL),
-            Result(f"{prefix}MemoryGB", Ref(f"{prefix}StateGB") + Ref("FTActivationGB"),
+            Result(f"{prefix}MemoryGB",
+                   call("TRAINING_PEAK_GB", *shape, code, "Recompute", "LoRAParams",
+                        "FTEmbeddingParams", "BaseExpertsPerToken", gpus, zero, 1),
                    label + T(": per GPU", ": por GPU"), T("GB", "GB"),
-                   T("Model state + activations.", "Estado del modelo + activaciones."),
-                   fmt=tx.DECIMAL),
+                   T("A training step's peak (TRAINING_MEMORY_GB): the weights, gradients "
+                     "and Adam states the ZeRO stage shards, the activations, the loss, the "
+                     "allocator's reserve.",
+                     "El pico de un paso de entrenamiento (TRAINING_MEMORY_GB): pesos, "
+                     "gradientes y estados de Adam que reparte ZeRO, activaciones, la "
+                     "pérdida y la reserva del asignador."), fmt=tx.DECIMAL),
             Result(f"{prefix}MinGPUs",
-                   call("MIN_GPUS_FOR_MEMORY", held, "GPUMemoryGB", "FTActivationGB", trained,
-                        weight_bytes, zero, 1, "UsableMemory"),
+                   call("MIN_GPUS_FOR_PEAK", *shape, "GPUMemoryGB", code, "Recompute",
+                        "LoRAParams", "FTEmbeddingParams", "BaseExpertsPerToken", zero, 1,
+                        "UsableMemory"),
                    label + T(": fewest GPUs", ": mínimo de GPU"), T("GPUs", "GPU"),
-                   T("The fewest GPUs at this ZeRO stage whose memory fits within the "
-                     "usable share.",
-                     "El mínimo de GPU con esta etapa de ZeRO cuya memoria cabe en la "
-                     "parte utilizable.")),
+                   T("The fewest GPUs at this ZeRO stage whose peak fits within the "
+                     "usable share (MIN_GPUS_FOR_TRAINING).",
+                     "El mínimo de GPU con esta etapa de ZeRO cuyo pico cabe en la "
+                     "parte utilizable (MIN_GPUS_FOR_TRAINING).")),
         ]  # fmt: skip
     chosen = T("The method chosen above.", "El método elegido arriba.")
     rows += [
@@ -636,8 +646,10 @@ PRICES = T(
 SOURCES_FINETUNE = (SEED_FINETUNE, MEMORY_SOURCES, LORA_CITE, PALM, DATASHEETS,
                     CONTINGENCY_CITE, PRICES)  # fmt: skip
 SOURCES_SIZE = (SEED_SIZE, HOFFMANN, KAPLAN, PALM, CONTINGENCY_CITE, PRICES)
-SERVING_CITE = T("Serving: " + SERVING_SOURCE + "; API prices: " + API_8B.source,
-                 "Servicio: " + SERVING_SOURCE + "; precios de API: " + API_8B.source)
+SERVING_CITE = T(
+    "Serving: " + SERVING_SOURCE + "; API prices: " + API_8B.source,
+    "Servicio: " + SERVING_SOURCE + "; precios de API: " + API_8B.source,
+)
 SOURCES_PLANNER = (SEED_SIZE, SEED_FINETUNE, HOFFMANN, BESIROGLU, KAPLAN, PALM,
                    MEMORY_SOURCES, LORA_CITE, DATASHEETS, CONTINGENCY_CITE, PRICES,
                    SERVING_CITE)  # fmt: skip
@@ -664,6 +676,7 @@ __all__ = [
     "estimate_rows",
     "looked_up",
     "memory_rows",
+    "RECOMPUTE",
     "memory_verdicts",
     "shape_rows",
 ]

@@ -309,6 +309,8 @@ def render_table(lay: Layout, w: SheetWriter, block: Table) -> None:
             tree = F.IF(Ref(used.name), Say(tx.NA), "")
         elif f.expr is None:
             continue
+        elif f in computed and not f.guarded:
+            tree = F.IF(Ref(used.name), F.IFERROR(f.expr, ""), "")
         elif f in computed:
             tree = F.IF(Ref(ok.name), f.expr, na)
             tree = F.IFERROR(tree, na) if fails[f.name] else tree

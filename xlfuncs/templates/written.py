@@ -232,7 +232,9 @@ def inline(
     sibling calls written out too (or replaced through ``reuse`` by a cell that
     holds them), OMITTED decided and constant tests folded away."""
     functions = _functions() if functions is None else functions
-    return fold(_expand(call_, {}, {}, functions, {} if reuse is None else reuse, top=True))
+    return fold(
+        _expand(call_, {}, {}, functions, {} if reuse is None else reuse, top=True)
+    )
 
 
 def rename(e: Expr, names: Mapping[str, str]) -> Expr:
@@ -365,7 +367,12 @@ def fold(e: Expr) -> Expr:
         # into a number or #VALUE!, on purpose.
         if e.op in ("+", "-") and e.right == ZERO and isinstance(e.left, (Op, Neg)):
             return e.left
-    if isinstance(e, Fn) and e.name == "IF" and len(e.args) == 3 and e.args[1] == e.args[2]:
+    if (
+        isinstance(e, Fn)
+        and e.name == "IF"
+        and len(e.args) == 3
+        and e.args[1] == e.args[2]
+    ):
         return e.args[1]  # the same either way: /IF(ZeroStage>=3,1,1) at one GPU
     if isinstance(e, Fn) and e.args:
         head = e.args[0]

@@ -50,6 +50,7 @@ from ..shared import (
     MEMORY_SOURCES,
     PEAK_TO_AVERAGE,
     PREFILL_MFU_INPUT,
+    RECOMPUTE,
     SERVING_BATCH,
     SERVING_UTILIZATION,
     USABLE,
@@ -234,15 +235,7 @@ TRAINING = Inputs(
         Input("ZeroStage", "zero_stage", 3, T("ZeRO stage", "Etapa de ZeRO"), T("0 to 3", "0 a 3"),
               T("How a run's GPUs share weights, gradients and Adam states (3: all).",
                 "Cómo reparten las GPU pesos, gradientes y estados de Adam (3: todo).")),
-        Input("Recompute", "recompute", "full",
-              T("Activation recomputation", "Recálculo de activaciones"), T("mode", "modo"),
-              T("none, selective (attention only) or full (each layer's input only, "
-                "gradient checkpointing): a 70B model fits its GPUs only with full. The "
-                "MFU counts model FLOPs, so recomputing lowers the MFU a run reaches.",
-                "none (sin recálculo), selective (solo la atención) o full (solo la "
-                "entrada de cada capa): un modelo de 70B solo cabe con full. La MFU "
-                "cuenta los FLOPs del modelo: recalcular baja la MFU que se alcanza."),
-              kind="list", keys="RecomputeNames", menu="RecomputeNames"),
+        RECOMPUTE,
         Input("LoRARank", "rank", 16, T("LoRA rank (r)", "Rango de LoRA (r)"),
               T("dimensions", "dimensiones"),
               T("Rank of the adapters on every linear layer.",

@@ -205,7 +205,9 @@ SERVING_INPUTS = Inputs(
 # shape and the GPU's figures, and the replica's formula reads them.
 _SHAPE = ("BaseParams", "BaseActiveParams", "BaseLayers", "BaseKVWidth", "BaseAttentionWidth",
           "BaseWidth")  # fmt: skip
-_CONTEXT = Ref("ServingPrompt") + Ref("ServingOutput") / 2  # a sequence's average context
+_CONTEXT = (
+    Ref("ServingPrompt") + Ref("ServingOutput") / 2
+)  # a sequence's average context
 _GPU = ("GPUMemoryGB", "ServingBandwidth", "ServingPeakTFLOPS", "ServingReplicaGPUs")
 _OPTIONS = ("ServingLink", 2, "ServingBatch", "ServingLatency", "ServingUtilization",
             "PrefillMFU")  # fmt: skip

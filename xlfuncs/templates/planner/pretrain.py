@@ -33,6 +33,7 @@ from ..shared import (
     GPU_MODEL,
     MFU,
     PRICE,
+    RECOMPUTE,
     gpu_memory_row,
     peak_row,
     time_checks,
@@ -248,16 +249,8 @@ MEMORY_INPUTS = Inputs(
               "entre las GPU de datos paralelos, 2 también los gradientes, 3 también "
               "los pesos."),
         ),
-        Input(
-            "Recompute", "recompute", "selective",
-            T("Activation recomputation", "Recálculo de activaciones"), T("mode", "modo"),
-            T("none, selective (attention only) or full (each layer's input only): "
-              "full saves the most memory for about a third more compute.",
-              "none (sin recálculo), selective (solo la atención) o full (solo la "
-              "entrada de cada capa): full ahorra más memoria a cambio de un tercio "
-              "más de cómputo."),
-            kind="list", keys="RecomputeNames", menu="RecomputeNames",
-        ),
+        # Large pre-training runs recompute the attention only (Megatron-LM).
+        dataclasses.replace(RECOMPUTE, default="selective"),
     ),
 )  # fmt: skip
 
