@@ -66,7 +66,10 @@ def random_inputs(tpl, rng: random.Random) -> dict[str, object]:
         else:
             value = rng.uniform(lo, hi)
         if d is not None and not d.contains(value):
-            value = float(inp.default)  # type: ignore[arg-type]
+            if inp.default is None:  # a blank-able input with no default: blank
+                out[inp.name] = None
+                continue
+            value = float(inp.default)
         out[inp.name] = value
     if "TensorParallel" in out and "GPUs" in out:  # the GPUs a multiple of it
         tp = int(out["TensorParallel"])  # type: ignore[call-overload]

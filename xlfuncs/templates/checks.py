@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from datetime import date, timedelta
 
 from openpyxl.worksheet.datavalidation import DataValidation
 
@@ -75,6 +76,11 @@ def input_checks(inp: Input) -> list[Check]:
         conds = {k: parse(c) for k, c in d.conditions(inp.name).items()}
         if d is FRACTION:  # a percentage: one message for both ends
             out.append(Check(F.AND(conds["low"], conds["high"]), tx.PERCENT))
+        elif _date(inp) and "high" in conds:  # years, not the serials beneath
+            years = {"lo": _year(d.lo), "hi": _year(d.hi)}
+            out.append(Check(F.AND(conds["low"], conds["high"]),
+                             Text(tx.DATE_RANGE.en.format(**years),
+                                  tx.DATE_RANGE.es.format(**years))))  # fmt: skip
         elif _percent(inp) and "high" in conds:  # a share, from 0 % (or -100 %)
             out.append(Check(F.AND(conds["low"], conds["high"]), _percent_range(d)))
         elif d.whole:
@@ -110,6 +116,17 @@ def input_checks(inp: Input) -> list[Check]:
     if inp.blank:  # blank is allowed, and means what the help says
         return [Check(F.OR(F.ISBLANK(x), c.cond), c.message, c.error) for c in out]
     return out
+
+
+def _date(inp: Input) -> bool:
+    """Whether the input is a date (its cells read Jan 2027)."""
+    f = inp.fmt if isinstance(inp.fmt, str) else inp.fmt.en
+    return "yy" in f
+
+
+def _year(serial: float) -> int:
+    """The year of a date serial (1900 system, from 1 March 1900 on)."""
+    return (date(1899, 12, 30) + timedelta(days=int(serial))).year
 
 
 def _percent(inp: Input) -> bool:

@@ -130,6 +130,10 @@ ENTER_WHOLE = T(
 )
 ABOVE = T("Error: must be above {lo}", "Error: debe ser mayor que {lo}")
 AT_LEAST = T("Error: must be {lo} or more", "Error: debe ser {lo} o más")
+DATE_RANGE = T(
+    "Error: enter a date from {lo} to {hi}",
+    "Error: introduzca una fecha de {lo} a {hi}",
+)
 PERCENT = T(
     "Error: enter a percentage above 0% and at most 100%",
     "Error: introduzca un porcentaje mayor que 0 % y como máximo 100 %",

@@ -249,8 +249,7 @@ MEMORY_INPUTS = Inputs(
               "entre las GPU de datos paralelos, 2 también los gradientes, 3 también "
               "los pesos."),
         ),
-        # Large pre-training runs recompute the attention only (Megatron-LM).
-        dataclasses.replace(RECOMPUTE, default="selective"),
+        RECOMPUTE,
     ),
 )  # fmt: skip
 
