@@ -84,7 +84,7 @@ def setup_print(
         ws.page_setup.firstPageNumber = 1
         ws.page_setup.useFirstPageNumber = True
         ws.oddHeader = HeaderFooterItem(
-            center=Part(APPENDIX[lang].format(letter=appendix, sheet=ws.title), size=9,
+            center=Part(APPENDIX[lang].format(letter=appendix, sheet=ws.title), size=10,
                         font="Calibri,Italic"),
         )  # fmt: skip
     ws.oddFooter = HeaderFooterItem(

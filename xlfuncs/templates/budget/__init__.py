@@ -69,7 +69,7 @@ from .months import (
     draw_scenarios,
     reserved,
 )
-from .runs import MONTHS, PRICE_NOTES, PRICES, RUNS
+from .runs import HOURS_A_MONTH, MONTHS, PRICE_NOTES, PRICES, RUNS
 
 _MONEY = T("{currency}", "{currency}")
 _PER_M = T("{currency}/M tokens", "{currency}/M tokens")
@@ -326,6 +326,13 @@ def _quarter(q: int) -> Result:
                   beside_fmt="mmm yy")  # fmt: skip
 
 
+def _committed(j: int) -> Expr:
+    """Reservation j's GPU-months × 730 h × its reserved price; 0 with no GPU
+    model reserved."""
+    paid = F.SUM(Ref(f"MonthReserved{j}")) * HOURS_A_MONTH * Ref(reserved("ReservedPrice", j))
+    return F.IF(F.ISBLANK(Ref(reserved("ReservedGPU", j))), 0, paid)
+
+
 def _costliest(k: int) -> Result:
     amount = F.LARGE(Ref("RunInPlan"), k)
     name = F.IFERROR(F.INDEX(Ref("RunName"), F.MATCH(amount, Ref("RunInPlan"), 0)), "–")
@@ -352,8 +359,7 @@ MONEY = Figures(
                T("Range: the highest scenario", "Horquilla: el escenario más alto"), _MONEY,
                T("Most of the base and the scenarios.",
                  "El mayor de la base y los escenarios."), fmt=tx.MONEY),
-        Result("BudgetCommitted", F.SUM(Ref("MonthReserved1")) * 730 * Ref("ReservedPrice")
-               + F.SUM(Ref("MonthReserved2")) * 730 * F.IFERROR(Ref("ReservedPrice2") * 1, 0),
+        Result("BudgetCommitted", _committed(1) + _committed(2),
                T("Committed, not cancellable", "Comprometido, no cancelable"), _MONEY,
                T("GPUs committed × 730 h × price.",
                  "GPU reservadas × 730 h × precio."),
