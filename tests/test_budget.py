@@ -324,7 +324,8 @@ def test_a_70b_model_on_one_80gb_gpu_does_not_fit():
     got = runs({5: {"RunGPUs": 1, "RunPrecision": None}})  # 140 GB of bf16 weights
     assert got("ModelCheck") == (
         "Runs, Assistant 70B: Error: does not fit: the weights leave no room for a "
-        "sequence on a replica of 1 GPUs: more GPUs a replica, or a smaller precision"
+        "sequence in a replica's memory (GPUs a replica: 1): more GPUs a replica, or a "
+        "smaller precision"
     )
     # Only that run: the others' checks stay OK, none says "costs nothing".
     statuses = filled(got("CheckStatus"))

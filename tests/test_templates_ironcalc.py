@@ -16,6 +16,7 @@ test_templates.py's test_a_blank_input_is_blank_in_the_file holds it there.
 from __future__ import annotations
 
 import math
+import re
 from datetime import date, time
 from typing import Any
 
@@ -44,6 +45,16 @@ def agree(want: Any, got: Any) -> bool:
     return want == got or (want in ("", None) and got in ("", None))
 
 
+def agree_es(want: Any, got: Any) -> bool:
+    """In the Spanish edition, a number FIXED writes into a text has IronCalc
+    0.9's English separators whatever the locale (docs/semantics.md: IronCalc
+    ignores the locale): 0.25 for 0,25, 100,000 for 100.000."""
+    if isinstance(want, str) and isinstance(got, str):
+        same_digits = re.sub(r"(?<=\d)[.,](?=\d)", "·", want)
+        return same_digits == re.sub(r"(?<=\d)[.,](?=\d)", "·", got)
+    return agree(want, got)
+
+
 @pytest.fixture(scope="module")
 def recalculated(tmp_path_factory):
     """{case: (formulas, cached values, IronCalc's values)}."""
@@ -65,7 +76,7 @@ def recalculated(tmp_path_factory):
 def test_ironcalc_computes_every_formula_cell_as_the_builder_cached(recalculated):
     compared, wrong = 0, []
     for case, (formulas, cached, iron) in recalculated.items():
-        n, bad = disagreements(formulas, cached, iron, agree)
+        n, bad = disagreements(formulas, cached, iron, agree_es if "-es-" in case else agree)
         compared += n
         wrong += [(case, *b) for b in bad]
     assert not wrong, (len(wrong), wrong[:10])

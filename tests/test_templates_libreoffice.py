@@ -59,10 +59,10 @@ NAMED = [
     ("gpus-half", FINETUNE, {"GPUs": 2.5}, {}, "GPUs", "Error: enter a whole number, 1 or more"),
     ("currency-blank", FINETUNE, {"Currency": None}, {}, "Currency", "Error: enter a short text"),
     ("scenario-low-0", FINETUNE, {}, {"GPUs": (0, 2)}, None, "Scenarios: Pessimistic, GPUs (G): Error: must be above 0"),
-    ("mfu-1e-9", PLANNER, {"MFU": 1e-9}, {}, "MFU", "Error: under a thousandth of the usual (10% to 70%): check the unit"),
+    ("mfu-1e-9", PLANNER, {"MFU": 1e-9}, {}, "MFU", "Error: under 2% of the GPU's peak: check the speed, the model and the GPU (was 40% typed as 0.4%?)"),
     # MFU typed as 40 (percent) is an error; a fraction above 70 % only warns.
     ("mfu-40", CHINCHILLA, {"MFU": 40}, {}, "MFU", "Error: enter a percentage above 0% and at most 100%"),
-    ("mfu-100", CHINCHILLA, {"MFU": 1.0}, {}, "MFU", "Warning: unusual; typical is 10% to 70%"),
+    ("mfu-100", CHINCHILLA, {"MFU": 1.0}, {}, "MFU", "Warning: above 70% of the GPU's peak: more than large runs reach (35-55 %)"),
     ("v100-bf16", PLANNER, {"GPUModel": "V100 SXM2"}, {}, "Dtype", "Error: this GPU has no figure for this precision (see the Data sheet)"),
     ("int8", PLANNER, {"Dtype": "int8"}, {}, "Dtype", "Error: int8 is an inference rate (TOP/s), not a training precision"),
     ("gpu-unknown", PLANNER, {"GPUModel": "H1000"}, {}, "GPUModel", "Error: pick a name from the list"),

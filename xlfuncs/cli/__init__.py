@@ -450,7 +450,10 @@ def result_text(spec: Formula, result: Any, terminal: bool) -> str:
     if not terminal:
         return text
     short = short_number(result) if isinstance(result, float) else None
-    return f"{text} {spec.unit}" + (f" ({short})" if short else "")
+    unit = spec.unit
+    if result == 1 and unit.endswith("s") and unit.isalpha():  # 1 GPU, not 1 GPUs
+        unit = unit[:-1]
+    return f"{text} {unit}" + (f" ({short})" if short else "")
 
 
 def short_number(x: float) -> str | None:

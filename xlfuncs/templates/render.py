@@ -310,8 +310,8 @@ def multiple(inp: Input, m: float | Expr) -> Any:
     """The base value times ``m``: whole counts rounded, never below 1; a share
     never above its domain's top (a 95 % efficiency × 1.1 is 100 %); n/a when
     the base or the multiple is not a number (its own check says why)."""
-    if isinstance(m, (int, float)) and m == 1:  # the base itself: no ×1
-        return Ref(inp.name)
+    if isinstance(m, (int, float)) and m == 1:  # the base itself: no ×1, but
+        return Guard(Ref(inp.name))  # n/a while it is blank, as in every engine
     tree = Ref(inp.name) * m
     d = ck.domain(inp)
     if d is not None and d.whole:

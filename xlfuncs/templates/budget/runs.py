@@ -152,11 +152,13 @@ _TRAIN_FIT = F.IF(
 )  # fmt: skip
 _SERVE_FIT = F.IF(
     F.AND(F.ISNUMBER(Ref("RunDecodeBatch")), Ref("RunDecodeBatch").ge(1)), Say(tx.OK),
-    Say(T("Error: does not fit: the weights leave no room for a sequence on a replica of ",
-          "Error: no cabe: los pesos no dejan sitio a una secuencia en una réplica de ")).cat(
+    Say(T("Error: does not fit: the weights leave no room for a sequence in a replica's "
+          "memory (GPUs a replica: ",
+          "Error: no cabe: los pesos no dejan sitio a una secuencia en la memoria de una "
+          "réplica (GPU por réplica: ")).cat(
         figure(Ref("RunReplicaGPUs"), 0),
-        T(" GPUs: more GPUs a replica, or a smaller precision",
-          " GPU: más GPU por réplica, o menos precisión")),
+        T("): more GPUs a replica, or a smaller precision",
+          "): más GPU por réplica, o menos precisión")),
 )  # fmt: skip
 
 # Build or buy: the output tokens a month above which the API costs more than
