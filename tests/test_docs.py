@@ -39,6 +39,12 @@ def test_names_tables_show_values_as_the_sheet_does():
     for shown in ("`EffectiveThroughput` 16,400", "`ExamplesPerSec` 18.22",
                   "`Efficiency` 82.0%", "`TrainingCost` 145.98 USD"):  # fmt: skip
         assert shown in fine, shown
+    # A money figure shows its unit as the sheet's unit cell does: a price per
+    # GPU-hour, and the scenarios' figures in thousands (346 thousand USD is
+    # the budget's training cost: 304,934.22 + 41,387.78 USD, rounded).
+    assert "`PricePerGPUHour` 3.99 USD/GPU-h" in fine
+    budget = names_table(next(t for t in TEMPLATES if t.slug == "llm-compute-budget"))
+    assert "`BudgetTraining` 346 thousands of USD" in budget
 
 
 def test_functions_md_documents_every_function_and_argument():

@@ -251,7 +251,9 @@ def names_table(tpl: Template) -> str:
             else:
                 shown_ = shown(float(v), fmt)
                 if "{currency}" in row.unit.en and currency:
-                    shown_ += f" {currency}"
+                    # The unit as the cell's unit column reads: "USD/GPU-h",
+                    # "thousands of USD", never a bare currency on a scaled figure.
+                    shown_ += " " + row.unit.en.replace("{currency}", currency)
             cells.append(f"`{row.name}` {shown_}")
         if cells:
             out.append(f"| {title} | {', '.join(cells)} |")
