@@ -76,7 +76,9 @@ def recalculated(tmp_path_factory):
 def test_ironcalc_computes_every_formula_cell_as_the_builder_cached(recalculated):
     compared, wrong = 0, []
     for case, (formulas, cached, iron) in recalculated.items():
-        n, bad = disagreements(formulas, cached, iron, agree_es if "-es-" in case else agree)
+        n, bad = disagreements(
+            formulas, cached, iron, agree_es if "-es-" in case else agree
+        )
         compared += n
         wrong += [(case, *b) for b in bad]
     assert not wrong, (len(wrong), wrong[:10])

@@ -408,7 +408,9 @@ def test_a_full_fine_tune_of_405b_on_8_gpus_is_refused_with_the_fewest_that_fit(
     """The peak of a training step a GPU and the fewest GPUs it fits on are
     TRAINING_MEMORY_GB's and MIN_GPUS_FOR_TRAINING's (tests/test_memory.py
     works them out by hand): 962.2 GB on 8 GPUs, 1,232 GPUs at the least."""
-    peak = xlfuncs.training_memory_gb("Llama 3.1 405B", "full", 2048, 4, "full", 16, 8, 3)
+    peak = xlfuncs.training_memory_gb(
+        "Llama 3.1 405B", "full", 2048, 4, "full", 16, 8, 3
+    )
     fewest = xlfuncs.min_gpus_for_training("Llama 3.1 405B", "full", 2048, 4,
                                            85.520809984, "full", 16, 3)  # fmt: skip
     assert (round(float(peak), 1), fewest) == (962.2, 1232)

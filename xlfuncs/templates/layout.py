@@ -374,7 +374,7 @@ class Layout:
         w.put("where", sheet, wr.BOLD)
         names = [self.model.add(f"~{part}.head{k}", value=sheet if part == "where" else None)
                  for part in ("where", "status", "severity")]  # fmt: skip
-        return Entry(*names, check="", sheet=sheet)
+        return Entry(names[0], names[1], names[2], check="", sheet=sheet)
 
     def _workings(
         self,

@@ -113,7 +113,7 @@ class Model:
                 self.reuse.calls.setdefault(r.expr, Ref(r.name))
             if isinstance(r.holds, Call):
                 self.reuse.calls.setdefault(r.holds, Ref(r.name))
-            elif r.holds:
+            elif isinstance(r.holds, str) and r.holds:
                 self.reuse.functions[r.holds] = Ref(r.name)
         for v in tpl.verdicts:
             if v.judged:
@@ -425,8 +425,9 @@ class Model:
             out = False  # a typed value: its check judges it
         else:
             tree = self.tree(name)
-            guarded = isinstance(tree, Fn) and tree.name == "IF" and len(tree.args) == 3
-            out = self.may_fail(tree.args[1] if guarded else tree)  # type: ignore[union-attr]
+            if isinstance(tree, Fn) and tree.name == "IF" and len(tree.args) == 3:
+                tree = tree.args[1]  # a guarded result: judge its calculation
+            out = self.may_fail(tree)
         self._fails[name] = out
         return out
 

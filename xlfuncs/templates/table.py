@@ -215,8 +215,8 @@ def workings(block: Table) -> tuple[tuple[Field, ...], tuple[Field, ...], Field]
             named = [Check(c.cond, naming(c.message, f.label), c.error) for c in own]
             checks.append(Field(check_name(f.name), CHECK_OF + f.label, Text("", ""),
                                 "@", band=CHECKS_BAND, expr=ck.first_problem(_ordered(named))))  # fmt: skip
-    named = Check(F.LEN(F.TRIM(Ref(block.label))).gt(0), block.unnamed or UNNAMED)
-    for j, c in enumerate((named, *block.checks), start=1):
+    has_name = Check(F.LEN(F.TRIM(Ref(block.label))).gt(0), block.unnamed or UNNAMED)
+    for j, c in enumerate((has_name, *block.checks), start=1):
         checks.append(Field(f"{block.label}Rule{j}", RULE + f" {j}", Text("", ""), "@",
                             band=CHECKS_BAND, expr=ck.first_problem([c])))  # fmt: skip
     ok = Field(f"{block.label}OK", ROW_OK, Text("", ""), "General", band=block.workings)
@@ -324,9 +324,13 @@ def render_table(lay: Layout, w: SheetWriter, block: Table) -> None:
         written = model._write(tree, local=True, reuse=held_by)
         trees[f.name] = written if f in keys else model.keyed(written, every_key)
     # A look-up a field holds (a model's row) is read from it by the others.
-    held = {_lookup(model.keyed(model.written(f.expr), every_key)): f.name  # type: ignore[arg-type]
-            for f in computed if _lookup(model.keyed(model.written(f.expr), every_key))}  # type: ignore[arg-type]  # fmt: skip
-    held.pop(None, None)  # type: ignore[call-overload]
+    held: dict[Expr, str] = {}
+    for f in computed:
+        found = (
+            _lookup(model.keyed(model.written(f.expr), every_key)) if f.expr else None
+        )
+        if found is not None:
+            held[found] = f.name
     if held:
         trees = {
             n: t if n in held.values() else _held(t, held) for n, t in trees.items()

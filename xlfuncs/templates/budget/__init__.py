@@ -329,7 +329,11 @@ def _quarter(q: int) -> Result:
 def _committed(j: int) -> Expr:
     """Reservation j's GPU-months × 730 h × its reserved price; 0 with no GPU
     model reserved."""
-    paid = F.SUM(Ref(f"MonthReserved{j}")) * HOURS_A_MONTH * Ref(reserved("ReservedPrice", j))
+    paid = (
+        F.SUM(Ref(f"MonthReserved{j}"))
+        * HOURS_A_MONTH
+        * Ref(reserved("ReservedPrice", j))
+    )
     return F.IF(F.ISBLANK(Ref(reserved("ReservedGPU", j))), 0, paid)
 
 

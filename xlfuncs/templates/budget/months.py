@@ -127,7 +127,7 @@ def _by_model(i: int) -> Line:
     )  # fmt: skip
 
 
-MONTH_LINES = (
+MONTH_LINES: tuple[Line | Heading, ...] = (
     Heading(T("Cost", "Coste"), IN_THOUSANDS),
     Line("MonthPretraining", T("Pre-training", "Preentrenamiento"),
          lambda m: F.SUMIF(Ref("RunKindCode"), 1, _runs("RunMonthCost", m)), THOUSANDS),
@@ -221,11 +221,12 @@ CHART = MonthChart(
 
 def _run_lines(what: str, of: str, year: str, fmt: str) -> tuple[Line, ...]:
     """A line a run: its ``of`` a month (cost, GPUs) over the months it runs."""
-    return tuple(
-        Line(f"{what}.{k}", _run_name(k), lambda m, k=k: _spread(k, m, of),
-             fmt, year, public=False, guard=False)
-        for k in range(1, RUN_ROWS + 1)
-    )  # fmt: skip
+
+    def line(k: int) -> Line:
+        return Line(f"{what}.{k}", _run_name(k), lambda m: _spread(k, m, of),
+                    fmt, year, public=False, guard=False)  # fmt: skip
+
+    return tuple(line(k) for k in range(1, RUN_ROWS + 1))
 
 
 RUN_COSTS = MonthGrid(
@@ -306,7 +307,7 @@ def draw_scenarios(lay: Layout, w: SheetWriter) -> None:
     check_line(lay, w, items, T("Scenarios", "Escenarios"))
     train, mfu = Ref("BudgetTraining"), Ref("BudgetMFUBased")
     rest = Ref("BudgetIdle") + Ref("BudgetAbove")
-    ov, c, x = Ref("OverheadShare"), Ref("Contingency"), Ref("ExperimentsMultiplier")
+    ov, cont, x = Ref("OverheadShare"), Ref("Contingency"), Ref("ExperimentsMultiplier")
     fixed = 12 * Ref("OverheadMonthly")
     serving = Ref("BudgetServing") * (1 + ov + Ref("ServingContingency"))
     w.next()
@@ -317,7 +318,7 @@ def draw_scenarios(lay: Layout, w: SheetWriter) -> None:
     for col, here in zip(cols, cells):
         p, f, d = Ref(here["p"]), Ref(here["f"]), Ref(here["d"])
         trained = p * (train - mfu + mfu / f)
-        tree = trained * (ov + c + d + x) + p * (serving + rest * (1 + ov)) + fixed
+        tree = trained * (ov + cont + d + x) + p * (serving + rest * (1 + ov)) + fixed
         totals.append(lay.formula(w, col, Guard(tree), wr.KEY_RESULT.but(fmt=THOUSANDS),
                                   name=f"ScenarioTotal{len(totals) + 1}", public=True))  # fmt: skip
     w.next()
