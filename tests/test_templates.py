@@ -394,7 +394,9 @@ def inputs_read(tpl, lang, name):
     written (a full fine-tune's peak reads no LoRA rank, folded away)."""
     from xlfuncs.templates.build import laid_out
 
-    model = _models.setdefault((tpl.slug, lang), laid_out(tpl, lang).model)
+    if (tpl.slug, lang) not in _models:  # laid out once a workbook
+        _models[tpl.slug, lang] = laid_out(tpl, lang).model
+    model = _models[tpl.slug, lang]
     inputs = {i.name for i in tpl.inputs}
     seen, todo, out = set(), [name], set()
     while todo:

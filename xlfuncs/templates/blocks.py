@@ -473,15 +473,22 @@ class Template:
 
     def leaves(self, name: str) -> list[str]:
         """The inputs a row depends on, through the results it reads, in order."""
-        if self.is_input(name):
-            return [name]
         rows = {r.name: r.expr for r in self.results}
         rows |= {v.name: v.expr for v in self.verdicts}
-        seen: list[str] = []
-        for n in sorted(rows[name].names(), key=_order(rows[name])):
-            if n in rows or self.is_input(n):
-                seen += [x for x in self.leaves(n) if x not in seen]
-        return seen
+        done: dict[str, list[str]] = {}  # a result read by many is walked once
+
+        def walk(n: str) -> list[str]:
+            if self.is_input(n):
+                return [n]
+            if n not in done:
+                seen: list[str] = []
+                for m in sorted(rows[n].names(), key=_order(rows[n])):
+                    if m in rows or self.is_input(m):
+                        seen += [x for x in walk(m) if x not in seen]
+                done[n] = seen
+            return done[n]
+
+        return walk(name)
 
 
 def _order(expr: Expr) -> Callable[[str], int]:

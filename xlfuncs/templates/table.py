@@ -202,11 +202,14 @@ def workings(block: Table) -> tuple[tuple[Field, ...], tuple[Field, ...], Field]
     read = [f.expr for f in block.fields if f.expr is not None]
     read += [c.cond for f in typed for c in field_checks(block, f)]
     read += [c.cond for c in block.checks]
+    # Every sub-tree the row's formulas hold once their library calls are
+    # written out: a typed name is keyed where one of them cleans it up.
+    looked_up = {x for t in read for x in _written(t).walk()}
     keys = tuple(
         Field(key_name(f.name), f.label + KEY, Text("", ""), "@", band=block.workings,
               expr=F.IFERROR(parse(key(f.name)), ""))
         for f in typed
-        if f.choices or any(_looks_up(t, f.name) for t in read)
+        if f.choices or parse(key(f.name)) in looked_up
     )  # fmt: skip
     checks: list[Field] = []
     for f in block.fields:
@@ -234,13 +237,6 @@ def na_field(block: Table) -> Field:
     """What a result of the row shows while it cannot be computed: nothing in an
     unused row, n/a in a row in use."""
     return Field(f"{block.label}NA", ROW_NA, Text("", ""), "@", band=block.workings)
-
-
-def _looks_up(tree: Expr, name: str) -> bool:
-    """Whether ``tree`` cleans ``name`` up for a look-up (``key(name)``), once
-    its library calls are written out."""
-    cleaned = parse(key(name))
-    return any(x == cleaned for x in _written(tree).walk())
 
 
 def _written(tree: Expr) -> Expr:
