@@ -216,6 +216,7 @@ def set_anything(name: str, slug: str, text: str) -> None:
 @example(("UsableMemory", "llm-compute-budget"), "nan")
 @example(("PricePerGPUHour", "chinchilla-model-size"), "inf")
 @example(("Efficiency", "finetune-throughput"), "1.000000000000001")
+@example(("ApiPriceInput", "llm-compute-budget"), "%")
 @example(("Currency", "llm-compute-budget"), "E\x01R")
 def test_odd_values_never_end_in_a_traceback(name_slug, text):
     set_anything(*name_slug, text)

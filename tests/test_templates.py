@@ -804,3 +804,36 @@ def test_a_blank_cell_is_blank_in_the_file(built):
             )  # the first run, a pre-training
             assert blank.value is None and blank.fill.fgColor.rgb.endswith("FFF2CC")
             assert re.search(rf'<c r="{blank.coordinate}" s="\d+"/>', xml)
+
+
+# Every worksheet function Excel 2007 already had (Microsoft's "Excel functions
+# (alphabetical)" gives each function's version; none of these carries one).
+EXCEL_2007 = {
+    "AND", "CHAR", "CHOOSE", "COUNTA", "COUNTIF", "DATE", "FIXED", "IF", "IFERROR",
+    "INDEX", "INT", "ISBLANK", "ISNUMBER", "ISTEXT", "LARGE", "LEFT", "LEN", "MATCH",
+    "MAX", "MIN", "MOD", "MONTH", "NA", "NOT", "OR", "POWER", "ROUND", "ROUNDDOWN",
+    "ROUNDUP", "SQRT", "SUBSTITUTE", "SUM", "SUMIF", "SUMIFS", "SUMPRODUCT", "TRIM",
+    "YEAR", "ABS", "ISERROR", "EXP", "LN", "LOG10", "CEILING", "FLOOR", "COUNT",
+    "AVERAGE", "TEXT", "RIGHT", "MID", "UPPER", "LOWER", "VLOOKUP", "HLOOKUP",
+}  # fmt: skip
+
+
+def test_templates_use_functions_of_excel_2013_and_the_readme_counts_them():
+    """The README promises Excel 2013 or later: long-standing functions, and
+    UNICHAR, which came with Excel 2013. It says how many."""
+    used = set()
+    for tpl, lang in FILES:
+        if lang != "en":
+            continue
+        wb = opened(ROOT / "workbooks" / tpl.filename(lang))
+        for ws in wb:
+            for row in ws.iter_rows():
+                for c in row:
+                    if isinstance(c.value, str) and c.value.startswith("="):
+                        body = re.sub(r'"[^"]*"', '""', c.value)
+                        used |= set(re.findall(r"((?:_xlfn\.)?[A-Z][A-Z0-9.]*)\(", body))
+    assert "_xlfn.UNICHAR" in used
+    used.discard("_xlfn.UNICHAR")
+    assert used <= EXCEL_2007, used - EXCEL_2007
+    readme = (ROOT / "README.md").read_text()
+    assert f"use {len(used)} long-standing functions" in readme, len(used)

@@ -111,7 +111,7 @@ from .registry import (
     UnusualValueWarning,
 )
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 __all__ = [
     "ACCELERATORS",

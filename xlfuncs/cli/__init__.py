@@ -656,10 +656,12 @@ def settings(
         if shown.strip().endswith("%") and not any(
             _is_percent(t.input(name)) for t in templates if t.is_input(name)
         ):
-            raise CliError(
-                f"--set {name}={shown}: {name} is no percentage; {shown.strip()} "
-                f"would be {format_number(float(value or 0))}"
-            )
+            # What the text would be as a number, when it is one ("%" alone is not).
+            number = isinstance(value, (int, float)) and not isinstance(value, bool)
+            would = ""
+            if number:
+                would = f"; {shown.strip()} would be {format_number(float(value))}"
+            raise CliError(f"--set {name}={shown}: {name} is no percentage{would}")
         values[name], typed[name] = value, shown
     unknown = unknown_inputs(values, templates)
     if unknown:

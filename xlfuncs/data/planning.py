@@ -51,9 +51,9 @@ LORA_SOURCE = (
 #: 2024, "The Llama 3 Herd of Models", arXiv 2407.21783, table 4). All in, with
 #: restarts, evaluation, stragglers and idle GPUs, the Llama 3.1 model card's
 #: training GPU-hours (8B 1.46 M, 70B 7.0 M, 405B 30.84 M H100-hours for over 15
-#: T tokens) imply 6·N·D ÷ (GPU-hours × 3,600 × 989.4 TFLOP/s): about 14 %, 25 %
-#: and 33 % (LLAMA31_ALL_IN_MFU). Use those for a budget that must hold everything
-#: a run pays for.
+#: T tokens; 15.6 T for 405B) imply 6·N·D ÷ (GPU-hours × 3,600 × 989.4 TFLOP/s):
+#: about 14 %, 25 % and 35 % (LLAMA31_ALL_IN_MFU). Use those for a budget that
+#: must hold everything a run pays for.
 PRETRAINING_MFU = 0.4
 LLAMA31_TRAINING = (  # (model, parameters, H100-hours, training tokens)
     ("Llama 3.1 8B", 8.0e9, 1.46e6, 15e12),

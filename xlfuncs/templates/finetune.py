@@ -325,11 +325,11 @@ NOTES = Notes(
           "cómputo en su proceso, cuéntelo en los tokens por ejemplo o en la "
           "eficiencia."),
         T("A measured throughput is for the model and method it was measured with; "
-          "the estimate counts 6 FLOPs a parameter and token (4 for LoRA and QLoRA, "
-          "whose frozen weights need no gradients) at the MFU you type.",
+          "the estimate counts 6 FLOPs a parameter and token and the attention's at "
+          "the MFU you type, for every method, times the LoRA and QLoRA speed.",
           "Un rendimiento medido vale para el modelo y el método con que se midió; la "
-          "estimación cuenta 6 FLOPs por parámetro y token (4 en LoRA y QLoRA, cuyos "
-          "pesos congelados no necesitan gradientes) con la MFU que escriba."),
+          "estimación cuenta 6 FLOPs por parámetro y token y los de la atención con "
+          "la MFU que escriba, en todo método, por la velocidad de LoRA y QLoRA."),
         T("A mean length can hide very different tails: compare several lengths "
           "(table above) or use a percentile of your data (Excel's PERCENTILE.INC).",
           "Una longitud media puede ocultar colas muy distintas: compare varias "
@@ -342,11 +342,13 @@ ASSUMPTIONS = Notes(
     T("Built-in assumptions", "Supuestos incorporados"),
     (
         STATE_BYTES,
-        T("The memory check counts the model state and the activations and keeps "
-          "the rest of each GPU free (the usable share): no other fixed overhead.",
-          "El control de memoria cuenta el estado del modelo y las activaciones y "
-          "deja libre el resto de cada GPU (la parte utilizable): ninguna otra "
-          "reserva fija de memoria."),
+        T("The memory check counts a training step's peak: the model state, the "
+          "activations, the loss, 10 % for the allocator and 1.3 GB of CUDA "
+          "context; it keeps the rest of each GPU free (the usable share).",
+          "El control de memoria cuenta el pico de un paso de entrenamiento: el "
+          "estado del modelo, las activaciones, la pérdida, un 10 % para el "
+          "asignador y 1,3 GB de contexto CUDA; deja libre el resto de cada GPU "
+          "(la parte utilizable)."),
     ),
 )  # fmt: skip
 

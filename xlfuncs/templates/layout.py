@@ -33,7 +33,7 @@ from .semantics import Range, Value, XlError
 from .texts import Text
 
 #: Release date of this version: builds are dated by it unless SOURCE_DATE_EPOCH says.
-RELEASE_DATE = date(2026, 12, 2)
+RELEASE_DATE = date(2026, 12, 4)
 
 # The model sheet, landscape: label, value, unit, check (over two columns),
 # explanation; 123 characters, whole on a page at full size (page.WIDTH_PX).

@@ -349,7 +349,18 @@ def fold(e: Expr) -> Expr:
     known values, a tree compared with itself, functions of literals, IF and
     CHOOSE of a known choice, IF of two like branches, ``*1``, ``/1`` and
     an arithmetic ``+0``."""
-    kids = [fold(c) for c in e.children()]
+    done: dict[int, tuple[Expr, Expr]] = {}  # a sub-tree bound twice, folded once
+
+    def folded(e: Expr) -> Expr:
+        if id(e) not in done:
+            done[id(e)] = (e, _fold_node(e, [folded(c) for c in e.children()]))
+        return done[id(e)][1]
+
+    return folded(e)
+
+
+def _fold_node(e: Expr, kids: list[Expr]) -> Expr:
+    """``e`` with its folded children, folded itself."""
     e = e.rebuilt(kids) if kids else e
     empty = Env()
     if isinstance(e, Op):

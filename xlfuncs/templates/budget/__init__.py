@@ -215,11 +215,11 @@ TRAINING = Inputs(
               T("MFU, unless a run says", "MFU, salvo otra en la fila"),
               T("% of peak", "% del pico"),
               T("A well-tuned run's model FLOPs utilisation while it trains (Llama 3 405B "
-                "38-43 %); all in, Llama 3.1's GPU-hours imply 14 % (8B) to 33 % (405B): "
+                "38-43 %); all in, Llama 3.1's GPU-hours imply 14 % (8B) to 35 % (405B): "
                 "the scenario 'All-in MFU' shows the difference.",
                 "La MFU de un entrenamiento bien ajustado mientras entrena (Llama 3 405B "
                 "38-43 %); con todo incluido, las GPU-horas de Llama 3.1 implican del 14 % "
-                "(8B) al 33 % (405B): el escenario 'MFU con todo' muestra la diferencia."),
+                "(8B) al 35 % (405B): el escenario 'MFU con todo' muestra la diferencia."),
               fmt=tx.PERCENT_FMT, usual=False, rules=mfu_checks("TrainingMFU")[1:]),
         LORA_SPEED,
         USABLE,
@@ -528,10 +528,10 @@ BUDGET = Template(
               "them with yours.",
               "Los precios de ejemplo son precios públicos en USD con su fecha: "
               "sustitúyalos por los suyos."),
-            T("A run's months follow from its hours; queueing, experiments and staff are "
-              "not counted.",
-              "Los meses de una ejecución salen de sus horas; no cuenta esperas, "
-              "experimentos ni personal."),
+            T("A run's months follow from its hours; queueing and staff are not "
+              "counted, experiments only through their multiplier.",
+              "Los meses de una ejecución salen de sus horas; no cuenta esperas ni "
+              "personal, y los experimentos solo por su multiplicador."),
         ),
         sources=(
             T("Contingency: " + CONTINGENCY_SOURCE, "Contingencia: " + CONTINGENCY_SOURCE),

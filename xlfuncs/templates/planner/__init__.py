@@ -75,13 +75,15 @@ NOTES = Notes(
           "token: compare tamaños dentro de un ajuste, no entre ajustes ni con otros "
           "datos."),
         T("The fine-tune runs at the cluster's MFU: 6 FLOPs a parameter and token "
-          "for full fine-tuning, 4 for LoRA and QLoRA. Serving speed is the memory-"
-          "bandwidth bound of decoding, times the share you expect to reach; "
-          "prompt processing is not counted.",
-          "El ajuste va a la MFU del clúster: 6 FLOPs por parámetro y token en el "
-          "ajuste completo, 4 en LoRA y QLoRA. La velocidad de servicio es el límite "
-          "del ancho de banda al decodificar, por la parte que espera alcanzar; no "
-          "cuenta el procesado de las entradas."),
+          "and the attention's, times the LoRA and QLoRA speed. A serving replica "
+          "processes each prompt at the prefill MFU and decodes at the bandwidth "
+          "share you expect to reach, its batch bounded by memory and the latency "
+          "target.",
+          "El ajuste va a la MFU del clúster: 6 FLOPs por parámetro y token y los de "
+          "la atención, por la velocidad de LoRA y QLoRA. Una réplica de servicio "
+          "procesa cada entrada a la MFU de prellenado y decodifica a la parte del "
+          "ancho de banda que espera alcanzar, con el lote acotado por la memoria y "
+          "el objetivo de latencia."),
     ),
 )  # fmt: skip
 
