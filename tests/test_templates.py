@@ -831,7 +831,9 @@ def test_templates_use_functions_of_excel_2013_and_the_readme_counts_them():
                 for c in row:
                     if isinstance(c.value, str) and c.value.startswith("="):
                         body = re.sub(r'"[^"]*"', '""', c.value)
-                        used |= set(re.findall(r"((?:_xlfn\.)?[A-Z][A-Z0-9.]*)\(", body))
+                        used |= set(
+                            re.findall(r"((?:_xlfn\.)?[A-Z][A-Z0-9.]*)\(", body)
+                        )
     assert "_xlfn.UNICHAR" in used
     used.discard("_xlfn.UNICHAR")
     assert used <= EXCEL_2007, used - EXCEL_2007

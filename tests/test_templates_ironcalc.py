@@ -77,7 +77,9 @@ def recalculated(tmp_path_factory):
 def test_ironcalc_computes_every_formula_cell_as_the_builder_cached(recalculated):
     compared, wrong = 0, []
     for case, (formulas, cached, iron, lang) in recalculated.items():
-        n, bad = disagreements(formulas, cached, iron, agree_es if lang == "es" else agree)
+        n, bad = disagreements(
+            formulas, cached, iron, agree_es if lang == "es" else agree
+        )
         compared += n
         wrong += [(case, *b) for b in bad]
     assert not wrong, (len(wrong), wrong[:10])

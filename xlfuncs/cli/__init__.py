@@ -657,9 +657,8 @@ def settings(
             _is_percent(t.input(name)) for t in templates if t.is_input(name)
         ):
             # What the text would be as a number, when it is one ("%" alone is not).
-            number = isinstance(value, (int, float)) and not isinstance(value, bool)
             would = ""
-            if number:
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
                 would = f"; {shown.strip()} would be {format_number(float(value))}"
             raise CliError(f"--set {name}={shown}: {name} is no percentage{would}")
         values[name], typed[name] = value, shown
