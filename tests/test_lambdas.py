@@ -809,17 +809,27 @@ def test_let_only_where_written_out_is_past_excels_limits(monkeypatch):
             L.lambda_text(REGISTRY[name])
 
 
+@functools.cache
+def template_names() -> frozenset[str]:
+    """Every defined name of every template in each language, lower case, as
+    a build lays them out now."""
+    from xlfuncs.templates.build import laid_out
+
+    return frozenset(
+        n.lower()
+        for tpl in T.TEMPLATES
+        for lang in T.LANGS
+        for n in laid_out(tpl, lang).wb.defined_names
+    )
+
+
 def test_let_names_excel_and_the_engines_accept(built):
     # A LET name is a LAMBDA parameter's kind of name, and none is a name of a
     # workbook we write (the library, each template in each language) or of
     # the registry: IronCalc reads such a name as the defined one.
-    from xlfuncs.templates.build import laid_out
-
     wb = openpyxl.load_workbook(built / lib.FILENAME)
     defined = {n.lower() for n in wb.defined_names} | {n.lower() for n in REGISTRY}
-    for tpl in T.TEMPLATES:
-        for lang in T.LANGS:
-            defined |= {n.lower() for n in laid_out(tpl, lang).wb.defined_names}
+    defined |= template_names()
     assert {"gpus", "acceleratorkeys", "serving_batch"} <= defined  # found them
     for name in with_let():
         text = wb.defined_names[name].attr_text
@@ -926,15 +936,12 @@ def test_no_parameter_shares_a_name_with_any_workbook_name(built):
     workbook we write (the library, each template in each language), of the
     registry and of the tables, whatever the build adds."""
     from xlfuncs.registry import ARGS
-    from xlfuncs.templates.build import laid_out
 
     names = {n.lower() for n in REGISTRY}
     names |= {
         n.lower() for n in openpyxl.load_workbook(built / lib.FILENAME).defined_names
     }
-    for tpl in T.TEMPLATES:
-        for lang in T.LANGS:
-            names |= {n.lower() for n in laid_out(tpl, lang).wb.defined_names}
+    names |= template_names()
     assert {"mfu", "gpus", "efficiency", "acceleratorkeys"} <= names  # found them
     params = {L.parameter_name(a.name) for s in LIBRARY for a in s.args}
     assert sorted(p for p in params if p.lower() in names) == []

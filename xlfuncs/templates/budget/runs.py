@@ -263,7 +263,11 @@ RUN_FIELDS = (
            expr=F.IF(SERVES, Ref("RunGPUsUsed") * HOURS_A_MONTH * Ref("RunMonths") * Ref("RunPrice"),
                      call("FT_COST", *_TRAIN, "RunPrice"))),
     _field("RunInPlan", T("Within the plan", "Dentro del plan"), _MONEY, tx.MONEY, total=True,
-           band=3, expr=Ref("RunCost") * _MONTHS_IN_PLAN / Ref("RunDuration")),
+           # A run that ends in the plan is in it whole: its share, 1 in exact
+           # arithmetic, would leave a -0.00 of rounding after month 12.
+           band=3, expr=F.IF(Ref("RunFinish").le(MONTHS), Ref("RunCost"),
+                             Ref("RunCost") * F.MAX(0, MONTHS + 1 - Ref("RunStart"))
+                             / Ref("RunDuration"))),
     _field("RunPrice", T("Price", "Precio"), T("{currency}/GPU-h", "{currency}/GPU-h"), tx.MONEY,
            # +0: a tier with no price (a blank cell) is 0 in every engine,
            # which the run's check refuses.
@@ -412,6 +416,14 @@ RUN_FIELDS = (
 )  # fmt: skip
 
 
+def unless(skip: Expr, cond: Expr) -> Expr:
+    """``cond``, unless the row's kind skips it: IF, not OR, so that a figure
+    the row does not have (a pre-training's serving estimate, n/a) reads OK
+    in every engine: Excel's OR passes on an error even after a TRUE, IronCalc's
+    stops at the TRUE."""
+    return F.IF(skip, Lit(True), cond)
+
+
 def _token_band(kind: int, lo: float, hi: float, what: T) -> tuple[Check, Check]:
     """A kind of run's tokens judged: under a thousandth of its usual least is a
     unit slip (tokens typed in millions), outside its usual span a warning."""
@@ -430,9 +442,9 @@ def _token_band(kind: int, lo: float, hi: float, what: T) -> tuple[Check, Check]
         "Aviso: tokens inusuales en un {what}: lo habitual es de {lo} a {hi}",
     )
     return (
-        Check(F.OR(K.ne(kind), x.ge(lo / 1000)),
+        Check(unless(K.ne(kind), x.ge(lo / 1000)),
               Text(said(slip.en, "en"), said(slip.es, "es"))),
-        Check(F.OR(K.ne(kind), F.AND(x.ge(lo), x.le(hi))),
+        Check(unless(K.ne(kind), F.AND(x.ge(lo), x.le(hi))),
               Text(said(usual.en, "en"), said(usual.es, "es")), error=False),
     )  # fmt: skip
 
@@ -495,7 +507,7 @@ _COSTS = Check(
     ),
 )
 _IMPLIED = tuple(
-    Check(F.OR(SERVES, c.cond), c.message, c.error)
+    Check(unless(SERVES, c.cond), c.message, c.error)
     for c in mfu_checks(
         "RunImpliedMFU",
         T(
@@ -507,7 +519,7 @@ _IMPLIED = tuple(
 # A measured serving speed above the estimate's ceiling: the estimate is within
 # 0.75-1.35 of measured runs (docs/serving.md), so 1.5 times it is suspect.
 _SERVE_CEILING = Check(
-    F.OR(TRAINING, Ref("RunSpeed").le(1.5 * Ref("RunEstimate"))),
+    unless(TRAINING, Ref("RunSpeed").le(1.5 * Ref("RunEstimate"))),
     T("Warning: measured faster than 1.5 times the estimate for this model and GPU: "
       "output tokens/s per GPU, not per replica?",
       "Aviso: medido más rápido que 1,5 veces la estimación para este modelo y GPU: "
@@ -532,8 +544,8 @@ _RESERVED_GPU = Check(
 RUN_CHECKS = (
     _FT_METHOD, _TRAIN_NEEDS, _SERVE_NEEDS, _SERVE_NAMED, _IN_PLAN, _PRETRAIN_TOKENS[0],
     _FINETUNE_TOKENS[0], _SERVING_TOKENS[0], _FITS, _PRICED, _COSTS, *_IMPLIED[:2],
-    Check(F.OR(SERVES, _LONG.cond), _LONG.message),
-    _IMPLIED[2], _SERVE_CEILING, Check(F.OR(SERVES, _LONGER.cond), _LONGER.message, error=False),
+    Check(unless(SERVES, _LONG.cond), _LONG.message),
+    _IMPLIED[2], _SERVE_CEILING, Check(unless(SERVES, _LONGER.cond), _LONGER.message, error=False),
     _ENDS, _RESERVED_GPU, _TRAINING_ONLY, _PRETRAIN_TOKENS[1], _FINETUNE_TOKENS[1],
     _SERVING_TOKENS[1],
 )  # fmt: skip
