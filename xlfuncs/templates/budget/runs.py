@@ -216,7 +216,7 @@ RUN_FIELDS = (
     _typed("RunStart", T("Start month", "Mes de inicio"), T("", ""),
            T("The plan's month the run starts in: 1 is the first.",
              "El mes del plan en que empieza: 1 es el primero."), domain=_START),
-    _typed("RunMonths", T("Months serving", "Meses de servicio"), T("", ""),
+    _typed("RunMonths", T("Months serving", "Meses de uso"), T("", ""),
            T("Months a serving line runs; blank for training.",
              "Meses que dura un servicio; en blanco para entrenar."), domain=WHOLE, blank=True),
     _typed("RunTier", T("Pricing", "Tarifa"), T("", ""),
