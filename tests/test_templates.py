@@ -847,3 +847,18 @@ def test_templates_use_functions_of_excel_2013_and_the_readme_counts_them():
     assert used <= EXCEL_2007, used - EXCEL_2007
     readme = (ROOT / "README.md").read_text()
     assert f"use {len(used)} long-standing functions" in readme, len(used)
+
+
+@pytest.mark.parametrize("tpl,lang", FILES, ids=IDS)
+def test_the_hidden_keys_sheet_prints_nowhere(built, tpl, lang):
+    """Excel skips a hidden sheet when it prints; LibreOffice prints a hidden
+    sheet's print area (it was a page of column headers at the end of every
+    print) and skips one that has none."""
+    wb = opened(built / tpl.filename(lang))
+    hidden = [ws for ws in wb if ws.sheet_state != "visible"]
+    assert hidden, "the Keys sheet"
+    for ws in hidden:
+        assert not ws.print_area, (ws.title, ws.print_area)
+        assert not any(n.startswith("_xlnm.Print_Area") for n in ws.defined_names), (
+            ws.title
+        )

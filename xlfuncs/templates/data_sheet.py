@@ -397,7 +397,10 @@ def add_data_sheet(
         _range(keys_w, index_name, f"{kind}.index", f"{kind}.index", 2, bottom)
     keys_w.row = max(keys_w.row, 1)
     keys_w.finish("en", last="source.index")
-    # Hidden, so Excel does not print it; LibreOffice does: set up like the rest.
+    # Hidden, so Excel does not print it. No print area either: LibreOffice
+    # prints a hidden sheet's print area (here a stray header page at the end
+    # of every print), and skips a hidden sheet that has none.
+    keys_w.ws.print_area = None
     return [data, m.ws, keys_w.ws], cached
 
 
