@@ -21,10 +21,10 @@ import pytest
 from workbook_tools import named_values, with_rows
 
 import xlfuncs
+from xlfuncs.excel.values import Range
 from xlfuncs.templates import BUDGET, TEMPLATES
 from xlfuncs.templates.blocks import Table
 from xlfuncs.templates.build import build_template, laid_out
-from xlfuncs.templates.semantics import Range
 from xlfuncs.workbook.xlsx import save_workbook
 
 HOURS_A_MONTH = 730

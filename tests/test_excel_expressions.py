@@ -24,6 +24,7 @@ from xlfuncs.data.names import IGNORED, normalize
 from xlfuncs.data.serving import SERVING_PRECISION_ALIASES, SERVING_PRECISIONS
 from xlfuncs.data.training import METHOD_ALIASES, METHODS
 from xlfuncs.data.units import DTYPE_ALIASES, RECOMPUTE_MODES
+from xlfuncs.excel.rewrite import fold
 from xlfuncs.registry import REGISTRY, Formula, InputError, UnusualValueWarning
 from xlfuncs.registry.domains import (
     FRACTION,
@@ -36,7 +37,7 @@ from xlfuncs.registry.domains import (
 from xlfuncs.registry.excel import key
 from xlfuncs.templates.data_sheet import add_data_sheet
 from xlfuncs.templates.expr import AS_WRITTEN, FALSE, TRUE, Call, Expr, Lit, Ref
-from xlfuncs.templates.written import PLAIN, bind, fold, parse
+from xlfuncs.templates.written import PLAIN, bind, parse
 
 
 def written(name: str, *args: Expr | None) -> str:

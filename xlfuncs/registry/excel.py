@@ -14,11 +14,12 @@ the Excel math of a function is written in one place, next to its Python.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from ..data.names import IGNORED
+from ..excel.values import literal as literal
+from ..excel.values import xl as xl
 
 # The reference tables expressions read, as workbook names a data sheet defines
 # (xlfuncs.templates.data_sheet writes them).
@@ -76,30 +77,6 @@ def key(expr: str) -> str:
     for ch in IGNORED:
         expr = f'SUBSTITUTE({expr},{char(ch)},"")'
     return exact(expr)
-
-
-def xl(x: float) -> str:
-    """A number as an Excel formula literal: ``8.64E+19``, ``0.5``, ``6``.
-
-    Always with a signed exponent: some readers (the ``formulas`` engine) fail on
-    ``1E6``; Excel writes ``1E+6`` itself.
-    """
-    x = float(x)
-    if not math.isfinite(x):
-        raise ValueError(f"{x} has no Excel literal")
-    if x.is_integer() and abs(x) < 1e15:
-        return str(int(x))
-    text = repr(x).upper()
-    if "E" in text and "E-" not in text and "E+" not in text:
-        text = text.replace("E", "E+")
-    return text
-
-
-def literal(value: object) -> str:
-    """A text or a number as an Excel formula literal: ``"H100"``, ``8.64E+19``."""
-    if isinstance(value, str):
-        return '"' + value.replace('"', '""') + '"'
-    return xl(float(value))  # type: ignore[arg-type]
 
 
 class ExcelFunction(NamedTuple):

@@ -43,6 +43,7 @@ from ..data.units import (
     TRAINING_DTYPES,
     find_dtype,
 )
+from ..excel.values import Range
 from ..registry.excel import (
     ACCELERATOR_BANDWIDTH,
     ACCELERATOR_KEYS,
@@ -63,7 +64,6 @@ from ..registry.excel import (
 from ..workbook import writer as wr
 from ..workbook.page import lines
 from ..workbook.writer import Column, SheetWriter, Style
-from .semantics import Range
 
 #: Words a vendor's names may start with; the Python look-up strips them too.
 VENDOR_WORDS = {

@@ -49,6 +49,8 @@ from collections.abc import Mapping
 from openpyxl.formula import Tokenizer
 
 from ..data.units import RECOMPUTE_MODES
+from ..excel.rewrite import fold
+from ..excel.rewrite import nesting as tree_nesting
 from ..registry import Arg, Formula
 from ..registry import arguments as A
 from ..registry.excel import (
@@ -63,8 +65,7 @@ from ..registry.excel import (
 )
 from ..registry.formula import excel_functions
 from .expr import AS_WRITTEN, FALSE, TRUE, Call, Expr, Fn, Lit, Omitted, Op, Ref, lift
-from .written import bind, fold, parse
-from .written import nesting as tree_nesting
+from .written import bind, parse
 
 #: The keys a typed name is looked up in (through key(), as the function's own
 #: expression does), per kind of name.

@@ -27,14 +27,15 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..excel.rewrite import rename
+from ..excel.values import Range, Value, XlError, as_cell
 from ..registry.excel import key
 from . import checks as ck
 from . import texts as tx
 from .blocks import Check, Input, Template
 from .expr import Call, Ctx, Env, Expr, F, Fn, Guard, Lit, Op, Problems, Ref, Refs, Say
-from .semantics import Range, Value, XlError, as_cell
 from .texts import Text
-from .written import Held, Writing, inline, parse, rename
+from .written import Held, Writing, inline, parse
 
 
 @dataclass
