@@ -136,4 +136,18 @@ def nesting(e: Expr) -> int:
     return below + 1 if isinstance(e, Fn) else below
 
 
-__all__ = ["ZERO", "fold", "nesting", "rename"]
+def substituted(e: Expr, trees: Mapping[str, Expr]) -> Expr:
+    """``e`` with each name of ``trees`` replaced by its tree (a look-up's
+    expression over its own argument names, given the caller's arguments)."""
+    if not trees:
+        return e
+    if isinstance(e, Ref):
+        return trees.get(e.name, e)
+    kids = e.children()
+    if not kids:
+        return e
+    new = [substituted(c, trees) for c in kids]
+    return e if all(a is b for a, b in zip(new, kids)) else e.rebuilt(new)
+
+
+__all__ = ["ZERO", "fold", "nesting", "rename", "substituted"]

@@ -88,6 +88,31 @@ class Ctx:
 AS_WRITTEN = Ctx()
 
 
+class Python(Protocol):
+    """What prints a tree as Python (:class:`xlfuncs.excel.compile.Gen`): each
+    node asks it for the text of its kind."""
+
+    @property
+    def scalar(self) -> bool:
+        """True for plain floats, False for numpy arrays."""
+        ...
+
+    def literal(self, value: float | str | bool | XlError) -> str: ...
+    def name(self, name: str) -> str: ...
+    def operator(self, op: str, left: Expr, right: Expr) -> str: ...
+    def negated(self, arg: Expr) -> str: ...
+    def function(self, name: str, args: tuple[Expr, ...]) -> str: ...
+    def omitted(self, param: str) -> str: ...
+    def call(self, function: str, args: tuple[Expr, ...]) -> str: ...
+    def bound(self, obj: object, hint: str) -> str: ...
+    def __call__(self, e: Expr) -> str: ...
+
+
+#: Whether a library function's body is being traced (xlfuncs.registry.formula):
+#: a tree then has no truth value, and a Python ``if`` on one is a mistake.
+TRACING = [False]
+
+
 class Expr:
     """A node. Arithmetic and comparison operators build larger trees."""
 
@@ -102,6 +127,19 @@ class Expr:
 
     def value(self, env: Env) -> Value:
         raise NotImplementedError
+
+    def python(self, gen: Python) -> str:
+        """The same formula as a Python expression (a library function's body,
+        compiled by :mod:`~xlfuncs.excel.compile`)."""
+        raise TypeError(f"{type(self).__name__} has no Python form")
+
+    def __bool__(self) -> bool:
+        if TRACING[0]:
+            raise TypeError(
+                "a formula's value is not known while its body is traced: "
+                "write where(cond, a, b), not a Python if"
+            )
+        return True
 
     def children(self) -> tuple[Expr, ...]:
         return ()
@@ -167,6 +205,20 @@ class Expr:
     def ge(self, o: Operand) -> Expr:
         return Op(">=", self, lift(o))
 
+    # x < y builds a tree too (a library function's body reads like numpy);
+    # x == y stays Python's equality of trees: write x.eq(y).
+    def __lt__(self, o: Operand) -> Expr:
+        return Op("<", self, lift(o))
+
+    def __le__(self, o: Operand) -> Expr:
+        return Op("<=", self, lift(o))
+
+    def __gt__(self, o: Operand) -> Expr:
+        return Op(">", self, lift(o))
+
+    def __ge__(self, o: Operand) -> Expr:
+        return Op(">=", self, lift(o))
+
     def cat(self, *others: Operand) -> Expr:
         out: Expr = self
         for o in others:
@@ -221,6 +273,12 @@ class Lit(Expr):
         v = self.value_
         return float(v) if isinstance(v, int) and not isinstance(v, bool) else v
 
+    def python(self, gen: Python) -> str:
+        v = self.value_
+        if isinstance(v, int) and not isinstance(v, bool):
+            return gen.literal(float(v))
+        return gen.literal(v)
+
 
 @dataclass(frozen=True)
 class Ref(Expr):
@@ -234,6 +292,9 @@ class Ref(Expr):
 
     def value(self, env: Env) -> Value:
         return env[self.name]
+
+    def python(self, gen: Python) -> str:
+        return gen.name(self.name)
 
 
 @dataclass(frozen=True)
@@ -259,6 +320,9 @@ class Op(Expr):
         left, right = self.left.value(env), self.right.value(env)
         return arithmetic(self.op, left, right, env.lang)
 
+    def python(self, gen: Python) -> str:
+        return gen.operator(self.op, self.left, self.right)
+
     def children(self) -> tuple[Expr, ...]:
         return (self.left, self.right)
 
@@ -276,6 +340,9 @@ class Neg(Expr):
 
     def value(self, env: Env) -> Value:
         return arithmetic("-", 0.0, self.arg.value(env))
+
+    def python(self, gen: Python) -> str:
+        return gen.negated(self.arg)
 
     def children(self) -> tuple[Expr, ...]:
         return (self.arg,)
@@ -301,6 +368,9 @@ class Fn(Expr):
             raise NotImplementedError(f"no value for Excel's {self.name}")
         thunks = [functools.partial(a.value, env) for a in self.args]
         return impl(thunks, env.lang)
+
+    def python(self, gen: Python) -> str:
+        return gen.function(self.name, self.args)
 
     def children(self) -> tuple[Expr, ...]:
         return self.args
@@ -334,6 +404,9 @@ class Omitted(Expr):
             raise ValueError(f"OMITTED({self.param}) must be decided before printing")
         return f"OMITTED({self.param})", ATOM
 
+    def python(self, gen: Python) -> str:
+        return gen.omitted(self.param)
+
 
 @dataclass(frozen=True)
 class Call(Expr):
@@ -353,6 +426,9 @@ class Call(Expr):
         raise TypeError(
             f"{self.function}(…) is written out as its expression before it is valued"
         )
+
+    def python(self, gen: Python) -> str:
+        return gen.call(self.function, self.args)
 
     def children(self) -> tuple[Expr, ...]:
         return self.args
@@ -397,7 +473,9 @@ __all__ = [
     "Neg",
     "Omitted",
     "Op",
+    "Python",
     "Ref",
+    "TRACING",
     "call",
     "lift",
 ]

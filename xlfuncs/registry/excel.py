@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from ..data.names import IGNORED
+from ..excel.tree import Expr
 from ..excel.values import literal as literal
 from ..excel.values import xl as xl
 
@@ -85,7 +86,7 @@ class ExcelFunction(NamedTuple):
 
     params: Sequence[str]  # its argument names, in order
     defaults: Mapping[str, object]  # optional arguments and their defaults
-    expr: str  # its result as an Excel expression over ``params``
+    expr: Expr  # its result as an Excel expression over ``params``
 
 
 #: Every function with an Excel expression, by its Excel name.

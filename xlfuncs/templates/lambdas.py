@@ -197,7 +197,8 @@ def lambda_text(spec: Formula, functions: Functions | None = None) -> str:
             bindings[a.name], left_out[a.name] = parse(p), parse(omitted(p))
         else:
             bindings[a.name] = parse(with_default(p, literal(default)))
-    tree = parse(spec.excel, functions)
+    tree = spec.expression
+    assert tree is not None
     body = _checked(spec, bind(tree, bindings, left_out, functions))
     text = f"_xlfn.LAMBDA({','.join(declared)},{body.excel(AS_WRITTEN)})"
     depth = tree_nesting(body) + 1
@@ -312,7 +313,7 @@ class _Lets:
                 inner[p], inner_omitted[p] = Lit(0), TRUE
         key = (e.function, *inner.items(), *inner_omitted.items())
         if key not in self.calls:
-            body = self.expand(parse(spec.expr, self.functions), inner, inner_omitted)
+            body = self.expand(spec.expr, inner, inner_omitted)
             value = self.hoist(fold(body), "")  # named by where it is passed
             if not isinstance(value, Ref):
                 return value

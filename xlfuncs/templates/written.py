@@ -10,7 +10,6 @@ for a LAMBDA's body, its parameters bound to the LAMBDA's.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterator, Mapping
 
 from ..excel.parse import parse as _parse
@@ -39,11 +38,6 @@ def parse(text: str, functions: Functions | None = None) -> Expr:
 
 
 # ------------------------------------------------------------------ writing out
-
-
-@functools.cache
-def _body(name: str, expr: str) -> Expr:
-    return parse(expr, _functions())
 
 
 def _functions() -> Functions:
@@ -153,7 +147,7 @@ def _expand(
             inner[p], inner_omitted[p] = lift(spec.defaults[p]), TRUE  # type: ignore[arg-type]
         else:
             inner[p], inner_omitted[p] = Lit(0), TRUE
-    body = _body(e.function, spec.expr)
+    body = spec.expr
     return _expand(body, inner, inner_omitted, functions, reuse)
 
 

@@ -1,0 +1,174 @@
+"""Reference tables read by name, as a library function's body reads them.
+
+A look-up is one node of a body's tree (:class:`Lookup`): in Python, a function
+of its arguments' values that reads :mod:`xlfuncs.data` and raises ``#N/A``,
+with a reason, for a figure the table lacks; in Excel, its expression over the
+data sheet's workbook names (:mod:`xlfuncs.registry.excel`), written once here.
+The two are the same table: the data sheet is written from the same rows
+(:mod:`xlfuncs.templates.data_sheet`), and the tests compute both.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ..data.accelerators import BY_NAME as ACCELERATORS
+from ..data.accelerators import Accelerator
+from ..data.models import BY_NAME as MODELS
+from ..data.models import value as model_value
+from ..excel.rewrite import substituted
+from ..excel.tree import Ctx, Env, Expr, Python, lift
+from ..excel.values import Value
+from .errors import InvalidValueError
+from .excel import (
+    ACCELERATOR_BANDWIDTH,
+    ACCELERATOR_KEYS,
+    ACCELERATOR_MEMORY,
+    ACCELERATOR_PEAKS,
+    ACCELERATOR_POWER,
+    ACCELERATOR_ROW,
+    DTYPE_COLUMN,
+    DTYPE_KEYS,
+    MODEL_FIELD_COLUMN,
+    MODEL_FIELD_KEYS,
+    MODEL_KEYS,
+    MODEL_ROW,
+    MODEL_SPECS,
+    key,
+)
+
+
+@dataclass(frozen=True, eq=False)
+class Lookup(Expr):
+    """A figure read from a table: ``python`` computes it from the arguments'
+    values; ``text`` is its Excel expression over the argument names
+    ``names``, written out with the caller's trees in their place."""
+
+    what: str  # its name in the generated Python and in messages
+    python_fn: Callable[..., Any]
+    text: str
+    params: tuple[str, ...]
+    args: tuple[Expr, ...]
+
+    def excel_form(self) -> Expr:
+        return substituted(_parsed(self.text), dict(zip(self.params, self.args)))
+
+    def printed(self, ctx: Ctx) -> tuple[str, int]:
+        return self.excel_form().printed(ctx)
+
+    def value(self, env: Env) -> Value:
+        return self.excel_form().value(env)
+
+    def python(self, gen: Python) -> str:
+        fn = gen.bound(self.python_fn, self.what)
+        return f"{fn}({', '.join(gen(a) for a in self.args)})"
+
+    def children(self) -> tuple[Expr, ...]:
+        return self.args
+
+    def rebuilt(self, children: Any) -> Expr:
+        return replace(self, args=tuple(children))
+
+
+@functools.cache
+def _parsed(text: str) -> Expr:
+    from ..excel.parse import parse  # openpyxl's tokenizer: only when printed
+
+    return parse(text)
+
+
+def lookup(
+    what: str, fn: Callable[..., Any], text: str, params: tuple[str, ...]
+) -> Callable[..., Any]:
+    """A look-up for bodies: ``fn`` on the arguments' values in Python,
+    ``text`` (an Excel expression over ``params``) in a formula. It gives
+    ``Any``, as the helpers of :mod:`xlfuncs.excel.ops` do."""
+
+    def build(*args: Any) -> Any:
+        return Lookup(what, fn, text, params, tuple(lift(a) for a in args))
+
+    return build
+
+
+# ------------------------------------------------------------------ models
+
+_MODEL_ROW = f"INDEX({MODEL_ROW},MATCH({key('model')},{MODEL_KEYS},0))"
+_FIELD_COLUMN = (
+    f"INDEX({MODEL_FIELD_COLUMN},MATCH({key('field')},{MODEL_FIELD_KEYS},0))"
+)
+
+
+def _model_field(model: str, field: str) -> float:
+    return float(model_value(MODELS[model], field))
+
+
+#: A published model's figure by the field's name (a typed name, looked up).
+model_field = lookup(
+    "model_spec",
+    _model_field,
+    f"INDEX({MODEL_SPECS},{_MODEL_ROW},{_FIELD_COLUMN})",
+    ("model", "field"),
+)
+
+# ------------------------------------------------------------------ accelerators
+
+_GPU_ROW = f"INDEX({ACCELERATOR_ROW},MATCH({key('gpu')},{ACCELERATOR_KEYS},0))"
+_DTYPE_COLUMN = f"INDEX({DTYPE_COLUMN},MATCH({key('dtype')},{DTYPE_KEYS},0))"
+
+
+def _figure(acc: Accelerator, value: float | None, what: str) -> float:
+    if value is None:
+        raise InvalidValueError(
+            "#N/A", f"{acc.vendor} publishes no {what} figure for the {acc.name}"
+        )
+    return float(value)
+
+
+def _peak(gpu: str, dtype: str) -> float:
+    acc = ACCELERATORS[gpu]
+    value = acc.peak_tflops.get(dtype)
+    if value is None:
+        have = ", ".join(acc.peak_tflops)
+        raise InvalidValueError(
+            "#N/A", f"{acc.name} has no {dtype} figure; it has {have}"
+        )
+    return float(value)
+
+
+#: Dense peak TFLOP/s of an accelerator for a dtype. A figure the table lacks
+#: is shown as a dash: +0 makes it an error, NA() says #N/A.
+gpu_peak = lookup(
+    "gpu_peak",
+    _peak,
+    f"IFERROR(INDEX({ACCELERATOR_PEAKS},{_GPU_ROW},{_DTYPE_COLUMN})+0,NA())",
+    ("gpu", "dtype"),
+)
+
+
+def _column(table: str, attr: str, what: str) -> Callable[..., Any]:
+    def fn(gpu: str) -> float:
+        acc = ACCELERATORS[gpu]
+        return _figure(acc, getattr(acc, attr), what)
+
+    return lookup(
+        f"gpu_{attr}", fn, f"IFERROR(INDEX({table},{_GPU_ROW})+0,NA())", ("gpu",)
+    )
+
+
+gpu_memory = _column(ACCELERATOR_MEMORY, "memory_gb", "memory")
+gpu_bandwidth = _column(ACCELERATOR_BANDWIDTH, "bandwidth_tbs", "bandwidth")
+gpu_power = _column(ACCELERATOR_POWER, "power_w", "power")
+
+
+__all__ = [
+    "Lookup",
+    "gpu_bandwidth",
+    "gpu_memory",
+    "gpu_peak",
+    "gpu_power",
+    "lookup",
+    "model_field",
+]
