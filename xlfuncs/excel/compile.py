@@ -28,7 +28,7 @@ from .tree import Expr, Fn, Lit, Omitted, Op
 from .values import XlError, approx_value
 
 
-class Refused(ArithmeticError):
+class Refused(Exception):
     """An error value a function's formula gives (``#NUM!``): its code, and why."""
 
     def __init__(self, code: str, why: str = "") -> None:
@@ -159,10 +159,18 @@ class Gen:
         self.mode, self.locals, self.siblings = mode, set(locals_), siblings
         self.namespace: dict[str, object] = dict(HELPERS)
         self._bound: dict[int, str] = {}
+        self._per_cell = 0  # inside np.where: both branches run for every cell
 
     @property
     def scalar(self) -> bool:
         return self.mode == "scalar"
+
+    @property
+    def selected(self) -> bool:
+        """Whether the code being printed runs only where its value is used (a
+        Python branch), not for every cell whatever it holds (np.where): there
+        an error value can be raised, with its reason."""
+        return self.scalar or not self._per_cell
 
     def __call__(self, e: Expr) -> str:
         return e.python(self)
@@ -178,7 +186,7 @@ class Gen:
 
     def literal(self, value: float | str | bool | XlError) -> str:
         if isinstance(value, XlError):
-            return f"_fail({value.code!r}, '')" if self.scalar else "np.nan"
+            return f"_fail({value.code!r}, '')" if self.selected else "np.nan"
         if isinstance(value, float):
             return "np.nan" if math.isnan(value) else repr(value)
         return repr(value)
@@ -212,7 +220,11 @@ class Gen:
             no = args[2] if len(args) > 2 else Lit(False)
             if self.scalar or static(cond):
                 return f"({self(yes)} if {self(cond)} else {self(no)})"
-            return f"np.where({self(cond)}, {self(yes)}, {self(no)})"
+            self._per_cell += 1
+            try:
+                return f"np.where({self(cond)}, {self(yes)}, {self(no)})"
+            finally:
+                self._per_cell -= 1
         if name == "CHOOSE":
             k, options = self(args[0]), args[1:]
             if self.scalar:

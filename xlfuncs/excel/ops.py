@@ -112,7 +112,7 @@ class Fail(Expr):
         return XlError(self.code)
 
     def python(self, gen: Python) -> str:
-        return f"_fail({self.code!r}, {self.why!r})" if gen.scalar else "np.nan"
+        return f"_fail({self.code!r}, {self.why!r})" if gen.selected else "np.nan"
 
 
 def fail(code: str, why: str = "") -> Any:

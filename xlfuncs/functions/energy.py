@@ -12,14 +12,9 @@ from __future__ import annotations
 
 from ..data.units import WH_PER_MWH
 from ..registry import Floats, Numbers, formula
-from ..registry.excel import xl
 
 
-@formula(
-    "TRAINING_ENERGY_MWH",
-    unit="MWh",
-    excel=f"gpu_hours*watts_per_gpu*pue/{xl(WH_PER_MWH)}",
-)
+@formula("TRAINING_ENERGY_MWH", unit="MWh")
 def training_energy_mwh(
     gpu_hours: Numbers, watts_per_gpu: Numbers, pue: Numbers = 1
 ) -> Floats:

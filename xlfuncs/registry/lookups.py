@@ -17,6 +17,7 @@ from typing import Any
 
 from ..data.accelerators import BY_NAME as ACCELERATORS
 from ..data.accelerators import Accelerator
+from ..data.fits import FITS
 from ..data.models import BY_NAME as MODELS
 from ..data.models import value as model_value
 from ..excel.rewrite import substituted
@@ -32,6 +33,8 @@ from .excel import (
     ACCELERATOR_ROW,
     DTYPE_COLUMN,
     DTYPE_KEYS,
+    FIT,
+    FIT_NAMES,
     MODEL_FIELD_COLUMN,
     MODEL_FIELD_KEYS,
     MODEL_KEYS,
@@ -163,8 +166,35 @@ gpu_bandwidth = _column(ACCELERATOR_BANDWIDTH, "bandwidth_tbs", "bandwidth")
 gpu_power = _column(ACCELERATOR_POWER, "power_w", "power")
 
 
+# ------------------------------------------------------------------ fits
+
+_FIT_ROW = f"MATCH({key('fit')},{FIT_NAMES},0)"
+
+
+def _fit(which: str, attr: str) -> Callable[..., Any]:
+    """A constant of the named fit of the loss (FitE, FitAlpha, …)."""
+    return lookup(
+        f"fit_{attr}",
+        lambda fit: float(getattr(FITS[fit], attr)),
+        f"INDEX({FIT[which]},{_FIT_ROW})",
+        ("fit",),
+    )
+
+
+fit_e, fit_a, fit_b = _fit("E", "E"), _fit("A", "A"), _fit("B", "B")
+fit_alpha, fit_beta = _fit("Alpha", "alpha"), _fit("Beta", "beta")
+fit_g, fit_exponent = _fit("G", "G"), _fit("Exponent", "a")
+
+
 __all__ = [
     "Lookup",
+    "fit_a",
+    "fit_alpha",
+    "fit_b",
+    "fit_beta",
+    "fit_e",
+    "fit_exponent",
+    "fit_g",
     "gpu_bandwidth",
     "gpu_memory",
     "gpu_peak",
