@@ -79,6 +79,35 @@ class Model:
     relative_positions: bool = False  # Transformer-XL relative positions
     experts: int | None = None  # MLP experts per layer
     experts_per_token: int | None = None
+    # A mixture's experts every token uses besides its routed ones (DeepSeek-V3
+    # and Llama 4: 1), each ffn_dim wide; and its layers with a dense MLP of
+    # dense_ffn_dim instead of experts (DeepSeek-V3's first 3, Llama 4
+    # Maverick's every other layer).
+    shared_experts: int = 0
+    dense_layers: int = 0
+    dense_ffn_dim: int | None = None
+    # Attention. "gqa": each layer caches keys and values for each of kv_heads
+    # heads of head_dim (multi-head and grouped-query attention); "mla":
+    # multi-head latent attention (DeepSeek-V2/V3) caches one latent of
+    # kv_lora_rank plus a rotary key of qk_rope_head_dim a token and layer.
+    attention: str = "gqa"
+    kv_lora_rank: int | None = None
+    qk_rope_head_dim: int | None = None
+    q_lora_rank: int | None = None
+    qk_nope_head_dim: int | None = None
+    v_head_dim: int | None = None
+    # Layers that attend to the last ``window`` tokens only (sliding-window or
+    # chunked attention: Gemma 3's local layers, gpt-oss's banded ones, Llama
+    # 4's chunked ones); their cache stops growing at the window.
+    window: int | None = None
+    windowed_layers: int = 0
+    # Parameter-count details for the recount (tests/test_models.py).
+    o_bias: bool = False  # a bias on the attention output (gpt-oss)
+    attention_sinks: bool = False  # a learned sink logit per head (gpt-oss)
+    qk_norm: bool = False  # RMSNorm on each query and key head (Qwen3, Gemma 3)
+    router_bias: bool = False  # a bias on the router (gpt-oss)
+    expert_bias: bool = False  # biases in the experts' matrices (gpt-oss)
+    extra_params: int = 0  # counted apart from the text model: a vision tower
 
     @property
     def attention_width(self) -> int:
@@ -87,8 +116,23 @@ class Model:
 
     @property
     def kv_width(self) -> int:
-        """Width of each of the key and value projections: kv_heads × head_dim."""
+        """Width of each of the key and value projections: kv_heads × head_dim;
+        for latent attention, the latent and the rotary key it projects to."""
+        if self.attention == "mla":
+            return int(self.kv_lora_rank or 0) + int(self.qk_rope_head_dim or 0)
         return self.kv_heads * self.head_dim
+
+    @property
+    def cache_width(self) -> int:
+        """Values a layer caches per token: a key and a value per KV head (2 ×
+        kv_width), or the latent and rotary key of latent attention."""
+        return self.kv_width if self.attention == "mla" else 2 * self.kv_width
+
+    @property
+    def cache_heads(self) -> int:
+        """The heads the cache is split by under tensor parallelism: kv_heads,
+        1 for latent attention (one latent, held whole on every GPU)."""
+        return 1 if self.attention == "mla" else self.kv_heads
 
     @property
     def active(self) -> int:
@@ -931,6 +975,12 @@ FIELDS: tuple[str, ...] = (
     "context",
     "experts",
     "experts_per_token",
+    "cache_width",
+    "cache_heads",
+    "window",
+    "windowed_layers",
+    "shared_experts",
+    "dense_layers",
 )
 #: Other names for the fields: Hugging Face config keys and common spellings.
 FIELD_ALIASES: dict[str, str] = {
@@ -949,6 +999,9 @@ FIELD_ALIASES: dict[str, str] = {
     "numexperts": "experts",
     "numexpertspertok": "experts_per_token",
     "expertspertoken": "experts_per_token",
+    "slidingwindow": "window",
+    "nsharedexperts": "shared_experts",
+    "firstkdensereplace": "dense_layers",
 }
 
 
@@ -960,6 +1013,8 @@ def value(model: Model, field: str) -> int:
     if field in ("experts", "experts_per_token"):
         number_or_none: int | None = getattr(model, field)
         return 1 if number_or_none is None else number_or_none
+    if field == "window":  # no window: as wide as the context
+        return model.context if model.window is None else model.window
     number: int = getattr(model, field)
     return number
 
