@@ -9,11 +9,14 @@ The package is layered, each layer importing only from those above it here:
 
 1. :mod:`xlfuncs.data`: pure data (units, the accelerator and model tables, fit
    constants);
-2. :mod:`xlfuncs.registry`: argument domains, errors and the ``@formula`` record;
-3. :mod:`xlfuncs.functions`: the math, by topic;
-4. :mod:`xlfuncs.cells` and :mod:`xlfuncs.udfs` (xlwings), and
+2. :mod:`xlfuncs.excel`: the formula engine (trees, their Excel text, their
+   values, and the Python they compile to);
+3. :mod:`xlfuncs.registry`: argument domains, errors and the ``@formula``
+   record: each function declared once, as its named parts;
+4. :mod:`xlfuncs.functions`: the math, by topic;
+5. :mod:`xlfuncs.cells` and :mod:`xlfuncs.udfs` (xlwings), and
    :mod:`xlfuncs.templates` (openpyxl): the two spreadsheet consumers;
-5. :mod:`xlfuncs.cli` and :mod:`xlfuncs.docs`.
+6. :mod:`xlfuncs.cli` and :mod:`xlfuncs.docs`.
 
 ``import xlfuncs`` loads neither xlwings nor openpyxl.
 """
@@ -58,6 +61,7 @@ from .functions.memory import (
     min_gpus_for_peak,
     min_gpus_for_training,
     model_embedding_params,
+    model_kv_cache_gb,
     model_lora_params,
     model_state_gb,
     training_memory_gb,
@@ -84,6 +88,7 @@ from .functions.scaling_laws import (
 from .functions.serving import (
     decode_step_ms,
     decode_tokens_per_sec,
+    ep_alltoall_ms,
     latency_batch,
     max_decode_batch,
     model_decode_tokens_per_sec,
@@ -97,6 +102,7 @@ from .functions.serving import (
     serving_gpus,
     serving_peak_tflops,
     serving_tokens_per_sec,
+    time_to_first_token_ms,
     tp_allreduce_ms,
     tp_comm_ms,
     zero3_comm_ms,
@@ -137,6 +143,7 @@ __all__ = [
     "cost",
     "decode_step_ms",
     "decode_tokens_per_sec",
+    "ep_alltoall_ms",
     "examples_per_min",
     "examples_per_sec",
     "flops_per_token",
@@ -160,6 +167,7 @@ __all__ = [
     "min_gpus_for_training",
     "model_decode_tokens_per_sec",
     "model_embedding_params",
+    "model_kv_cache_gb",
     "model_lora_params",
     "model_spec",
     "model_state_gb",
@@ -175,6 +183,7 @@ __all__ = [
     "serving_peak_tflops",
     "serving_tokens_per_sec",
     "throughput",
+    "time_to_first_token_ms",
     "tokens_per_example",
     "tokens_per_min",
     "tokens_per_sec_per_gpu",

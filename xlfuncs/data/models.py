@@ -135,6 +135,32 @@ class Model:
         return 1 if self.attention == "mla" else self.kv_heads
 
     @property
+    def mlp_matrices(self) -> int:
+        """Linear layers of an MLP: gate, up and down when gated, else two."""
+        return 3 if self.gated_mlp else 2
+
+    @property
+    def embedding_matrices(self) -> int:
+        """The input embeddings and the output layer: one matrix if tied."""
+        return 1 if self.tied_embeddings else 2
+
+    @property
+    def moe_layers(self) -> int:
+        """Layers with experts: all but the dense ones of a mixture; 0 if dense."""
+        return self.layers - self.dense_layers if self.experts else 0
+
+    @property
+    def active_ffn_dim(self) -> float:
+        """The MLP width a token goes through, a layer on average: a dense
+        model's ffn_dim; a mixture's k routed and its shared experts of ffn_dim
+        in its expert layers, dense_ffn_dim in its dense ones."""
+        if not self.experts:
+            return float(self.ffn_dim)
+        routed = (self.experts_per_token or 1) + self.shared_experts
+        dense = self.dense_layers * (self.dense_ffn_dim or 0)
+        return (self.moe_layers * self.ffn_dim * routed + dense) / self.layers
+
+    @property
     def active(self) -> int:
         """Parameters a token uses: active_params, or params for a dense model."""
         return self.params if self.active_params is None else self.active_params
@@ -981,6 +1007,14 @@ FIELDS: tuple[str, ...] = (
     "windowed_layers",
     "shared_experts",
     "dense_layers",
+    "dense_ffn_dim",
+    "active_ffn_dim",
+    "mlp_matrices",
+    "embedding_matrices",
+    "kv_lora_rank",
+    "q_lora_rank",
+    "qk_rope_head_dim",
+    "v_head_dim",
 )
 #: Other names for the fields: Hugging Face config keys and common spellings.
 FIELD_ALIASES: dict[str, str] = {
@@ -1005,7 +1039,7 @@ FIELD_ALIASES: dict[str, str] = {
 }
 
 
-def value(model: Model, field: str) -> int:
+def value(model: Model, field: str) -> float:
     """A field of a model: ``value(m, "kv_heads")``; active_params of a dense
     model is its params, its experts and experts_per_token 1."""
     if field == "active_params":
@@ -1015,8 +1049,8 @@ def value(model: Model, field: str) -> int:
         return 1 if number_or_none is None else number_or_none
     if field == "window":  # no window: as wide as the context
         return model.context if model.window is None else model.window
-    number: int = getattr(model, field)
-    return number
+    number: int | None = getattr(model, field)
+    return 0 if number is None else number
 
 
 def spellings(model: Model) -> Iterator[str]:

@@ -24,7 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from .tree import Expr, Fn, Lit, Omitted, Op
+from .ops import Fail
+from .tree import Expr, Fn, Lit, Omitted, Op, Ref
 from .values import XlError, approx_value
 
 
@@ -157,6 +158,7 @@ class Gen:
     ) -> None:
         assert mode in ("scalar", "array"), mode
         self.mode, self.locals, self.siblings = mode, set(locals_), siblings
+        self.inline: dict[str, Expr] = {}  # parts written where they are read
         self.namespace: dict[str, object] = dict(HELPERS)
         self._bound: dict[int, str] = {}
         self._per_cell = 0  # inside np.where: both branches run for every cell
@@ -192,6 +194,8 @@ class Gen:
         return repr(value)
 
     def name(self, name: str) -> str:
+        if name in self.inline:
+            return f"({self(self.inline[name])})"
         if name not in self.locals:
             raise NameError(f"{name!r} is neither an argument nor a part")
         return name
@@ -235,8 +239,12 @@ class Gen:
             conds = ", ".join(
                 f"np.trunc({k}) == {i + 1}" for i in range(len(options) - 1)
             )
-            picks = ", ".join(self(o) for o in options[:-1])
-            return f"np.select([{conds}], [{picks}], {self(options[-1])})"
+            self._per_cell += 1  # every option runs for every cell
+            try:
+                picks = ", ".join(self(o) for o in options[:-1])
+                return f"np.select([{conds}], [{picks}], {self(options[-1])})"
+            finally:
+                self._per_cell -= 1
         if name in ("AND", "OR"):
             word = "and" if name == "AND" else "or"
             if self.scalar or all(static(a) for a in args):
@@ -291,6 +299,14 @@ def python_function(
         if not n.isidentifier() or keyword.iskeyword(n) or n.startswith("_"):
             raise ValueError(f"{name}: {n!r} cannot name a Python variable")
     gen = Gen(mode, [*params, *(p for p, _ in parts)], siblings)
+    # A part that can give an error on purpose is written where it is read: a
+    # variable would be computed, and raise, even where no branch reads it.
+    for part, tree in parts:
+        if any(
+            isinstance(x, Fail) or (isinstance(x, Ref) and x.name in gen.inline)
+            for x in tree.walk()
+        ):
+            gen.inline[part] = tree
     lines = [f"def {name.lower()}_{mode}({', '.join(params)}):"]
     for p in params:
         default = defaults.get(p)
@@ -298,7 +314,8 @@ def python_function(
             value = default if isinstance(default, str) else float(default)  # type: ignore[arg-type]
             lines.append(f"    if {p} is None: {p} = {gen.literal(value)}")
     for part, tree in parts:
-        lines.append(f"    {part} = {gen(tree)}")
+        if part not in gen.inline:
+            lines.append(f"    {part} = {gen(tree)}")
     lines.append(f"    return {gen(result)}")
     source = "\n".join(lines) + "\n"
     code = compile(source, f"<{name} ({mode})>", "exec")

@@ -93,7 +93,10 @@ def omitted(arg: Any) -> Any:
 
 
 def given(arg: Any, default: Any) -> Any:
-    """An optional argument, or ``default`` where it is left out."""
+    """An optional argument, or ``default`` where it is left out; anything
+    else (a formula, a look-up) is given."""
+    if not isinstance(arg, Ref):
+        return lift(arg)
     return where(omitted(arg), default, arg)
 
 

@@ -32,11 +32,19 @@ from ..data.models import (
     suggest_model,
 )
 from ..data.serving import (
+    PARALLEL_CODES,
     SERVING_PRECISION_KEYS,
     SERVING_PRECISIONS,
+    find_parallel,
     find_serving_precision,
 )
-from ..data.training import METHOD_SPELLINGS, METHODS, find_method
+from ..data.training import (
+    METHOD_SPELLINGS,
+    METHODS,
+    OPTIMIZER_BYTES,
+    find_method,
+    find_optimizer,
+)
 from ..data.units import (
     BYTES_PER_GB,
     BYTES_PER_MIB,
@@ -438,9 +446,11 @@ DTYPE = Choice("precision", find_dtype, lambda: DTYPES, "")
 FIT = Choice("fit", find_fit, lambda: FITS, "")
 RECOMPUTE = Choice("recomputation", find_recompute, lambda: RECOMPUTE_MODES, "")
 METHOD = Choice("fine-tuning method", find_method, lambda: METHODS, "")
+OPTIMIZER = Choice("optimizer", find_optimizer, lambda: OPTIMIZER_BYTES, "")
 PRECISION = Choice(
     "serving precision", find_serving_precision, lambda: SERVING_PRECISIONS, ""
 )
+PARALLEL = Choice("way to split a replica", find_parallel, lambda: PARALLEL_CODES, "")
 #: Every spelling of a serving precision, as key() writes a typed one: the Excel
 #: array constant its look-ups MATCH against.
 PRECISION_KEYS = "{" + ",".join(f'"{k}"' for k, _ in SERVING_PRECISION_KEYS) + "}"
@@ -480,8 +490,9 @@ _ARGS = (
         "gpus",
         "Number of GPUs working in parallel (G); for the memory functions the "
         "data-parallel GPUs ZeRO shards over (model_parallel counts the others); "
-        "for serving, one replica's, splitting each layer.",
+        "for serving, one replica's. A whole number.",
         "GPUs",
+        WHOLE,
         typical=(1, 100_000),
     ),
     Arg(
@@ -816,6 +827,22 @@ _ARGS = (
         choice=RECOMPUTE,
     ),
     Arg(
+        "optimizer",
+        'The optimizer\'s state: "adam" (default: mixed precision, an fp32 master '
+        'weight, momentum and variance, 12 bytes a trained weight), "bf16" (AdamW '
+        'on a bf16 model, its states in bf16: 4) or "8bit" (8-bit Adam: 2).',
+        "name",
+        kind="choice",
+        choice=OPTIMIZER,
+    ),
+    Arg(
+        "optimizer_bytes",
+        "Bytes of optimizer state per trained weight: 12 (default) for Adam with an "
+        "fp32 master copy, 4 for AdamW in bf16, 2 for 8-bit Adam.",
+        "bytes",
+        typical=(0.5, 16),
+    ),
+    Arg(
         "method",
         'Fine-tuning method: "full" (every weight trains), "lora" (adapters on a '
         'frozen 16-bit model) or "qlora" (adapters on a 4-bit model).',
@@ -854,12 +881,75 @@ _ARGS = (
     ),
     Arg(
         "bytes_per_value",
-        "Bytes per cached key or value: 2 for bf16 or fp16, 1 for fp8 or int8. "
-        "Default 2, or where the weights' precision or bytes_per_param is "
-        "given, that width.",
+        "Bytes per cached key or value: 2 for bf16 or fp16, 1 for fp8. Default: "
+        "the serving precision's (fp8 and fp4 weights cache in fp8, others in 16 "
+        "bits), or bytes_per_param where only that is given.",
         "bytes",
         typical=(0.1, 8),
         slips=((1 / 8, "bits typed"),),
+    ),
+    Arg(
+        "cache_width",
+        "Values each layer caches per token: a key and a value of kv_heads × "
+        "head_dim each (2 × 8 × 128 = 2,048 for Llama 3 8B), or latent "
+        "attention's latent and rotary key (512 + 64 = 576 for DeepSeek-V3); "
+        'MODEL_SPEC(model, "cache_width").',
+        "values",
+        WHOLE,
+        typical=(16, 1_000_000),
+    ),
+    Arg(
+        "cache_heads",
+        "Heads the cache is split by under tensor parallelism: kv_heads, 1 for "
+        "latent attention (each GPU then holds every sequence's latent whole). "
+        "Blank: split over the GPUs without copies.",
+        "heads",
+        WHOLE,
+        typical=(1, 1024),
+    ),
+    Arg(
+        "window",
+        "Tokens a windowed layer attends to (sliding-window or chunked "
+        "attention: 1,024 for Gemma 3's local layers, 128 for gpt-oss's); its "
+        "cache stops growing there. Blank: no window.",
+        "tokens",
+        WHOLE,
+        typical=(16, 10_000_000),
+    ),
+    Arg(
+        "windowed_layers",
+        "Layers that attend to the last window tokens only, a whole number: 0 "
+        "(default) for none; 5 of every 6 for Gemma 3.",
+        "layers",
+        WHOLE_OR_ZERO,
+        typical=(0, 1000),
+    ),
+    Arg(
+        "parallel",
+        'How a replica\'s GPUs share the model: "tp" (default) splits every layer '
+        'over them; "ep" runs attention on each GPU for its own sequences and '
+        "spreads a mixture's experts over the GPUs (expert parallelism).",
+        "name",
+        kind="choice",
+        choice=PARALLEL,
+    ),
+    Arg(
+        "request_ms",
+        "Milliseconds every request costs besides its prompt's processing "
+        "(scheduling, tokenizing, the first step): 8 (default, NVIDIA NIM's "
+        "measured times to first token; docs/serving.md).",
+        "ms",
+        NONNEGATIVE,
+        typical=(0, 1000),
+    ),
+    Arg(
+        "expert_parallel",
+        "How a replica's GPUs share a mixture: 0 (default, a flag) tensor parallel, "
+        "every layer split over them; 1 attention data-parallel with expert "
+        "parallelism: each GPU runs attention for its own sequences and holds "
+        "1/gpus of the experts.",
+        "flag",
+        Domain(0.0, 1.0, True, True, "be 0 or 1", "be 0 or 1", whole=True),
     ),
     # Energy and emissions
     Arg(

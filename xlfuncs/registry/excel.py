@@ -87,6 +87,10 @@ class ExcelFunction(NamedTuple):
     params: Sequence[str]  # its argument names, in order
     defaults: Mapping[str, object]  # optional arguments and their defaults
     expr: Expr  # its result as an Excel expression over ``params``
+    # Its declaration: named parts, each over the params and the parts before
+    # it, and the result over both (a LAMBDA's LET holds them).
+    parts: Sequence[tuple[str, Expr]] = ()
+    result: Expr | None = None
 
 
 #: Every function with an Excel expression, by its Excel name.

@@ -50,6 +50,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..excel.compile import Refused, Sibling, python_function
+from ..excel.ops import Fail
 from ..excel.tree import AS_WRITTEN, TRACING, Call, Expr, Lit, Ref, lift
 from .arguments import ARGS, Arg
 from .domains import all_finite
@@ -354,8 +355,16 @@ def trace(
         )
     named: dict[int, str] = {}
     for k, v in seen.items():
-        if k not in symbols and isinstance(v, Expr) and not isinstance(v, (Ref, Lit)):
+        # A name, a literal or an error value is written where it is read: a
+        # part is computed whatever the branch, and an error would always fail.
+        if (
+            k not in symbols
+            and isinstance(v, Expr)
+            and not isinstance(v, (Ref, Lit, Fail))
+        ):
             named.setdefault(id(v), k)
+    returned = lift(out)
+    named.pop(id(returned), None)  # ``x = …; return x``: the result, not a part
     trees = {id(v): v for v in seen.values() if isinstance(v, Expr)}
     done: dict[int, Expr] = {}
 
@@ -373,7 +382,7 @@ def trace(
             done[key] = rebuilt
         return rebuilt
 
-    result = named_in(lift(out), -1)
+    result = named_in(returned, -1)
     order = list(dict.fromkeys(named.values()))
     part_trees = {n: named_in(trees[i], i) for i, n in named.items()}
     used: set[str] = set()
@@ -551,7 +560,9 @@ def excel_functions() -> dict[str, ExcelFunction]:
     """Every function with an Excel expression, as
     :func:`xlfuncs.templates.written.inline` writes them out."""
     return {
-        f.name: ExcelFunction(tuple(a.name for a in f.args), f.defaults, f.expression)
+        f.name: ExcelFunction(
+            tuple(a.name for a in f.args), f.defaults, f.expression, f.parts, f.result
+        )
         for f in REGISTRY.values()
         if f.expression is not None
     }

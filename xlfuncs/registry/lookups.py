@@ -20,6 +20,21 @@ from ..data.accelerators import Accelerator
 from ..data.fits import FITS
 from ..data.models import BY_NAME as MODELS
 from ..data.models import value as model_value
+from ..data.serving import (
+    PARALLEL_CODES,
+    PARALLEL_KEYS,
+    PRECISION_BYTES,
+    PRECISION_CACHE_BYTES,
+    PRECISION_COMPUTE,
+    SERVING_PRECISION_KEYS,
+)
+from ..data.training import (
+    METHOD_CODES,
+    METHOD_SPELLINGS,
+    OPTIMIZER_BYTES,
+    OPTIMIZER_KEYS,
+)
+from ..data.units import DTYPES, RECOMPUTE_MODES
 from ..excel.rewrite import substituted
 from ..excel.tree import Ctx, Env, Expr, Python, lift
 from ..excel.values import Value
@@ -41,6 +56,7 @@ from .excel import (
     MODEL_ROW,
     MODEL_SPECS,
     key,
+    xl,
 )
 
 
@@ -166,6 +182,103 @@ gpu_bandwidth = _column(ACCELERATOR_BANDWIDTH, "bandwidth_tbs", "bandwidth")
 gpu_power = _column(ACCELERATOR_POWER, "power_w", "power")
 
 
+# ------------------------------------------------------------------ serving
+
+
+def _numbers(values: list[float]) -> str:
+    return "{" + ",".join(xl(v) for v in values) + "}"
+
+
+def _keys(pairs: tuple[tuple[str, str], ...]) -> str:
+    return "{" + ",".join(f'"{k}"' for k, _ in pairs) + "}"
+
+
+_PRECISION_AT = f"MATCH({key('precision')},{_keys(SERVING_PRECISION_KEYS)},0)"
+
+
+def _per_precision(table: dict[str, float]) -> str:
+    """A figure per spelling of a serving precision, read at the typed one's
+    place (INDEX(row,1,k): Gnumeric reads INDEX(row,k) as the k-th row)."""
+    figures = _numbers([table[p] for _, p in SERVING_PRECISION_KEYS])
+    return f"INDEX({figures},1,{_PRECISION_AT})"
+
+
+#: Bytes of each weight in a serving precision.
+precision_bytes = lookup(
+    "precision_bytes", lambda p: PRECISION_BYTES[p], _per_precision(PRECISION_BYTES),
+    ("precision",),
+)  # fmt: skip
+#: Bytes of each cached key or value for a serving precision, by default.
+cache_bytes = lookup(
+    "cache_bytes", lambda p: PRECISION_CACHE_BYTES[p],
+    _per_precision(PRECISION_CACHE_BYTES), ("precision",),
+)  # fmt: skip
+
+
+def _serving_peak(gpu: str, precision: str) -> float:
+    """The dense peak the precision's products run at; the bf16 peak where the
+    accelerator has none for it, then the fp16 one."""
+    acc = ACCELERATORS[gpu]
+    for dtype in (PRECISION_COMPUTE[precision], "bf16", "fp16"):
+        if dtype in acc.peak_tflops:
+            return float(acc.peak_tflops[dtype])
+    raise InvalidValueError(
+        "#N/A", f"{acc.name} has no {precision}, bf16 or fp16 figure"
+    )
+
+
+def _dtype_column(precision: str) -> float:
+    dtype = PRECISION_COMPUTE[precision]
+    return DTYPES.index(dtype if dtype in DTYPES else "bf16") + 1.0
+
+
+_COLUMNS = _numbers([_dtype_column(p) for _, p in SERVING_PRECISION_KEYS])
+_COLUMN_AT = f"INDEX({_COLUMNS},1,{_PRECISION_AT})"
+_PEAKS_AT = [
+    f"INDEX({ACCELERATOR_PEAKS},{_GPU_ROW},{c})+0" for c in (_COLUMN_AT, "1", "2")
+]
+#: Dense TFLOP/s a serving precision's products run at on an accelerator.
+serving_peak = lookup(
+    "serving_peak", _serving_peak,
+    f"IFERROR({_PEAKS_AT[0]},IFERROR({_PEAKS_AT[1]},IFERROR({_PEAKS_AT[2]},NA())))",
+    ("gpu", "precision"),
+)  # fmt: skip
+
+_PARALLEL_CODES = _numbers([PARALLEL_CODES[k] for _, k in PARALLEL_KEYS])
+_PARALLEL_AT = f"MATCH({key('parallel')},{_keys(PARALLEL_KEYS)},0)"
+#: 0 for tensor parallelism, 1 for attention data-parallel with experts spread.
+parallel_code = lookup(
+    "parallel_code", lambda p: PARALLEL_CODES[p],
+    f"INDEX({_PARALLEL_CODES},1,{_PARALLEL_AT})",
+    ("parallel",),
+)  # fmt: skip
+
+
+_MODES = "{" + ",".join(f'"{m}"' for m in RECOMPUTE_MODES) + "}"
+#: A recomputation mode's number: 1 none, 2 selective, 3 full.
+recompute_code = lookup(
+    "recompute_code", lambda r: RECOMPUTE_MODES.index(r) + 1.0,
+    f"MATCH({key('recompute')},{_MODES},0)", ("recompute",),
+)  # fmt: skip
+
+
+_METHOD_CODES = _numbers([c for _, c in METHOD_SPELLINGS])
+_METHOD_KEYS = "{" + ",".join(f'"{k}"' for k, _ in METHOD_SPELLINGS) + "}"
+#: A fine-tuning method's number: 1 full, 2 LoRA, 3 QLoRA.
+method_code = lookup(
+    "method_code", lambda m: float(METHOD_CODES[m]),
+    f"INDEX({_METHOD_CODES},1,MATCH({key('method')},{_METHOD_KEYS},0))",
+    ("method",),
+)  # fmt: skip
+_OPTIMIZER_BYTES = _numbers([OPTIMIZER_BYTES[o] for _, o in OPTIMIZER_KEYS])
+#: Bytes of an optimizer's state per trained weight.
+optimizer_bytes = lookup(
+    "optimizer_bytes", lambda o: OPTIMIZER_BYTES[o],
+    f"INDEX({_OPTIMIZER_BYTES},1,MATCH({key('optimizer')},{_keys(OPTIMIZER_KEYS)},0))",
+    ("optimizer",),
+)  # fmt: skip
+
+
 # ------------------------------------------------------------------ fits
 
 _FIT_ROW = f"MATCH({key('fit')},{FIT_NAMES},0)"
@@ -188,6 +301,11 @@ fit_g, fit_exponent = _fit("G", "G"), _fit("Exponent", "a")
 
 __all__ = [
     "Lookup",
+    "cache_bytes",
+    "parallel_code",
+    "precision_bytes",
+    "recompute_code",
+    "serving_peak",
     "fit_a",
     "fit_alpha",
     "fit_b",
@@ -200,5 +318,7 @@ __all__ = [
     "gpu_peak",
     "gpu_power",
     "lookup",
+    "method_code",
     "model_field",
+    "optimizer_bytes",
 ]

@@ -48,6 +48,8 @@ from collections.abc import Mapping
 
 from openpyxl.formula import Tokenizer
 
+from ..data.serving import PARALLEL_KEYS
+from ..data.training import OPTIMIZER_KEYS
 from ..data.units import RECOMPUTE_MODES
 from ..excel.rewrite import fold
 from ..excel.rewrite import nesting as tree_nesting
@@ -78,6 +80,8 @@ MEMBERSHIP: dict[A.Choice, str] = {
     A.RECOMPUTE: "{" + ",".join(f'"{m}"' for m in RECOMPUTE_MODES) + "}",
     A.PRECISION: A.PRECISION_KEYS,
     A.METHOD: A.METHOD_KEYS,
+    A.PARALLEL: "{" + ",".join(f'"{k}"' for k, _ in PARALLEL_KEYS) + "}",
+    A.OPTIMIZER: "{" + ",".join(f'"{k}"' for k, _ in OPTIMIZER_KEYS) + "}",
 }
 
 #: Excel's limits for one formula: characters and levels of nested functions.
@@ -202,7 +206,9 @@ def lambda_text(spec: Formula, functions: Functions | None = None) -> str:
     body = _checked(spec, bind(tree, bindings, left_out, functions))
     text = f"_xlfn.LAMBDA({','.join(declared)},{body.excel(AS_WRITTEN)})"
     depth = tree_nesting(body) + 1
-    if len(text) > MAX_CHARS or depth > MAX_NESTING:  # the same, with LET
+    # A function declared with parts keeps them, each a LET variable; so does
+    # one whose text written out would pass Excel's limits.
+    if _has_parts(spec, functions) or len(text) > MAX_CHARS or depth > MAX_NESTING:
         body = let_body(spec, tree, bindings, left_out, functions)
         text = f"_xlfn.LAMBDA({','.join(declared)},{body.excel(AS_WRITTEN)})"
         depth = tree_nesting(body) + 1
@@ -213,6 +219,23 @@ def lambda_text(spec: Formula, functions: Functions | None = None) -> str:
             f"over {MAX_CHARS:,} characters or {MAX_NESTING} levels"
         )
     return text
+
+
+def _has_parts(spec: Formula, functions: Functions) -> bool:
+    """Whether the function or a sibling it calls is declared with parts."""
+    seen: set[str] = set()
+    todo = [spec.name]
+    while todo:
+        f = functions.get(todo.pop())
+        if f is None or f.result is None:
+            continue
+        if f.parts:
+            return True
+        for x in f.result.walk():
+            if isinstance(x, Call) and x.function not in seen:
+                seen.add(x.function)
+                todo.append(x.function)
+    return False
 
 
 def _checked(spec: Formula, body: Expr) -> Expr:
@@ -252,7 +275,8 @@ def let_body(
     params = {a.name for a in spec.args}
     lets = _Lets(functions, params | {_written(p) for p in params})
     bound = {k: lets.hoist(v, k) for k, v in bindings.items()}
-    body = lets.expand(tree, bound, dict(left_out))
+    itself = Call(spec.name, tuple(Ref(a.name) for a in spec.args))
+    body = lets.expand(itself, bound, dict(left_out))
     return lets.written(_checked(spec, fold(body)))
 
 
@@ -295,6 +319,9 @@ class _Lets:
             return bindings.get(e.name, e)
         if isinstance(e, Omitted):
             return omitted[e.param]
+        form = getattr(e, "excel_form", None)
+        if form is not None:  # a look-up: the Excel expression it prints
+            return self.expand(form(), bindings, omitted)
         if not isinstance(e, Call):
             return e.rebuilt([self.expand(c, bindings, omitted) for c in e.children()])
         args = [self.expand(a, bindings, omitted) for a in e.args]
@@ -313,7 +340,14 @@ class _Lets:
                 inner[p], inner_omitted[p] = Lit(0), TRUE
         key = (e.function, *inner.items(), *inner_omitted.items())
         if key not in self.calls:
-            body = self.expand(spec.expr, inner, inner_omitted)
+            if spec.result is None:
+                body = self.expand(spec.expr, inner, inner_omitted)
+            else:  # its parts, each a variable named after it
+                local = dict(inner)
+                for part, tree in spec.parts:
+                    value = fold(self.expand(tree, local, inner_omitted))
+                    local[part] = self.hoist(value, part)
+                body = self.expand(spec.result, local, inner_omitted)
             value = self.hoist(fold(body), "")  # named by where it is passed
             if not isinstance(value, Ref):
                 return value

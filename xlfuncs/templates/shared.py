@@ -320,6 +320,7 @@ def shape_rows() -> tuple[Result, ...]:
         ("BaseAttentionWidth", "attention_width", T("Attention width (heads × head size)", "Anchura de atención (cabezas × tamaño)"), T("dimensions", "dimensiones"), tx.COUNT),
         ("BaseFFN", "ffn_dim", T("MLP width", "Anchura del MLP"), T("dimensions", "dimensiones"), tx.COUNT),
         ("BaseKVWidth", "kv_width", T("Key/value width", "Anchura de claves/valores"), T("dimensions", "dimensiones"), tx.COUNT),
+        ("BaseCacheWidth", "cache_width", T("Cached values a token and layer", "Valores en caché por token y capa"), T("values", "valores"), tx.COUNT),
         ("BaseExperts", "experts", T("Experts per layer", "Expertos por capa"), T("experts", "expertos"), tx.COUNT),
         ("BaseExpertsPerToken", "experts_per_token", T("Experts a token", "Expertos por token"), T("experts", "expertos"), tx.COUNT),
         ("BaseVocab", "vocab", T("Vocabulary", "Vocabulario"), T("tokens", "tokens"), tx.COUNT),

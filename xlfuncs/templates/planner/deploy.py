@@ -203,11 +203,12 @@ SERVING_INPUTS = Inputs(
 # A replica's output tokens/s is SERVING_TOKENS_PER_SEC (docs/serving.md): its
 # parts are results of their own, each the library's function on the model's
 # shape and the GPU's figures, and the replica's formula reads them.
-_SHAPE = ("BaseParams", "BaseActiveParams", "BaseLayers", "BaseKVWidth", "BaseAttentionWidth",
-          "BaseWidth")  # fmt: skip
+_SHAPE = ("BaseParams", "BaseActiveParams", "BaseLayers", "BaseCacheWidth",
+          "BaseAttentionWidth", "BaseWidth", "BaseExperts", "BaseExpertsPerToken")  # fmt: skip
 _CONTEXT = (
     Ref("ServingPrompt") + Ref("ServingOutput") / 2
 )  # a sequence's average context
+_LENGTH = Ref("ServingPrompt") + Ref("ServingOutput")  # a sequence's whole length
 _GPU = ("GPUMemoryGB", "ServingBandwidth", "ServingPeakTFLOPS", "ServingReplicaGPUs")
 _OPTIONS = ("ServingLink", 2, "ServingBatch", "ServingLatency", "ServingUtilization",
             "PrefillMFU")  # fmt: skip
@@ -241,16 +242,17 @@ SERVING = Results(
                  "salida de cada capa (all-reduce)."), fmt="#,##0"),
         Result("KVCacheGB",
                call("KV_CACHE_GB", "BaseLayers", call("MODEL_SPEC", "FTModel", Lit("kv_heads")),
-                    call("MODEL_SPEC", "FTModel", Lit("head_dim")), _CONTEXT, 1),
+                    call("MODEL_SPEC", "FTModel", Lit("head_dim")), _LENGTH, 1),
                T("Key/value cache per sequence", "Caché de claves/valores por secuencia"),
                T("GB", "GB"),
-               T("2 × layers × key/value heads × head size × the average context (prompt "
-                 "and half the output) × 2 bytes (kipply 2022).",
-                 "2 × capas × cabezas de claves/valores × tamaño de cabeza × el contexto "
-                 "medio (entrada y media salida) × 2 bytes (kipply 2022)."), fmt=tx.TWO),
+               T("2 × layers × key/value heads × head size × a request's whole length "
+                 "(prompt and output) × 2 bytes (kipply 2022).",
+                 "2 × capas × cabezas de claves/valores × tamaño de cabeza × la longitud "
+                 "entera de una petición (entrada y salida) × 2 bytes (kipply 2022)."),
+               fmt=tx.TWO),
         Result("ServingMaxBatch",
                call("MAX_DECODE_BATCH", "BaseParams", "GPUMemoryGB",
-                    _CONTEXT * 2 * Ref("BaseLayers") * Ref("BaseKVWidth") * 2 / 1e9, 2,
+                    _LENGTH * Ref("BaseLayers") * Ref("BaseCacheWidth") * 2 / 1e9, 2,
                     "ServingReplicaGPUs"),
                T("Most sequences that fit", "Máximo de secuencias que caben"),
                T("sequences", "secuencias"),
@@ -261,8 +263,9 @@ SERVING = Results(
         Result("ServingLatencyBatch",
                F.IF(F.ISBLANK(Ref("ServingLatency")), Ref("ServingBatch"),
                     call("LATENCY_BATCH", *_SHAPE, "ServingBandwidth", "ServingPeakTFLOPS",
-                         "ServingReplicaGPUs", _CONTEXT, "ServingLatency", "ServingLink", 2,
-                         "ServingUtilization", "PrefillMFU")),
+                         "ServingReplicaGPUs", "ServingPrompt", "ServingOutput",
+                         "ServingLatency", "ServingLink", 2, "ServingUtilization",
+                         "PrefillMFU")),
                T("Most sequences the latency allows", "Máximo de secuencias que permite la latencia"),
                T("sequences", "secuencias"),
                T("The largest batch whose decoding step meets the latency target (the "
@@ -288,8 +291,7 @@ SERVING = Results(
                  "sumas de la réplica: el tiempo hasta el primer token."),
                fmt=tx.TWO, holds="REPLICA_PREFILL_MS"),
         Result("ServingStepMs",
-               call("REPLICA_STEP_MS", *_SHAPE, "BaseExperts",
-                    call("MODEL_SPEC", "FTModel", Lit("experts_per_token")), "ServingBandwidth",
+               call("REPLICA_STEP_MS", *_SHAPE, "ServingBandwidth",
                     "ServingPeakTFLOPS", "ServingReplicaGPUs", "ServingBatchUsed", _CONTEXT,
                     "ServingLink", 2, "ServingUtilization", "PrefillMFU"),
                T("Decode step", "Paso de decodificación"), T("ms", "ms"),
