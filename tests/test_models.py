@@ -287,12 +287,22 @@ MEMORY_BYTES = {
     "L40S": 46_068 * MIB,
     "B200": 183_359 * MIB,
     "H200 SXM": 143_771 * MIB,
+    # Published nvidia-smi tables: an HGX B300 "0MiB / 275040MiB", a GB300
+    # "0MiB / 284208MiB" (NVIDIA's aiconfigurator b300_sxm.yaml and gb300.yaml
+    # repeat both), an H20 "3MiB / 97871MiB", an RTX PRO 6000 Blackwell, Server
+    # and Workstation Editions, "0MiB / 97887MiB".
+    "B300": 275_040 * MIB,
+    "GB300": 284_208 * MIB,
+    "H20": 97_871 * MIB,
+    "RTX PRO 6000": 97_887 * MIB,
+    "RTX PRO 6000 WS": 97_887 * MIB,
     # Datasheets, read as GiB: NVIDIA V100 (32 GB / 16 GB HBM2), A100 PCIe (80 GB
     # HBM2e, 40 GB HBM2), H100 PCIe (80 GB), H100 NVL (94 GB), GH200 (96 GB HBM3,
     # 144 GB HBM3e), Blackwell GB200 NVL72 per GPU (186 GB HBM3E); AMD MI250X
     # (128 GB HBM2e), MI300X (192 GB HBM3), MI325X (256 GB HBM3E); Google TPU v3
     # and v4 ("32 GiB"), v5e (16 GB), v5p (95 GiB usable), v6e (32 GB); Intel
-    # Gaudi 2 (96 GB HBM2e), Gaudi 3 (128 GB HBM2e).
+    # Gaudi 2 (96 GB HBM2e), Gaudi 3 (128 GB HBM2e); AMD MI350X and MI355X (288
+    # GB HBM3E, ROCm's "VRAM (GiB)" column: 288).
     "V100 SXM2": 32 * GIB,
     "V100 SXM2 16GB": 16 * GIB,
     "A100 PCIe": 80 * GIB,
@@ -312,6 +322,8 @@ MEMORY_BYTES = {
     "TPU v6e": 32 * GIB,
     "Gaudi 2": 96 * GIB,
     "Gaudi 3": 128 * GIB,
+    "MI350X": 288 * GIB,
+    "MI355X": 288 * GIB,
 }
 
 
@@ -347,3 +359,59 @@ def test_accelerator_specs_are_cited():
             assert "no power" in acc.specs_source, acc.name
     gaudi = next(a for a in ACCELERATORS if a.name == "Gaudi 2")
     assert "not confirmed" not in gaudi.source and "hotchips.org" in gaudi.source
+
+
+def test_fp4_peaks_are_dense():
+    # Blackwell datasheet: HGX B200 "Total NVFP4 Tensor Core 144 | 72 PFLOPS"
+    # over 8 GPUs, GB200 NVL72 "1,440 | 720 PFLOPS" over 72. Blackwell Ultra
+    # datasheet, printed sparse | dense (not 2:1): HGX B300 board 144 | 108,
+    # GB300 NVL72 "20 PFLOPS | 15 PFLOPS" per GPU. AMD MI355X: "MXFP4 10.1
+    # PFLOPs", dense (256 CUs x 16,384 FLOP a clock x 2.4 GHz).
+    assert xf.gpu_peak_tflops("B200", "fp4") == 72_000 / 8
+    assert xf.gpu_peak_tflops("GB200", "nvfp4") == 720_000 / 72
+    assert xf.gpu_peak_tflops("HGX B300", "FP4") == 108_000 / 8
+    assert xf.gpu_peak_tflops("GB300 NVL72", "fp4") == 15_000
+    assert xf.gpu_peak_tflops("AMD Instinct MI355X", "mxfp4") == pytest.approx(
+        256 * 16_384 * 2.4e9 / 1e12, abs=0.05
+    )
+    assert round(xf.gpu_peak_tflops("MI355X", "fp4") / 1000, 1) == 10.1
+    # Blackwell Ultra's other tensor rows are halved as usual: FP8 9 PF, BF16
+    # 4.5 PF, INT8 307 TOPS, all sparse.
+    assert xf.gpu_peak_tflops("B300", "fp8") == 4500
+    assert xf.gpu_peak_tflops("B300") == 2250
+    assert xf.gpu_peak_tflops("B300", "int8") == 153.5
+    # No FP4 before Blackwell and CDNA 4.
+    for name in ("H100", "H200", "H20", "MI300X", "A100"):
+        assert udfs.GPU_PEAK_TFLOPS(name, "fp4").startswith("#N/A"), name
+
+
+def test_new_accelerators_follow_the_conventions():
+    # The RTX PRO 6000 Server Edition's 4 / 2 / 1 PFLOPS, read as sparse (the
+    # Workstation sheet marks its 4,000 AI TOPS "with sparsity").
+    assert xf.gpu_peak_tflops("RTX PRO 6000") == 500
+    assert xf.gpu_peak_tflops("RTX PRO 6000 Workstation Edition", "fp4") == 2000
+    assert xf.gpu_bandwidth_tbs("RTX PRO 6000") == 1.597
+    assert xf.gpu_bandwidth_tbs("RTX PRO 6000 Workstation") == 1.792
+    # H20: 148 dense (129.1 measured), 400 W as the spec sheets say; boards cap
+    # at 500 W, which the row says.
+    h20 = next(a for a in ACCELERATORS if a.name == "H20")
+    assert xf.gpu_peak_tflops("H20") == 148 and xf.gpu_power_w("H20") == 400
+    assert "500 W" in h20.specs_note
+    assert xf.gpu_power_w("B300") == 1100 and xf.gpu_power_w("GB300") == 1400
+    assert xf.gpu_power_w("MI355X") == 1400 and xf.gpu_power_w("MI350X") == 1000
+
+
+def test_network_and_node_size():
+    by = {a.name: a for a in ACCELERATORS}
+    # A ConnectX-7 of 400 Gb/s per GPU on HGX H100, H200 and B200; a ConnectX-8
+    # of 800 Gb/s on HGX B300 and GB300; 8 GPUs an HGX board, 72 an NVL72 rack.
+    for name in ("H100 SXM", "H200 SXM", "B200"):
+        assert (by[name].network_gbps, by[name].node_gpus) == (400, 8), name
+    assert (by["B300"].network_gbps, by["B300"].node_gpus) == (800, 8)
+    assert (by["GB300"].network_gbps, by["GB300"].node_gpus) == (800, 72)
+    assert by["GB200"].node_gpus == 72
+    for acc in ACCELERATORS:
+        if acc.network_gbps is not None or acc.node_gpus is not None:
+            assert acc.network_source, acc.name
+        else:
+            assert not acc.network_source, acc.name

@@ -651,8 +651,8 @@ _ARGS = (
     ),
     Arg(
         "dtype",
-        "Precision: bf16 (default), fp16, fp8, tf32, fp32, or int8 (TOP/s, for "
-        "inference).",
+        "Precision: bf16 (default), fp16, fp8, tf32, fp32, int8 (TOP/s, for "
+        "inference) or fp4 (NVFP4, MXFP4: Blackwell, MI350 series).",
         "text",
         None,
         kind="choice",
