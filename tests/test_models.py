@@ -8,7 +8,13 @@ import pytest
 import xlfuncs as xf
 from xlfuncs import udfs
 from xlfuncs.data.accelerators import ACCELERATORS
-from xlfuncs.data.models import MODELS, Model
+from xlfuncs.data.models import (
+    _GEMMA3_SIGLIP,
+    MODELS,
+    Model,
+    find_model,
+    recount,
+)
 
 
 def code(result) -> str:
@@ -16,37 +22,17 @@ def code(result) -> str:
     return result.split(" ", 1)[0]
 
 
-def recount(m: Model, active: bool = False) -> int:
-    """Parameters implied by a shape, written here from the architectures' papers.
-
-    Per layer: attention q, k, v, o (k and v of kv_heads × head_dim: grouped-query
-    attention), biases where the model has them, Transformer-XL's relative
-    position projection and its u, v vectors (Gopher, Chinchilla), the MLP (three
-    matrices if gated, two if not; per expert, plus a router of d × experts for a
-    mixture), and the norms (a weight, and a bias for LayerNorm). Then a final
-    norm, the embeddings (one matrix if tied, two if not) and learned positions.
-    """
-    d, q, kv, f = m.d_model, m.heads * m.head_dim, m.kv_heads * m.head_dim, m.ffn_dim
-    attention = d * q + 2 * d * kv + q * d
-    if m.qkv_bias or m.linear_bias:
-        attention += q + 2 * kv
-    if m.linear_bias:
-        attention += d  # the output projection's bias
-    if m.relative_positions:
-        attention += d * q + 2 * q
-    mlp = (3 if m.gated_mlp else 2) * d * f
-    if m.linear_bias:
-        mlp += (2 * f if m.gated_mlp else f) + d
-    if m.experts:
-        assert m.experts_per_token is not None
-        n = m.experts_per_token if active else m.experts
-        mlp = n * mlp + d * m.experts
-    norm = 2 * d if m.layer_norm else d
-    total = m.layers * (attention + mlp + m.norms_per_layer * norm) + norm
-    total += m.vocab * d * (1 if m.tied_embeddings else 2)
-    if m.learned_positions:
-        total += m.context * d
-    return total
+#: Rows whose published active count is a label the shape misses by more than
+#: 1 %, and by how much (recount / published - 1): no exact count of the
+#: parameters a token uses is published for these checkpoints, so the label
+#: stays (each row's params_source says so). Their totals are within 1 %.
+ACTIVE_MISSES = {
+    "Llama 4 Scout": 0.0102,  # "17B (Activated)": 17,172,894,720
+    "Llama 4 Maverick": 0.0109,  # "17B (Activated)": 17,184,691,200
+    "Qwen3 30B-A3B": 0.0161,  # "3.3B activated": 3,353,032,704
+    "DeepSeek-V3": 0.0149,  # "37B activated": 37,552,282,624
+    "DeepSeek-R1": 0.0149,
+}
 
 
 @pytest.mark.parametrize("model", MODELS, ids=lambda m: m.name)
@@ -54,11 +40,15 @@ def test_published_count_is_the_shape_within_1_percent(model):
     assert recount(model) == pytest.approx(model.params, rel=0.01)
     if model.experts:
         assert model.active_params is not None
-        assert recount(model, active=True) == pytest.approx(
-            model.active_params, rel=0.01
-        )
+        active = recount(model, active=True)
+        if model.name in ACTIVE_MISSES:
+            miss = active / model.active_params - 1
+            assert miss == pytest.approx(ACTIVE_MISSES[model.name], abs=5e-5)
+        else:
+            assert active == pytest.approx(model.active_params, rel=0.01)
     else:
         assert model.active_params is None
+        assert model.name not in ACTIVE_MISSES
 
 
 def test_recount_reproduces_exact_published_counts():
@@ -89,6 +79,36 @@ def test_recount_reproduces_exact_published_counts():
     assert round(recount(by["Mixtral 8x7B"], active=True) / 1e9, 1) == 12.9
     # PaLM, table 1: 540.35 B.
     assert int(recount(by["PaLM 540B"]) / 1e7) / 100 == 540.35
+    # KerasHub's Qwen3 presets (keras-team/keras-hub,
+    # keras_hub/src/models/qwen3/qwen3_presets.py) record each checkpoint's count.
+    for name, count in (
+        ("Qwen3 0.6B", 596_049_920),
+        ("Qwen3 1.7B", 1_720_574_976),
+        ("Qwen3 4B", 4_022_468_096),
+        ("Qwen3 8B", 8_190_735_360),
+        ("Qwen3 14B", 14_768_307_200),
+        ("Qwen3 32B", 32_762_123_264),
+    ):
+        assert recount(by[name]) == count, name
+    # Fireworks AI's fine-tuning catalogue (paramCount): Mistral Small 24B
+    # Instruct 2501 and gpt-oss; a GGUF header's tensors of Qwen3-30B-A3B.
+    assert recount(by["Mistral Small 3 24B"]) == 23_572_403_200
+    assert recount(by["gpt-oss-20b"]) == 20_914_757_184
+    assert recount(by["gpt-oss-120b"]) == 116_829_156_672
+    assert recount(by["Qwen3 30B-A3B"]) == 30_532_122_624
+    # Gemma 3 report (arXiv 2503.19786), table 1: vision encoder 417M and
+    # non-embedding parameters 3,209M / 10,759M / 25,600M.
+    for name, non_embedding in (
+        ("Gemma 3 4B", 3_209),
+        ("Gemma 3 12B", 10_759),
+        ("Gemma 3 27B", 25_600),
+    ):
+        m = by[name]
+        text = recount(m) - m.extra_params
+        assert round((text - m.vocab * m.d_model) / 1e6) == non_embedding, name
+        assert round(_GEMMA3_SIGLIP / 1e6) == 417
+    # The DeepSeek-V3 README: "671B of the Main Model weights".
+    assert round(recount(by["DeepSeek-V3"]) / 1e9) == 671
 
 
 def test_chinchilla_needs_its_relative_positions():
@@ -415,3 +435,49 @@ def test_network_and_node_size():
             assert acc.network_source, acc.name
         else:
             assert not acc.network_source, acc.name
+
+
+# ----------------------------------------------------------- new architectures
+
+
+def test_fields_of_latent_attention_windows_and_expert_layouts():
+    # DeepSeek-V3's config.json: kv_lora_rank 512 + qk_rope_head_dim 64 cached
+    # a token and layer, one latent for all heads.
+    assert xf.model_spec("DeepSeek-V3", "cache_width") == 576
+    assert xf.model_spec("DeepSeek-R1", "cache_heads") == 1
+    assert xf.model_spec("deepseek-v3", "n_shared_experts") == 1
+    assert xf.model_spec("DeepSeek-V3", "first_k_dense_replace") == 3
+    # gpt-oss: 128-token windows on every other layer, 8 key/value heads of 64.
+    assert xf.model_spec("gpt-oss:120b", "window") == 128
+    assert xf.model_spec("openai/gpt-oss-120b", "windowed_layers") == 18
+    assert xf.model_spec("gpt-oss-20b", "cache_width") == 2 * 8 * 64
+    # Gemma 3: 5 of every 6 layers windowed (layer i global where (i+1) % 6 == 0).
+    for name, layers in (("Gemma 3 4B", 34), ("Gemma 3 12B", 48), ("Gemma 3 27B", 62)):
+        assert xf.model_spec(name, "windowed_layers") == layers - layers // 6
+    # Llama 4: chunks of 8,192 on 36 of 48 layers; Maverick's 24 dense layers.
+    assert xf.model_spec("llama4:maverick", "dense_layers") == 24
+    assert xf.model_spec("Llama 4 Scout", "windowed_layers") == 36
+    # A dense model gives its context for the window.
+    assert xf.model_spec("Qwen3 8B", "window") == 40_960
+
+
+@pytest.mark.parametrize(
+    ("spelling", "name"),
+    [
+        ("Qwen3 235B A22B", "Qwen3 235B-A22B"),
+        ("qwen3:30b", "Qwen3 30B-A3B"),
+        ("Qwen/Qwen3-8B-Base", "Qwen3 8B"),
+        ("Llama-4-Maverick-17B-128E-Instruct", "Llama 4 Maverick"),
+        ("llama4:scout", "Llama 4 Scout"),
+        ("deepseek-ai/DeepSeek-R1", "DeepSeek-R1"),
+        ("gpt-oss:20b", "gpt-oss-20b"),
+        ("google/gemma-3-27b-it", "Gemma 3 27B"),
+        ("gemma3:12b", "Gemma 3 12B"),
+        ("mistralai/Mistral-Small-24B-Instruct-2501", "Mistral Small 3 24B"),
+        ("Mistral-Small-3.2-24B-Instruct-2506", "Mistral Small 3.1 24B"),
+        ("mistral-small3.1:24b", "Mistral Small 3.1 24B"),
+    ],
+)
+def test_new_models_by_their_usual_spellings(spelling, name):
+    hit = find_model(spelling)
+    assert hit is not None and hit.name == name
