@@ -3,13 +3,19 @@ power look-ups."""
 
 from __future__ import annotations
 
+import json
+import os
+import time
+
 import pytest
 
 import xlfuncs as xf
 from xlfuncs import udfs
 from xlfuncs.data.accelerators import ACCELERATORS
+from xlfuncs.data.configs import COUNTED, model_from_config
 from xlfuncs.data.models import (
     _GEMMA3_SIGLIP,
+    BY_NAME,
     MODELS,
     Model,
     find_model,
@@ -481,3 +487,284 @@ def test_fields_of_latent_attention_windows_and_expert_layouts():
 def test_new_models_by_their_usual_spellings(spelling, name):
     hit = find_model(spelling)
     assert hit is not None and hit.name == name
+
+
+# ------------------------------------------------------------ config.json files
+
+LLAMA4_VISION = {
+    "model_type": "llama4_vision_model", "hidden_size": 1408, "image_size": 336,
+    "intermediate_size": 5632, "num_attention_heads": 16, "num_hidden_layers": 34,
+    "patch_size": 14, "pixel_shuffle_ratio": 0.5, "projector_input_dim": 4096,
+    "projector_output_dim": 4096, "vision_output_dim": 4096,
+}  # fmt: skip
+LLAMA4_TEXT = {
+    "model_type": "llama4_text", "attention_bias": False, "attention_chunk_size": 8192,
+    "head_dim": 128, "hidden_size": 5120, "intermediate_size": 8192,
+    "intermediate_size_mlp": 16384, "num_attention_heads": 40, "num_experts_per_tok": 1,
+    "num_hidden_layers": 48, "num_key_value_heads": 8, "vocab_size": 202048,
+}  # fmt: skip
+
+
+def _qwen3(h, ff, layers, heads, kv, tie):
+    return {
+        "model_type": "qwen3", "attention_bias": False, "head_dim": 128,
+        "hidden_size": h, "intermediate_size": ff, "max_position_embeddings": 40960,
+        "num_attention_heads": heads, "num_hidden_layers": layers,
+        "num_key_value_heads": kv, "tie_word_embeddings": tie, "vocab_size": 151936,
+        "use_sliding_window": False, "sliding_window": None,
+    }  # fmt: skip
+
+
+def _qwen3_moe(h, ff, moe_ff, layers, heads, kv):
+    return {
+        "model_type": "qwen3_moe", "attention_bias": False, "decoder_sparse_step": 1,
+        "head_dim": 128, "hidden_size": h, "intermediate_size": ff,
+        "max_position_embeddings": 40960, "mlp_only_layers": [],
+        "moe_intermediate_size": moe_ff, "num_attention_heads": heads,
+        "num_experts": 128, "num_experts_per_tok": 8, "num_hidden_layers": layers,
+        "num_key_value_heads": kv, "tie_word_embeddings": False,
+        "vocab_size": 151936, "use_sliding_window": False, "sliding_window": None,
+    }  # fmt: skip
+
+
+def _gpt_oss(layers, experts):
+    return {
+        "model_type": "gpt_oss", "attention_bias": True, "experts_per_token": 4,
+        "head_dim": 64, "hidden_size": 2880, "intermediate_size": 2880,
+        "layer_types": ["sliding_attention", "full_attention"] * (layers // 2),
+        "max_position_embeddings": 131072, "num_attention_heads": 64,
+        "num_experts_per_tok": 4, "num_hidden_layers": layers,
+        "num_key_value_heads": 8, "num_local_experts": experts,
+        "sliding_window": 128, "tie_word_embeddings": False, "vocab_size": 201088,
+    }  # fmt: skip
+
+
+SIGLIP = {
+    "model_type": "siglip_vision_model", "hidden_size": 1152, "image_size": 896,
+    "intermediate_size": 4304, "num_attention_heads": 16, "num_hidden_layers": 27,
+    "patch_size": 14, "vision_use_head": False,
+}  # fmt: skip
+MISTRAL_SMALL = {
+    "model_type": "mistral", "head_dim": 128, "hidden_size": 5120,
+    "intermediate_size": 32768, "max_position_embeddings": 32768,
+    "num_attention_heads": 32, "num_hidden_layers": 40, "num_key_value_heads": 8,
+    "rope_theta": 100000000.0, "sliding_window": None, "tie_word_embeddings": False,
+    "vocab_size": 131072,
+}  # fmt: skip
+
+#: Each family's config.json, with the values of the published models' files
+#: (the rows' sources; /work/research's copies for the 2025 models), and the
+#: row it describes.
+CONFIGS = {
+    "Llama 3.1 8B": {
+        "model_type": "llama", "hidden_size": 4096, "intermediate_size": 14336,
+        "max_position_embeddings": 131072, "num_attention_heads": 32,
+        "num_hidden_layers": 32, "num_key_value_heads": 8, "vocab_size": 128256,
+        "tie_word_embeddings": False, "attention_bias": False, "mlp_bias": False,
+    },
+    "Llama 3.2 1B": {
+        "model_type": "llama", "head_dim": 64, "hidden_size": 2048,
+        "intermediate_size": 8192, "max_position_embeddings": 131072,
+        "num_attention_heads": 32, "num_hidden_layers": 16, "num_key_value_heads": 8,
+        "vocab_size": 128256, "tie_word_embeddings": True,
+    },
+    "Llama 4 Scout": {
+        "model_type": "llama4", "tie_word_embeddings": False,
+        "text_config": {**LLAMA4_TEXT, "interleave_moe_layer_step": 1,
+                        "num_local_experts": 16, "use_qk_norm": True,
+                        "max_position_embeddings": 262144, "no_rope_layers": []},
+        "vision_config": LLAMA4_VISION,
+    },
+    "Llama 4 Maverick": {
+        "model_type": "llama4", "tie_word_embeddings": False,
+        "text_config": {**LLAMA4_TEXT, "interleave_moe_layer_step": 2,
+                        "num_local_experts": 128, "use_qk_norm": False,
+                        "max_position_embeddings": 1048576},
+        "vision_config": LLAMA4_VISION,
+    },
+    "Mistral 7B v0.1": {
+        "model_type": "mistral", "hidden_size": 4096, "intermediate_size": 14336,
+        "max_position_embeddings": 32768, "num_attention_heads": 32,
+        "num_hidden_layers": 32, "num_key_value_heads": 8, "sliding_window": 4096,
+        "tie_word_embeddings": False, "vocab_size": 32000,
+    },
+    "Mistral Nemo 12B": {
+        "model_type": "mistral", "head_dim": 128, "hidden_size": 5120,
+        "intermediate_size": 14336, "max_position_embeddings": 128000,
+        "num_attention_heads": 32, "num_hidden_layers": 40, "num_key_value_heads": 8,
+        "sliding_window": None, "tie_word_embeddings": False, "vocab_size": 131072,
+    },
+    "Mistral Small 3 24B": MISTRAL_SMALL,
+    "Mistral Small 3.1 24B": {
+        "model_type": "mistral3", "spatial_merge_size": 2,
+        "multimodal_projector_bias": False, "tie_word_embeddings": False,
+        "text_config": {**MISTRAL_SMALL, "max_position_embeddings": 131072},
+        "vision_config": {"model_type": "pixtral", "head_dim": 64, "hidden_size": 1024,
+                          "image_size": 1540, "intermediate_size": 4096,
+                          "num_attention_heads": 16, "num_hidden_layers": 24,
+                          "patch_size": 14},
+    },
+    "Mixtral 8x7B": {
+        "model_type": "mixtral", "hidden_size": 4096, "intermediate_size": 14336,
+        "max_position_embeddings": 32768, "num_attention_heads": 32,
+        "num_experts_per_tok": 2, "num_hidden_layers": 32, "num_key_value_heads": 8,
+        "num_local_experts": 8, "sliding_window": None, "tie_word_embeddings": False,
+        "vocab_size": 32000,
+    },
+    "Qwen2.5 7B": {
+        "model_type": "qwen2", "hidden_size": 3584, "intermediate_size": 18944,
+        "max_position_embeddings": 131072, "max_window_layers": 28,
+        "num_attention_heads": 28, "num_hidden_layers": 28, "num_key_value_heads": 4,
+        "sliding_window": 131072, "tie_word_embeddings": False,
+        "use_sliding_window": False, "vocab_size": 152064,
+    },
+    "Qwen2.5 0.5B": {
+        "model_type": "qwen2", "hidden_size": 896, "intermediate_size": 4864,
+        "max_position_embeddings": 32768, "max_window_layers": 24,
+        "num_attention_heads": 14, "num_hidden_layers": 24, "num_key_value_heads": 2,
+        "sliding_window": 32768, "tie_word_embeddings": True,
+        "use_sliding_window": False, "vocab_size": 151936,
+    },
+    "Qwen3 0.6B": _qwen3(1024, 3072, 28, 16, 8, True),
+    "Qwen3 1.7B": _qwen3(2048, 6144, 28, 16, 8, True),
+    "Qwen3 8B": _qwen3(4096, 12288, 36, 32, 8, False),
+    "Qwen3 32B": _qwen3(5120, 25600, 64, 64, 8, False),
+    "Qwen3 30B-A3B": _qwen3_moe(2048, 6144, 768, 48, 32, 4),
+    "Qwen3 235B-A22B": _qwen3_moe(4096, 12288, 1536, 94, 64, 4),
+    "Gemma 2 9B": {
+        "model_type": "gemma2", "head_dim": 256, "hidden_size": 3584,
+        "intermediate_size": 14336, "max_position_embeddings": 8192,
+        "num_attention_heads": 16, "num_hidden_layers": 42, "num_key_value_heads": 8,
+        "sliding_window": 4096, "vocab_size": 256000,
+    },
+    # google/gemma-3-4b-pt's file is sparse: its text model's heads, key/value
+    # heads, head_dim, vocabulary and tying are Gemma3TextConfig's defaults.
+    "Gemma 3 4B": {
+        "model_type": "gemma3", "mm_tokens_per_image": 256,
+        "text_config": {"model_type": "gemma3_text", "hidden_size": 2560,
+                        "intermediate_size": 10240, "num_hidden_layers": 34,
+                        "sliding_window": 1024,
+                        "rope_scaling": {"factor": 8.0, "rope_type": "linear"}},
+        "vision_config": SIGLIP,
+    },
+    "Gemma 3 27B": {
+        "model_type": "gemma3",
+        "text_config": {"model_type": "gemma3_text", "head_dim": 128,
+                        "hidden_size": 5376, "intermediate_size": 21504,
+                        "num_hidden_layers": 62, "num_attention_heads": 32,
+                        "num_key_value_heads": 16, "query_pre_attn_scalar": 168,
+                        "sliding_window": 1024},
+        "vision_config": SIGLIP,
+    },
+    "DeepSeek-V3": {
+        "model_type": "deepseek_v3", "attention_bias": False,
+        "first_k_dense_replace": 3, "hidden_size": 7168, "intermediate_size": 18432,
+        "kv_lora_rank": 512, "max_position_embeddings": 163840,
+        "moe_intermediate_size": 2048, "moe_layer_freq": 1, "n_group": 8,
+        "n_routed_experts": 256, "n_shared_experts": 1, "num_attention_heads": 128,
+        "num_experts_per_tok": 8, "num_hidden_layers": 61, "num_key_value_heads": 128,
+        "num_nextn_predict_layers": 1, "q_lora_rank": 1536, "qk_nope_head_dim": 128,
+        "qk_rope_head_dim": 64, "tie_word_embeddings": False, "v_head_dim": 128,
+        "vocab_size": 129280,
+    },
+    "gpt-oss-20b": _gpt_oss(24, 32),
+    "gpt-oss-120b": _gpt_oss(36, 128),
+}  # fmt: skip
+
+#: The shape fields a config.json gives, compared with the row's.
+SHAPE = (
+    "layers", "d_model", "heads", "kv_heads", "head_dim", "ffn_dim", "vocab",
+    "context", "experts", "experts_per_token", "shared_experts", "dense_layers",
+    "dense_ffn_dim", "attention", "kv_lora_rank", "tied_embeddings", "qkv_bias",
+    "qk_norm", "norms_per_layer", "extra_params",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("name", CONFIGS)
+def test_a_config_file_is_its_published_model(name, tmp_path):
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(CONFIGS[name]))
+    row = BY_NAME[name]
+    m = find_model(str(path))
+    assert m is not None and m.name == str(path.resolve())
+    assert m.source == str(path.resolve()) and m.params_source == COUNTED
+    for field in SHAPE:
+        assert getattr(m, field) == getattr(row, field), field
+    # The counts: the row's recount to the parameter, and so its published
+    # count within 1 % (and its active count, but for the labels the test
+    # above lists).
+    assert m.params == recount(row)
+    assert m.params == pytest.approx(row.params, rel=0.01)
+    if row.experts:
+        assert m.active_params == recount(row, active=True)
+        if name not in ACTIVE_MISSES:
+            assert m.active_params == pytest.approx(row.active_params, rel=0.01)
+    else:
+        assert m.active_params is None
+    # The functions take the path as they take a name.
+    assert xf.model_spec(str(path), "params") == m.params
+    assert xf.model_spec(str(path), "kv_width") == row.kv_width
+
+
+def test_config_windows():
+    windows = {
+        "Mistral 7B v0.1": (4096, 32),  # every layer, sliding_window 4096
+        "Gemma 2 9B": (4096, 21),  # every other layer
+        "Gemma 3 4B": (1024, 29),
+        "Gemma 3 27B": (1024, 52),
+        "gpt-oss-120b": (128, 18),
+        "Llama 4 Scout": (8192, 36),  # chunked
+        "Llama 4 Maverick": (8192, 36),
+        "Qwen2.5 7B": (None, 0),  # use_sliding_window false
+        "DeepSeek-V3": (None, 0),
+    }
+    for name, want in windows.items():
+        m = model_from_config(CONFIGS[name], name)
+        assert (m.window, m.windowed_layers) == want, name
+
+
+def test_config_files_are_read_once_until_they_change(tmp_path, monkeypatch):
+    path = tmp_path / "my-model" / "config.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps(CONFIGS["Qwen3 8B"]))
+    first = find_model(str(path))
+    assert first is not None and find_model(str(path)) is first
+    # The same file by another spelling of its path: one model.
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert find_model("~/my-model/config.json") is first
+    assert (
+        find_model(str(tmp_path / "my-model" / ".." / "my-model" / "config.json"))
+        is first
+    )
+    # Changed: read again.
+    path.write_text(json.dumps(CONFIGS["Qwen3 32B"]))
+    os.utime(path, ns=(time.time_ns(), time.time_ns() + 10**9))
+    second = find_model(str(path))
+    assert second is not first and second.layers == 64
+    assert xf.model_spec(str(path), "layers") == 64
+
+
+def test_what_is_not_a_config_file():
+    assert find_model("/no/such/config.json") is None
+    assert find_model("Llama 3.1 8B.json") is None
+    with pytest.raises(xf.InvalidValueError):
+        xf.model_spec("/no/such/config.json", "layers")
+
+
+def test_config_errors_say_why(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    with pytest.raises(ValueError, match="not a readable config.json"):
+        find_model(str(bad))
+    other = tmp_path / "bert.json"
+    other.write_text(json.dumps({"model_type": "bert", "hidden_size": 768}))
+    with pytest.raises(ValueError, match="model_type 'bert' is not one read here"):
+        find_model(str(other))
+    with pytest.raises(ValueError, match="has no num_hidden_layers"):
+        model_from_config({"model_type": "llama", "hidden_size": 8}, "x")
+    # The functions say so, in Python and in a cell.
+    with pytest.raises(xf.InvalidValueError, match="not a readable config.json"):
+        xf.model_spec(str(bad), "layers")
+    out = udfs.MODEL_SPEC([[str(other)], ["Qwen3 8B"]], "layers")
+    assert code(out[0][0]) == "#VALUE!" and "'bert'" in out[0][0]
+    assert out[1][0] == 36

@@ -62,7 +62,8 @@ Conventions
 * Name look-up (``find_model``) ignores case, spaces, hyphens and underscores;
   it knows each model's name, its Hugging Face repository ids (with or without
   the organisation: "meta-llama/Llama-3.1-70B" and "Llama-3.1-70B") and the
-  Ollama tags.
+  Ollama tags. A path to a ``.json`` file is a model described by its
+  config.json (:mod:`.configs`), counted from its shape.
 """
 
 from __future__ import annotations
@@ -71,7 +72,9 @@ import difflib
 import math
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
+from .configs import read_config
 from .names import normalize
 from .shapes import Model as Model
 from .shapes import gemma3_projector as gemma3_projector
@@ -1659,16 +1662,51 @@ _FIELDS: dict[str, str] = {
 }
 
 
+#: Models read from config.json files: by resolved path, with the file's
+#: modification time and size when read.
+_FROM_FILES: dict[str, tuple[tuple[int, int], Model]] = {}
+
+
+def _from_file(name: str) -> Model | None:
+    """The model of the config.json file at ``name`` (a path ending in .json,
+    "~" expanded), read again only when the file has changed; None where no
+    such file is. Raises ValueError where the file is not a config.json that
+    :mod:`.configs` reads. The model is also put in :data:`BY_NAME` under its
+    name, the resolved path, where the functions that take a model read it."""
+    if not name.lower().endswith(".json"):
+        return None
+    try:
+        path = Path(name).expanduser().resolve()
+        stat = path.stat()
+    except (OSError, RuntimeError):
+        return None
+    if not path.is_file():
+        return None
+    key, stamp = str(path), (stat.st_mtime_ns, stat.st_size)
+    cached = _FROM_FILES.get(key)
+    if cached is not None and cached[0] == stamp:
+        return cached[1]
+    model = read_config(path)
+    _FROM_FILES[key] = (stamp, model)
+    BY_NAME[model.name] = model
+    return model
+
+
 def find_model(name: str) -> Model | None:
     """The model called ``name``, or None.
 
     Case, spaces, hyphens and underscores (all of :data:`.names.IGNORED`) do
     not matter: "llama-3.1-70b",
-    "Llama 3.1 70B" and "meta-llama/Llama-3.1-70B" are the same model.
+    "Llama 3.1 70B" and "meta-llama/Llama-3.1-70B" are the same model. A path
+    to an existing ``.json`` file is the model its config.json describes
+    (:func:`.configs.model_from_config`), named by the resolved path.
     """
     if not isinstance(name, str):
         return None
-    return _INDEX.get(normalize(name))
+    hit = _INDEX.get(normalize(name))
+    if hit is None:
+        hit = _from_file(name.strip())
+    return hit
 
 
 def find_field(name: str) -> str | None:
@@ -1735,4 +1773,6 @@ def suggest_model(name: str) -> Model | None:
     return lower[close[0]] if close else None
 
 
+#: The table's models by name, and the models find_model has read from
+#: config.json files, by their resolved paths.
 BY_NAME: dict[str, Model] = {m.name: m for m in MODELS}

@@ -148,7 +148,10 @@ class Arg:
         """Why the single value ``x`` is not acceptable, or None if it is."""
         if self.kind == "choice":
             if isinstance(x, str):
-                return None if self.key(x) is not None else self.unknown(x)
+                try:
+                    return None if self.key(x) is not None else self.unknown(x)
+                except InputError as err:  # a name found but unreadable
+                    return err
             return InvalidTypeError(
                 "#VALUE!",
                 f"{self.name} must be a name (str), not {_py(x)}",
@@ -455,7 +458,10 @@ METHOD_CODE = Domain(
 
 
 def _model(name: str) -> str | None:
-    hit = find_model(name)
+    try:
+        hit = find_model(name)
+    except ValueError as err:  # a .json file that is not a config.json read
+        raise InvalidValueError("#VALUE!", f"model: {err}") from None
     return hit.name if hit else None
 
 
