@@ -768,3 +768,29 @@ def test_config_errors_say_why(tmp_path):
     out = udfs.MODEL_SPEC([[str(other)], ["Qwen3 8B"]], "layers")
     assert code(out[0][0]) == "#VALUE!" and "'bert'" in out[0][0]
     assert out[1][0] == 36
+
+
+def test_a_gemma_1_config_file():
+    # google/gemma-7b's config.json: 28 layers of 3,072, 16 heads of 256,
+    # intermediate 24,576, vocab 256,000, tied; KerasHub's gemma_7b_en preset
+    # records 8,537,680,896 parameters (keras-team/keras-hub, gemma_presets.py).
+    m = model_from_config(
+        {
+            "model_type": "gemma", "head_dim": 256, "hidden_size": 3072,
+            "intermediate_size": 24576, "num_attention_heads": 16,
+            "num_hidden_layers": 28, "num_key_value_heads": 16, "vocab_size": 256000,
+        },
+        "gemma-7b",
+    )  # fmt: skip
+    assert m.params == 8_537_680_896 and m.tied_embeddings and m.window is None
+
+
+def test_price_rows_name_accelerators_and_their_dates():
+    from xlfuncs.data.prices import GPU_PRICES, PRICES_READ
+
+    names = {a.name for a in ACCELERATORS}
+    for p in GPU_PRICES:
+        assert p.gpu in names, p.gpu
+        if p.read != PRICES_READ:  # read elsewhere: the source says where, when
+            assert "third-party compilation" in p.source and p.read in p.source
+    assert {p.gpu for p in GPU_PRICES} >= {"B300", "RTX PRO 6000"}
