@@ -156,7 +156,10 @@ class Arg:
         """Why the single value ``x`` is not acceptable, or None if it is."""
         if self.kind == "choice":
             if isinstance(x, str):
-                return None if self.key(x) is not None else self.unknown(x)
+                try:
+                    return None if self.key(x) is not None else self.unknown(x)
+                except InputError as err:  # a name found but unreadable
+                    return err
             return InvalidTypeError(
                 "#VALUE!",
                 f"{self.name} must be a name (str), not {_py(x)}",
@@ -465,7 +468,10 @@ METHOD_CODE = Domain(
 
 
 def _model(name: str) -> str | None:
-    hit = find_model(name)
+    try:
+        hit = find_model(name)
+    except ValueError as err:  # a .json file that is not a config.json read
+        raise InvalidValueError("#VALUE!", f"model: {err}") from None
     return hit.name if hit else None
 
 
@@ -662,8 +668,8 @@ _ARGS = (
     ),
     Arg(
         "dtype",
-        "Precision: bf16 (default), fp16, fp8, tf32, fp32, or int8 (TOP/s, for "
-        "inference).",
+        "Precision: bf16 (default), fp16, fp8, tf32, fp32, int8 (TOP/s, for "
+        "inference) or fp4 (NVFP4, MXFP4: Blackwell, MI350 series).",
         "text",
         None,
         kind="choice",
