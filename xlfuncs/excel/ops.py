@@ -35,7 +35,7 @@ from .values import Value, XlError
 
 def where(cond: Any, yes: Any, no: Any) -> Any:
     """``yes`` where ``cond`` holds, else ``no``: IF."""
-    return Fn("IF", (cond, lift(yes), lift(no)))
+    return Fn("IF", (lift(cond), lift(yes), lift(no)))
 
 
 def minimum(a: Any, b: Any) -> Any:

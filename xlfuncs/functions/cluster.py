@@ -218,7 +218,9 @@ def mfu(
     >>> round(mfu(38.7858, 540.35e9, 275, 118, 12288, 2048), 3)
     0.462
     """
-    per_token = flops_per_token(params, layers, attention_width, seq_len)
+    per_token = _per_token(
+        params, layers, attention_width, seq_len, FLOPS_PER_PARAM_TOKEN
+    )
     return tokens_per_sec_per_gpu * per_token / (peak_tflops_per_gpu * FLOPS_PER_TFLOPS)
 
 
@@ -252,7 +254,9 @@ def tokens_per_sec_per_gpu(
     >>> round(tokens_per_sec_per_gpu(7e9, 989.4, 0.4))
     9423
     """
-    per_token = flops_per_token(params, layers, attention_width, seq_len)
+    per_token = _per_token(
+        params, layers, attention_width, seq_len, FLOPS_PER_PARAM_TOKEN
+    )
     return mfu * peak_tflops_per_gpu * FLOPS_PER_TFLOPS / per_token
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..excel.ops import fail, given, minimum, where
+from ..excel.ops import fail, minimum, where
 
 #: FLOPs of one decoded token's attention over a cached token, per attention
 #: dimension: QKᵀ and the weighted sum of V, 2 FLOPs a product each: 2 · 2.
@@ -28,8 +28,8 @@ ATTENTION_PREFILL = 4
 def cached_tokens(seq_len: Any, layers: Any, window: Any, windowed_layers: Any) -> Any:
     """Tokens cached for one sequence of ``seq_len``, summed over the layers:
     all of them in a full-attention layer, at most ``window`` in a windowed
-    one. ``window`` may be left out (no window)."""
-    w = given(window, seq_len)
+    one (a window of 0: none)."""
+    w = where(window > 0, window, seq_len)
     return (layers - windowed_layers) * seq_len + windowed_layers * minimum(seq_len, w)
 
 
@@ -40,7 +40,7 @@ def attention_pairs(
     layers: p²/2 in a full layer; in a windowed one each token sees at most
     the window: w·p − w²/2 once the prompt is longer than w."""
     p = prompt_tokens
-    w = given(window, p)
+    w = where(window > 0, window, p)
     windowed = where(p <= w, p * p / 2, w * p - w * w / 2)
     return (layers - windowed_layers) * p * p / 2 + windowed_layers * windowed
 

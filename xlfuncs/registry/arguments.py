@@ -908,18 +908,18 @@ _ARGS = (
         "cache_heads",
         "Heads the cache is split by under tensor parallelism: kv_heads, 1 for "
         "latent attention (each GPU then holds every sequence's latent whole). "
-        "Blank: split over the GPUs without copies.",
+        "0 (default): split over the GPUs without copies.",
         "heads",
-        WHOLE,
+        WHOLE_OR_ZERO,
         typical=(1, 1024),
     ),
     Arg(
         "window",
         "Tokens a windowed layer attends to (sliding-window or chunked "
         "attention: 1,024 for Gemma 3's local layers, 128 for gpt-oss's); its "
-        "cache stops growing there. Blank: no window.",
+        "cache stops growing there. 0 (default): no window.",
         "tokens",
-        WHOLE,
+        WHOLE_OR_ZERO,
         typical=(16, 10_000_000),
     ),
     Arg(
@@ -1103,10 +1103,11 @@ _ARGS = (
     ),
     Arg(
         "ms_per_token",
-        "Latency target: the most milliseconds (ms) one decoding step may take "
-        "(time per output token, e.g. 40); where optional, blank for none "
-        "(maximum throughput).",
+        "Latency target: the most milliseconds (ms) a user waits between output "
+        "tokens (time per output token, e.g. 40); where optional, 0 or blank for "
+        "none (maximum throughput).",
         "ms",
+        NONNEGATIVE,
         typical=(1, 2000),
         slips=((1000, "seconds typed"),),
     ),

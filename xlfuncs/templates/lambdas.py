@@ -1,9 +1,10 @@
 """Each function as a named Excel LAMBDA, stored exactly as Excel stores it.
 
-A function's LAMBDA is its Excel expression (``@formula(excel=...)``, the one the
-templates use), written out by :func:`~xlfuncs.registry.excel.expand` with each
-argument bound to the LAMBDA's parameter, and wrapped in the argument checks the
-xlwings functions make, so that the same bad input gives the same Excel error:
+A function is declared once, as named parts (:mod:`xlfuncs.registry.formula`):
+its LAMBDA is that declaration, each part a ``LET`` variable of its name
+(``_xlpm.cache_bytes``), the result last, with each argument bound to the
+LAMBDA's parameter, and wrapped in the argument checks the xlwings functions
+make, so that the same bad input gives the same Excel error:
 
 - an error value received is passed on (``#N/A`` in, ``#N/A`` out);
 - text, a boolean or a blank cell where a number belongs: ``#VALUE!``;
@@ -29,16 +30,13 @@ not declared ``_xlop.`` is one Excel was seen to refuse in a stored name, and
 the ``formulas`` engine, which reads ISOMITTED as ISBLANK, could not tell such a
 guard from the blank-cell check anyway.
 
-Sibling functions are written out inside each body rather than called by name,
-so that every name works on its own (a user may copy just one), and because the
-``formulas`` engine that proves them cannot evaluate a named LAMBDA calling
-another.
-
-A body that, written out so, would pass Excel's limits (8,192 characters, 64
-levels of nesting) is written once more with ``LET`` (:func:`let_body`): each
-sibling call, each argument expression passed to one and each optional
-argument's default that the body uses more than once becomes a variable,
-computed once. The others stay as they are.
+A function calls its siblings by their names, as its Python body does
+(``REPLICA_BATCH(…)`` in ``REPLICA_TOKENS_PER_SEC``): the library holds them
+all, and a user who copies one name copies those it calls
+(:func:`calls`). A body passes a sibling values, never an argument it was not
+given: the functions resolve a left-out argument before passing it on.
+A variable used once is put back in place, and a part the rest repeats (a
+typed name's clean-up) becomes one.
 """
 
 from __future__ import annotations
@@ -53,7 +51,7 @@ from ..data.training import OPTIMIZER_KEYS
 from ..data.units import RECOMPUTE_MODES
 from ..excel.rewrite import fold
 from ..excel.rewrite import nesting as tree_nesting
-from ..registry import Arg, Formula
+from ..registry import REGISTRY, Arg, Formula
 from ..registry import arguments as A
 from ..registry.excel import (
     ACCELERATOR_KEYS,
@@ -203,15 +201,12 @@ def lambda_text(spec: Formula, functions: Functions | None = None) -> str:
             bindings[a.name] = parse(with_default(p, literal(default)))
     tree = spec.expression
     assert tree is not None
-    body = _checked(spec, bind(tree, bindings, left_out, functions))
+    if spec.result is None:  # written by hand (no parts): written out
+        body = _checked(spec, bind(tree, bindings, left_out, functions))
+    else:
+        body = let_body(spec, tree, bindings, left_out, functions)
     text = f"_xlfn.LAMBDA({','.join(declared)},{body.excel(AS_WRITTEN)})"
     depth = tree_nesting(body) + 1
-    # A function declared with parts keeps them, each a LET variable; so does
-    # one whose text written out would pass Excel's limits.
-    if _has_parts(spec, functions) or len(text) > MAX_CHARS or depth > MAX_NESTING:
-        body = let_body(spec, tree, bindings, left_out, functions)
-        text = f"_xlfn.LAMBDA({','.join(declared)},{body.excel(AS_WRITTEN)})"
-        depth = tree_nesting(body) + 1
     if len(text) > MAX_CHARS or depth > MAX_NESTING:
         raise ValueError(
             f"{spec.name}: its LAMBDA has {len(text):,} characters and "
@@ -259,25 +254,37 @@ def let_body(
     left_out: Mapping[str, Expr],
     functions: Functions,
 ) -> Expr:
-    """The LAMBDA's body as :func:`bind` and :func:`_checked` write it, but in
-    a ``LET``: an optional argument's default, a sibling call, and an
-    expression passed to a sibling as an argument are each computed once, in
-    a variable named after the argument it stands for (``_xlpm.batch``), where
-    they are used more than once; then each part still repeated, checks
-    included, in a variable ``_xlpm.partN``.
-
-    ``tree`` is the function's Excel expression; its sibling calls are
-    written out with the registry's rules for arguments
-    (:func:`~xlfuncs.templates.written.inline`'s): given, left to its default,
-    or passed through with its OMITTED test. A variable is computed before the
-    checks run; a value that is an error where an argument is bad is not read.
-    """
+    """The LAMBDA's body: the function's parts, each a ``LET`` variable named
+    after it, sibling functions called by name, the argument checks around the
+    result (:func:`_checked`). An optional argument's default used more than
+    once is a variable too. A variable is computed before the checks run; a
+    value that is an error where an argument is bad is not read."""
     params = {a.name for a in spec.args}
     lets = _Lets(functions, params | {_written(p) for p in params})
-    bound = {k: lets.hoist(v, k) for k, v in bindings.items()}
-    itself = Call(spec.name, tuple(Ref(a.name) for a in spec.args))
-    body = lets.expand(itself, bound, dict(left_out))
+    local: dict[str, Expr] = {k: lets.hoist(v, k) for k, v in bindings.items()}
+    omitted_ = dict(left_out)
+    for part, part_tree in spec.parts:
+        value = fold(lets.calling(part_tree, local, omitted_))
+        local[part] = lets.hoist(value, part)
+    assert spec.result is not None
+    body = lets.calling(spec.result, local, omitted_)
     return lets.written(_checked(spec, fold(body)))
+
+
+def calls(spec: Formula) -> list[str]:
+    """The library functions a function's LAMBDA calls, directly or through
+    those it calls: what a user copies with it."""
+    out: list[str] = []
+    todo = [spec]
+    while todo:
+        f = todo.pop()
+        trees = [t for _, t in f.parts] + ([f.result] if f.result is not None else [])
+        for t in trees:
+            for x in t.walk():
+                if isinstance(x, Call) and x.function not in out:
+                    out.append(x.function)
+                    todo.append(REGISTRY[x.function])
+    return out
 
 
 class _Lets:
@@ -354,6 +361,27 @@ class _Lets:
             self.called[value.name] = e.function.lower()
             self.calls[key] = value
         return self.calls[key]
+
+    def calling(
+        self, e: Expr, bindings: Mapping[str, Expr], omitted: Mapping[str, Expr]
+    ) -> Expr:
+        """``e`` over the LAMBDA's names: its arguments and parts bound, its
+        OMITTED tests decided, look-ups as Excel reads them, sibling calls
+        kept as calls (of values: see the module's docstring)."""
+        if isinstance(e, Ref):
+            return bindings.get(e.name, e)
+        if isinstance(e, Omitted):
+            return omitted[e.param]
+        form = getattr(e, "excel_form", None)
+        if form is not None:
+            return self.calling(form(), bindings, omitted)
+        kids = [self.calling(c, bindings, omitted) for c in e.children()]
+        if isinstance(e, Call):  # an argument passed on: a value, named if big
+            kids = [
+                self.hoist(fold(k), p)
+                for k, p in zip(kids, self.functions[e.function].params)
+            ]
+        return e.rebuilt(kids) if kids else e
 
     def written(self, body: Expr) -> Expr:
         """``LET(name, value, …, body)``: variables used once put back in

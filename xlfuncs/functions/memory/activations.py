@@ -94,7 +94,7 @@ def kv_cache_gb(
     seq_len: Numbers,
     batch: Numbers,
     bytes_per_value: Numbers = HALF_PRECISION_BYTES,
-    window: Numbers | None = None,
+    window: Numbers = 0,
     windowed_layers: Numbers = 0,
 ) -> Floats:
     """GB of the key/value cache: 2 (K, V) × kv_heads × head_dim × cached tokens × B.

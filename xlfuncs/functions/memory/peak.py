@@ -248,12 +248,14 @@ def min_gpus_for_peak(
     ...                   85.9, 2, "full", 207093760, 2101346304, 1, 3)
     4.0
     """
+    embedding = given(embedding_params, UNTIED * vocab * d_model)
+    # The peak on one GPU; the adapters as given (0 where left out: full
+    # fine-tuning reads none, and LoRA without them fails below).
     one_gb = training_peak_gb(
         params, layers, d_model, attention_width, kv_width, ffn_dim, vocab, seq_len,
-        micro_batch, method_code, recompute, adapter_params, embedding_params,
+        micro_batch, method_code, recompute, given(adapter_params, 0), embedding,
         experts_per_token, 1, zero_stage, model_parallel, optimizer_bytes,
     )  # fmt: skip
-    embedding = given(embedding_params, UNTIED * vocab * d_model)
     trained = _trained(method_code, params, adapter_params)
     weights = _weights(method_code, params, embedding, adapter_params)
     sharded = (

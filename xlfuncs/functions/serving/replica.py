@@ -65,13 +65,34 @@ NO_BATCH = (
 )
 
 
-def _link(gpus: Numbers, link_gb_per_s: Numbers) -> Numbers:
-    """link_gb_per_s, needed where a replica has more than one GPU."""
+def resolved_link(gpus: Numbers, link_gb_per_s: Numbers) -> Numbers:
+    """link_gb_per_s, needed past one GPU (1 on one GPU, where nothing moves):
+    a body passes the result to the functions it calls."""
     return where(
         omitted(link_gb_per_s),
         where(gpus > 1, fail("#VALUE!", NEED_LINK), 1),
         link_gb_per_s,
     )
+
+
+def exchanges(
+    layers: Numbers,
+    d_model: Numbers,
+    gpus: Numbers,
+    link: Numbers,
+    expert_parallel: Numbers = 0,
+    experts_per_token: Numbers = 1,
+) -> tuple[Numbers, Numbers]:
+    """How many exchanges a forward pass makes between a replica's GPUs (two a
+    layer, none on one GPU), and the seconds each takes per token it carries:
+    a ring all-reduce sends 2(g − 1)/g of a token's d_model-wide 16-bit
+    activation from each GPU; an all-to-all sends its k copies, (g − 1)/g of
+    them to other GPUs; over one direction of the links (half of ``link``,
+    GB/s both ways: :func:`resolved_link`)."""
+    count = where(gpus > 1, EXCHANGES_PER_LAYER * layers, 0)
+    copies = where(expert_parallel, experts_per_token, 2)
+    moved = copies * (gpus - 1) / gpus * d_model * ACTIVATION_BYTES
+    return count, where(gpus > 1, moved / (link * BYTES_PER_GB / 2), 0)
 
 
 @formula("TP_ALLREDUCE_MS", unit="ms")
@@ -111,13 +132,8 @@ def tp_allreduce_ms(
     >>> round(tp_allreduce_ms(80, 8192, 4, 256, 900), 3)
     3.517
     """
-    link = _link(gpus, link_gb_per_s)
-    allreduces = where(gpus > 1, EXCHANGES_PER_LAYER * layers, 0)
-    per_token_s = where(
-        gpus > 1,
-        2 * (gpus - 1) / gpus * d_model * ACTIVATION_BYTES / (link * BYTES_PER_GB / 2),
-        0,
-    )
+    link = resolved_link(gpus, link_gb_per_s)
+    allreduces, per_token_s = exchanges(layers, d_model, gpus, link)
     return allreduces * (ALLREDUCE_LATENCY_S + per_token_s * step_tokens) * MS
 
 
@@ -159,33 +175,11 @@ def ep_alltoall_ms(
     >>> round(ep_alltoall_ms(61, 7168, 8, 8, 128, 900), 2)
     4.45
     """
-    link = _link(gpus, link_gb_per_s)
-    alltoalls = where(gpus > 1, EXCHANGES_PER_LAYER * layers, 0)
-    per_token_s = where(
-        gpus > 1,
-        (gpus - 1) / gpus * experts_per_token * d_model * ACTIVATION_BYTES
-        / (link * BYTES_PER_GB / 2),
-        0,
-    )  # fmt: skip
-    return alltoalls * (ALLREDUCE_LATENCY_S + per_token_s * step_tokens) * MS
-
-
-def _exchange_ms(
-    layers: Numbers,
-    d_model: Numbers,
-    experts_per_token: Numbers,
-    gpus: Numbers,
-    tokens: Numbers,
-    link_gb_per_s: Numbers,
-    expert_parallel: Numbers,
-) -> Numbers:
-    """The replica's exchanges for ``tokens``: all-to-alls per rank under
-    expert parallelism, all-reduces under tensor parallelism."""
-    return where(
-        expert_parallel,
-        ep_alltoall_ms(layers, d_model, experts_per_token, gpus, tokens, link_gb_per_s),
-        tp_allreduce_ms(layers, d_model, gpus, tokens, link_gb_per_s),
+    link = resolved_link(gpus, link_gb_per_s)
+    alltoalls, per_token_s = exchanges(
+        layers, d_model, gpus, link, 1, experts_per_token
     )
+    return alltoalls * (ALLREDUCE_LATENCY_S + per_token_s * step_tokens) * MS
 
 
 @formula("REPLICA_PREFILL_MS", unit="ms")
@@ -199,7 +193,7 @@ def replica_prefill_ms(
     prompt_tokens: Numbers,
     link_gb_per_s: Numbers | None = None,
     prefill_mfu: Numbers = PREFILL_MFU,
-    window: Numbers | None = None,
+    window: Numbers = 0,
     windowed_layers: Numbers = 0,
     expert_parallel: Numbers = 0,
     experts_per_token: Numbers = 1,
@@ -248,10 +242,11 @@ def replica_prefill_ms(
     compute_ms = (
         flops / (ranks * peak_tflops_per_gpu * FLOPS_PER_TFLOPS * prefill_mfu) * MS
     )
-    exchange_ms = _exchange_ms(
-        layers, d_model, experts_per_token, gpus, prompt_tokens, link_gb_per_s,
-        expert_parallel,
-    )  # fmt: skip
+    link = resolved_link(gpus, link_gb_per_s)
+    count, per_token_s = exchanges(
+        layers, d_model, gpus, link, expert_parallel, experts_per_token
+    )
+    exchange_ms = count * (ALLREDUCE_LATENCY_S + per_token_s * prompt_tokens) * MS
     return compute_ms + exchange_ms
 
 
@@ -275,8 +270,8 @@ def replica_step_ms(
     bandwidth_util: Numbers = BANDWIDTH_UTIL,
     prefill_mfu: Numbers = PREFILL_MFU,
     bytes_per_value: Numbers | None = None,
-    cache_heads: Numbers | None = None,
-    window: Numbers | None = None,
+    cache_heads: Numbers = 0,
+    window: Numbers = 0,
     windowed_layers: Numbers = 0,
     expert_parallel: Numbers = 0,
 ) -> Floats:
@@ -319,8 +314,11 @@ def replica_step_ms(
     """
     value_bytes = given(bytes_per_value, bytes_per_param)
     cached = cached_tokens(seq_len, layers, window, windowed_layers)
-    heads = given(cache_heads, gpus)
-    copies = where(expert_parallel, 1, maximum(gpus, heads) / heads)
+    copies = where(
+        expert_parallel,
+        1,
+        where(cache_heads > 0, maximum(gpus, cache_heads) / cache_heads, 1),
+    )
     cache_bytes = batch * cached * cache_width * value_bytes * copies
     experts_held = expert_params(params, active_params, experts, experts_per_token)
     routed = where(expert_parallel, batch * gpus, batch)
@@ -341,10 +339,11 @@ def replica_step_ms(
         + ATTENTION_DECODE * attention_width * cached
     )
     compute_s = flops / (ranks * peak_tflops_per_gpu * FLOPS_PER_TFLOPS * prefill_mfu)
-    exchange_ms = _exchange_ms(
-        layers, d_model, experts_per_token, gpus, batch, link_gb_per_s,
-        expert_parallel,
-    )  # fmt: skip
+    link = resolved_link(gpus, link_gb_per_s)
+    count, per_token_s = exchanges(
+        layers, d_model, gpus, link, expert_parallel, experts_per_token
+    )
+    exchange_ms = count * (ALLREDUCE_LATENCY_S + per_token_s * batch) * MS
     step_ms = maximum(read_s, compute_s) * MS + exchange_ms
     return refused_shape(step_ms, params, active_params, experts, experts_per_token)
 
@@ -375,8 +374,8 @@ def latency_batch(
     bandwidth_util: Numbers = BANDWIDTH_UTIL,
     prefill_mfu: Numbers = PREFILL_MFU,
     bytes_per_value: Numbers | None = None,
-    cache_heads: Numbers | None = None,
-    window: Numbers | None = None,
+    cache_heads: Numbers = 0,
+    window: Numbers = 0,
     windowed_layers: Numbers = 0,
     expert_parallel: Numbers = 0,
 ) -> Floats:
@@ -419,8 +418,11 @@ def latency_batch(
     value_bytes = given(bytes_per_value, bytes_per_param)
     context = prompt_tokens + output_tokens / 2
     cached = cached_tokens(context, layers, window, windowed_layers)
-    heads = given(cache_heads, gpus)
-    copies = where(expert_parallel, 1, maximum(gpus, heads) / heads)
+    copies = where(
+        expert_parallel,
+        1,
+        where(cache_heads > 0, maximum(gpus, cache_heads) / cache_heads, 1),
+    )
     experts_held = expert_params(params, active_params, experts, experts_per_token)
     weights_held = where(
         expert_parallel, params - experts_held + experts_held / gpus, params
@@ -433,19 +435,17 @@ def latency_batch(
         INFERENCE_FLOPS_PER_PARAM_TOKEN * active_params
         + ATTENTION_DECODE * attention_width * cached
     ) / (ranks * peak_tflops_per_gpu * FLOPS_PER_TFLOPS * prefill_mfu)
-    exchange_s = (
-        _exchange_ms(layers, d_model, experts_per_token, gpus, 0, link_gb_per_s,
-                     expert_parallel) / MS
-    )  # fmt: skip
-    exchange_per_sequence_s = (
-        _exchange_ms(layers, d_model, experts_per_token, gpus, 1, link_gb_per_s,
-                     expert_parallel) / MS - exchange_s
-    )  # fmt: skip
+    link = resolved_link(gpus, link_gb_per_s)
+    count, per_token_s = exchanges(
+        layers, d_model, gpus, link, expert_parallel, experts_per_token
+    )
+    exchange_s = count * ALLREDUCE_LATENCY_S
+    exchange_per_sequence_s = count * per_token_s
     prompt_share_s = (
         replica_prefill_ms(
             active_params, layers, attention_width, d_model, peak_tflops_per_gpu,
-            gpus, prompt_tokens, link_gb_per_s, prefill_mfu, window,
-            windowed_layers, expert_parallel, experts_per_token,
+            gpus, prompt_tokens, link, prefill_mfu, window, windowed_layers,
+            expert_parallel, experts_per_token,
         ) / MS / output_tokens
     )  # fmt: skip
     slack_s = ms_per_token / MS - exchange_s
@@ -476,12 +476,12 @@ def replica_batch(
     link_gb_per_s: Numbers | None = None,
     bytes_per_param: Numbers = HALF_PRECISION_BYTES,
     max_batch: Numbers = MAX_BATCH,
-    ms_per_token: Numbers | None = None,
+    ms_per_token: Numbers = 0,
     bandwidth_util: Numbers = BANDWIDTH_UTIL,
     prefill_mfu: Numbers = PREFILL_MFU,
     bytes_per_value: Numbers | None = None,
-    cache_heads: Numbers | None = None,
-    window: Numbers | None = None,
+    cache_heads: Numbers = 0,
+    window: Numbers = 0,
     windowed_layers: Numbers = 0,
     expert_parallel: Numbers = 0,
     usable: Numbers = USABLE_MEMORY,
@@ -530,8 +530,11 @@ def replica_batch(
         cached_tokens(length, layers, window, windowed_layers) * cache_width
         * value_bytes / BYTES_PER_GB
     )  # fmt: skip
-    heads = given(cache_heads, gpus)
-    copies = where(expert_parallel, 1, maximum(gpus, heads) / heads)
+    copies = where(
+        expert_parallel,
+        1,
+        where(cache_heads > 0, maximum(gpus, cache_heads) / cache_heads, 1),
+    )
     experts_held = expert_params(params, active_params, experts, experts_per_token)
     weights_gb = where(
         expert_parallel,
@@ -541,20 +544,21 @@ def replica_batch(
     room_gb = usable * memory_gb * where(expert_parallel, 1, gpus) - weights_gb
     held = rounddown(room_gb / (sequence_gb * copies))
     by_memory = minimum(where(held < 1, fail("#NUM!"), held), max_batch)
+    link = resolved_link(gpus, link_gb_per_s)
     batch = where(
-        omitted(ms_per_token),
-        by_memory,
+        ms_per_token > 0,
         minimum(
             by_memory,
             latency_batch(
                 params, active_params, layers, cache_width, attention_width,
                 d_model, experts, experts_per_token, bandwidth_tb_per_s,
                 peak_tflops_per_gpu, gpus, prompt_tokens, output_tokens,
-                ms_per_token, link_gb_per_s, bytes_per_param, bandwidth_util,
-                prefill_mfu, bytes_per_value, cache_heads, window,
+                ms_per_token, link, bytes_per_param, bandwidth_util,
+                prefill_mfu, value_bytes, cache_heads, window,
                 windowed_layers, expert_parallel,
             ),
         ),
+        by_memory,
     )  # fmt: skip
     return refused_shape(batch, params, active_params, experts, experts_per_token)
 
@@ -578,12 +582,12 @@ def replica_tokens_per_sec(
     link_gb_per_s: Numbers | None = None,
     bytes_per_param: Numbers = HALF_PRECISION_BYTES,
     max_batch: Numbers = MAX_BATCH,
-    ms_per_token: Numbers | None = None,
+    ms_per_token: Numbers = 0,
     bandwidth_util: Numbers = BANDWIDTH_UTIL,
     prefill_mfu: Numbers = PREFILL_MFU,
     bytes_per_value: Numbers | None = None,
-    cache_heads: Numbers | None = None,
-    window: Numbers | None = None,
+    cache_heads: Numbers = 0,
+    window: Numbers = 0,
     windowed_layers: Numbers = 0,
     expert_parallel: Numbers = 0,
     usable: Numbers = USABLE_MEMORY,
@@ -619,25 +623,27 @@ def replica_tokens_per_sec(
     ...                              900, 1))
     4580
     """
+    link = resolved_link(gpus, link_gb_per_s)
+    value_bytes = given(bytes_per_value, bytes_per_param)
     batch = replica_batch(
         params, active_params, layers, cache_width, attention_width, d_model,
         experts, experts_per_token, memory_gb, bandwidth_tb_per_s,
-        peak_tflops_per_gpu, gpus, prompt_tokens, output_tokens, link_gb_per_s,
+        peak_tflops_per_gpu, gpus, prompt_tokens, output_tokens, link,
         bytes_per_param, max_batch, ms_per_token, bandwidth_util, prefill_mfu,
-        bytes_per_value, cache_heads, window, windowed_layers, expert_parallel,
+        value_bytes, cache_heads, window, windowed_layers, expert_parallel,
         usable,
     )  # fmt: skip
     prefill_ms = replica_prefill_ms(
         active_params, layers, attention_width, d_model, peak_tflops_per_gpu,
-        gpus, prompt_tokens, link_gb_per_s, prefill_mfu, window,
-        windowed_layers, expert_parallel, experts_per_token,
+        gpus, prompt_tokens, link, prefill_mfu, window, windowed_layers,
+        expert_parallel, experts_per_token,
     )  # fmt: skip
     step_ms = replica_step_ms(
         params, active_params, layers, cache_width, attention_width, d_model,
         experts, experts_per_token, bandwidth_tb_per_s, peak_tflops_per_gpu,
-        gpus, batch, prompt_tokens + output_tokens / 2, link_gb_per_s,
-        bytes_per_param, bandwidth_util, prefill_mfu, bytes_per_value,
-        cache_heads, window, windowed_layers, expert_parallel,
+        gpus, batch, prompt_tokens + output_tokens / 2, link, bytes_per_param,
+        bandwidth_util, prefill_mfu, value_bytes, cache_heads, window,
+        windowed_layers, expert_parallel,
     )  # fmt: skip
     ranks = where(expert_parallel, gpus, 1)
     per_rank = batch * output_tokens / (batch * prefill_ms + output_tokens * step_ms)
@@ -646,6 +652,8 @@ def replica_tokens_per_sec(
 
 __all__ = [
     "ep_alltoall_ms",
+    "exchanges",
+    "resolved_link",
     "latency_batch",
     "replica_batch",
     "replica_prefill_ms",
