@@ -473,7 +473,7 @@ def test_calc_name_help_describes_the_function(flag, capsys):
             "efficiency must be a fraction in (0, 1]: enter a share of at most "
             "100% (1), not 8200",
         ),
-        (["0", "2500", "0.82"], "gpus must be a positive number, not 0"),
+        (["0", "2500", "0.82"], "gpus must be a whole number, 1 or more, not 0"),
         (["inf", "2500", "0.82"], "gpus must be a finite number, not inf"),
     ],
 )

@@ -59,6 +59,19 @@ def _constant(e: Expr) -> bool:
     )
 
 
+#: Excel's functions that give TRUE or FALSE.
+_BOOLEAN = {"AND", "OR", "NOT", "TRUE", "FALSE", "XOR", "ISOMITTED"}
+
+
+def _boolean(e: Expr) -> bool:
+    """Whether ``e`` may be TRUE or FALSE, not a number: a comparison, a test."""
+    if isinstance(e, Op):
+        return e.op in _SELF
+    if isinstance(e, Lit):
+        return isinstance(e.value_, bool)
+    return isinstance(e, Fn) and (e.name in _BOOLEAN or e.name.startswith("IS"))
+
+
 def _visible(v: object) -> bool:
     """A text that reads the same typed into a formula: a tab or a no-break
     space stays CHAR(9) or UNICHAR(160), never an invisible literal."""
@@ -97,9 +110,10 @@ def _fold_node(e: Expr, kids: list[Expr]) -> Expr:
                 return Lit(v)
         if e.op in _SELF and e.left == e.right:
             return Lit(_SELF[e.op])
-        if e.op in ("*", "/") and e.right == ONE:
+        # x*1 is x only for a number: ISNUMBER(r)*1 makes TRUE a 1 that SUM adds.
+        if e.op in ("*", "/") and e.right == ONE and not _boolean(e.left):
             return e.left
-        if e.op == "*" and e.left == ONE:
+        if e.op == "*" and e.left == ONE and not _boolean(e.right):
             return e.right
         # x+0 is x only for arithmetic: INDEX(…)+0 turns a blank or a text
         # into a number or #VALUE!, on purpose.

@@ -23,12 +23,18 @@ from ..data.units import (
     PFDAYS_PER_TFLOPS_DAY,
     SECONDS_PER_DAY,
 )
-from ..excel.ops import fail, omitted, where
+from ..excel.ops import choose, fail, omitted, where
 from ..registry import (
     Floats,
     Numbers,
+    OptionalName,
     formula,
 )
+from ..registry.lookups import recompute_code
+
+#: Model FLOPs over hardware FLOPs with full recomputation: 6 a parameter and
+#: token for the model, 8 on the GPUs (a second forward pass).
+MODEL_OVER_RECOMPUTED = 6 / 8
 
 
 @formula("CLUSTER_PFDAYS", unit="PF/s-days")
@@ -222,6 +228,41 @@ def mfu(
         params, layers, attention_width, seq_len, FLOPS_PER_PARAM_TOKEN
     )
     return tokens_per_sec_per_gpu * per_token / (peak_tflops_per_gpu * FLOPS_PER_TFLOPS)
+
+
+@formula("RECOMPUTE_MFU", unit="fraction")
+def recompute_mfu(hfu: Numbers, recompute: OptionalName = "none") -> Floats:
+    """MFU a run reaches when it recomputes activations: the GPUs' utilisation × model FLOPs ÷ hardware FLOPs.
+
+    Formula: ``hfu * 6 / 8`` with full recomputation (each layer's forward pass
+    runs again in the backward: 8 FLOPs a parameter and token on the GPUs for
+    the model's 6), ``hfu`` otherwise (selective recomputation redoes only the
+    attention's scores, a few per cent at most).
+
+    Returns
+    -------
+    float or ndarray
+        MFU as a fraction: the mfu of TOKENS_PER_SEC_PER_GPU.
+
+    References
+    ----------
+    Chowdhery et al. 2022 (PaLM), appendix B: 46.2 % MFU, 57.8 % hardware
+    FLOPs utilisation with rematerialization. Korthikanti et al. 2022,
+    "Reducing Activation Recomputation in Large Transformer Models", arXiv
+    2205.05198: full recomputation adds a forward pass (33 % more compute);
+    selective recomputation, 2.7 % for GPT-3 175B.
+
+    Examples
+    --------
+    GPUs busy at 40 % of their peak with full recomputation do 30 % of useful
+    model work:
+
+    >>> round(recompute_mfu(0.4, "full"), 3)
+    0.3
+    >>> recompute_mfu(0.4)
+    0.4
+    """
+    return hfu * choose(recompute_code(recompute), 1, 1, MODEL_OVER_RECOMPUTED)
 
 
 @formula("TOKENS_PER_SEC_PER_GPU", unit="tokens/s")

@@ -55,6 +55,7 @@ from ..data.units import (
 )
 from .domains import (
     DIVISOR,
+    FLAG,
     FRACTION,
     NONNEGATIVE,
     PERCENTILE,
@@ -220,20 +221,25 @@ class Arg:
 
     def unusual(self, value: Any) -> UnusualValueWarning | None:
         """A warning when a checked value (a float, or an array of them) lies
-        outside ``typical``, naming the likely slip; None inside it."""
+        outside ``typical``, naming the likely slip; None inside it. Zero,
+        where the domain admits it, is a choice (none: no window, no latency
+        target, no other memory), never a slip."""
         if self.typical is None or value is None or self.kind != "number":
             return None
         lo, hi = self.typical
+        zero_ok = self.domain is not None and self.domain.contains(0.0)
         if isinstance(value, np.ndarray):
             if value.size == 0 or (value.min() >= lo and value.max() <= hi):
                 return None
             outside = (value < lo) | (value > hi)  # NaN is neither
+            if zero_ok:
+                outside &= value != 0
             if not outside.any():
                 return None
             x = float(value[outside].flat[0])
         else:
             x = float(value)
-            if not (x < lo or x > hi):
+            if not (x < lo or x > hi) or (zero_ok and x == 0):
                 return None
         return UnusualValueWarning(self.unusual_text(x), self.name, x)
 
@@ -619,6 +625,15 @@ _ARGS = (
         typical=(0.1, 0.7),
         slips=((100, "a percentage divided by 100 twice"),),
     ),
+    Arg(
+        "hfu",
+        "Hardware FLOPs utilisation, a fraction in (0, 1]: 40% or 0.4. All the "
+        "FLOPs the GPUs run, recomputed activations included, over their peak.",
+        "fraction",
+        FRACTION,
+        typical=(0.1, 0.8),
+        slips=((100, "a percentage divided by 100 twice"),),
+    ),
     Arg("days", "Wall-clock days of training.", "days", typical=(0.01, 1000)),
     Arg(
         "achieved_tflops_per_gpu",
@@ -941,7 +956,7 @@ _ARGS = (
     ),
     Arg(
         "request_ms",
-        "Milliseconds every request costs besides its prompt's processing "
+        "Milliseconds (ms) every request costs besides its prompt's processing "
         "(scheduling, tokenizing, the first step): 8 (default, NVIDIA NIM's "
         "measured times to first token; docs/serving.md).",
         "ms",
@@ -955,7 +970,7 @@ _ARGS = (
         "parallelism: each GPU runs attention for its own sequences and holds "
         "1/gpus of the experts.",
         "flag",
-        Domain(0.0, 1.0, True, True, "be 0 or 1", "be 0 or 1", whole=True),
+        FLAG,
     ),
     # Energy and emissions
     Arg(

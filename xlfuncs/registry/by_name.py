@@ -17,7 +17,8 @@ from typing import Any
 
 from ..excel.ops import fail, where
 from ..excel.ops import given as given_or
-from .formula import formula
+from .arguments import ARGS
+from .formula import Floats, Numbers, OptionalName, formula
 
 #: A look-up, given the by-name arguments (model, gpu, precision…) as trees.
 Look = Callable[..., Any]
@@ -39,7 +40,7 @@ def by_name(
     refusals: Sequence[tuple[Callable[..., Any], str]] = (),
     unit: str | None = None,
     invalid_result: str | None = None,
-) -> Callable[..., Any]:
+) -> Callable[..., Floats]:
     """``name``: ``target`` with the arguments of ``lookups`` read from the names. Its
     arguments are ``front`` (required), ``target``'s other required ones,
     ``optional`` (with their defaults), ``target``'s other optional ones, then
@@ -53,10 +54,19 @@ def by_name(
     required = [*front, *(n for n in kept if n not in spec.defaults)]
     later = [n for n in kept if n in spec.defaults]
     P = inspect.Parameter
-    params = [P(n, P.POSITIONAL_OR_KEYWORD) for n in required]
-    params += [P(n, P.POSITIONAL_OR_KEYWORD, default=d) for n, d in optional]
-    params += [P(n, P.POSITIONAL_OR_KEYWORD, default=spec.defaults[n]) for n in later]
-    params += [P(n, P.POSITIONAL_OR_KEYWORD, default=d) for n, d in last]
+
+    def param(n: str, *default: object) -> inspect.Parameter:
+        """A parameter typed as the hand-written functions type theirs."""
+        kind = "number" if n in given_numbers else ARGS[n].kind
+        hint = Numbers if kind == "number" else (OptionalName if default else str)
+        return P(n, P.POSITIONAL_OR_KEYWORD, default=(*default, P.empty)[0],
+                 annotation=hint)  # fmt: skip
+
+    given_numbers = {a.name for a in spec.args if a.kind == "number"}
+    params = [param(n) for n in required]
+    params += [param(n, d) for n, d in optional]
+    params += [param(n, spec.defaults[n]) for n in later]
+    params += [param(n, d) for n, d in last]
     for moved, before in after.items():  # an argument kept where callers had it
         p = next(q for q in params if q.name == moved)
         params.remove(p)
@@ -74,7 +84,8 @@ def by_name(
             out = where(cond(**given), fail("#NUM!", why), out)
         return out
 
-    body.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    body.__signature__ = inspect.Signature(params, return_annotation=Floats)  # type: ignore[attr-defined]
+    body.__annotations__ = {p.name: p.annotation for p in params} | {"return": Floats}
     body.__name__ = body.__qualname__ = python_name
     body.__module__ = module
     body.__doc__ = doc

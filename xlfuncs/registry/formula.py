@@ -109,17 +109,12 @@ class Formula:
     parts: tuple[tuple[str, Expr], ...] = ()
     result: Expr | None = None
     excel_note: str = ""
-    text: str | None = None  # an Excel expression written by hand (no parts)
 
     @functools.cached_property
     def expression(self) -> Expr | None:
         """The result as one Excel expression over the arguments: the parts
         written in where they are read, look-ups as Excel reads them, sibling
         functions as calls."""
-        if self.text is not None:
-            from ..excel.parse import parse  # the hand-written form, read once
-
-            return parse(self.text, set(REGISTRY))
         if self.result is None:
             return None
         return written_in(self.parts, self.result)
@@ -129,6 +124,12 @@ class Formula:
         """:attr:`expression` as Excel text (calls kept as calls), or None."""
         tree = self.expression
         return None if tree is None else tree.excel(AS_WRITTEN)
+
+    @property
+    def topic(self) -> str:
+        """The topic the function belongs to: its module under
+        ``xlfuncs.functions``, or the package a module sits in."""
+        return ".".join(self.module.split(".")[:3])
 
     @property
     def n_required(self) -> int:
@@ -219,7 +220,6 @@ def formula(
     name: str,
     *,
     unit: str,
-    excel: str | None = None,
     excel_note: str = "",
     invalid_result: str = "the result is out of range",
 ) -> Callable[[Callable[P, R]], Callable[P, R]]:
@@ -250,7 +250,7 @@ def formula(
         parts: tuple[tuple[str, Expr], ...] = ()
         result: Expr | None = None
         math_: Callable[..., Any] = raw  # called with the checked values, in order
-        if excel is None and not excel_note:
+        if not excel_note:
             parts, result = trace(raw, params)
             numeric = [i for i, a in enumerate(args) if a.kind == "number"]
             math_ = _compiled(name, params, defaults, parts, result, numeric)
@@ -311,7 +311,6 @@ def formula(
             parts=parts,
             result=result,
             excel_note=excel_note,
-            text=excel,
         )
         known = REGISTRY.get(name)
         if known and (known.module, known.python_name) != (

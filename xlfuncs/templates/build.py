@@ -341,6 +341,8 @@ DATA_TEXTS = {
     ),
     "data.currency": T("Currency", "Moneda"),
     "data.methods": T("Fine-tuning methods", "Métodos de ajuste"),
+    "data.precisions": T("Serving precisions", "Precisiones de servicio"),
+    "data.optimizers": T("Optimizers", "Optimizadores"),
     "data.sources_list": T(
         "Throughput per GPU: measured or estimated",
         "Rendimiento por GPU: medido o estimado",

@@ -28,6 +28,8 @@ from ..data.models import FIELD_ALIASES, FIELDS, MODELS, find_field, find_model
 from ..data.models import spellings as model_spellings
 from ..data.models import value as model_value
 from ..data.names import normalize
+from ..data.serving import SERVING_PRECISIONS
+from ..data.training import OPTIMIZER_BYTES
 from ..data.planning import (
     CURRENCIES,
     CURRENCY_SOURCE,
@@ -64,6 +66,9 @@ from ..registry.excel import (
 from ..workbook import writer as wr
 from ..workbook.page import lines
 from ..workbook.writer import Column, SheetWriter, Style
+
+#: The optimizers the memory functions take, by name, for the drop-downs.
+OPTIMIZERS = tuple(OPTIMIZER_BYTES)
 
 #: Words a vendor's names may start with; the Python look-up strips them too.
 VENDOR_WORDS = {
@@ -149,6 +154,8 @@ def tables() -> dict[str, Range]:
         "RecomputeNames": Range.row(RECOMPUTE_MODES),
         "CurrencyCodes": Range.column([c.code for c in CURRENCIES]),
         "MethodNames": Range.row(METHOD_NAMES),
+        "PrecisionNames": Range.row(SERVING_PRECISIONS),
+        "OptimizerNames": Range.row(OPTIMIZERS),
         "SourceNames": Range.row(SOURCE_NAMES),
         "MethodKeys": Range.column([k for k, _ in METHOD_KEYS]),
         "MethodCode": Range.column([float(v) for _, v in METHOD_KEYS]),
@@ -318,7 +325,9 @@ def add_data_sheet(
         w.put(key, mode, fit=False)
     _range(w, "RecomputeNames", mode_keys[0], mode_keys[-1], w.row, w.row)
     for title, names, name in ((t("data.methods"), METHOD_NAMES, "MethodNames"),
-                               (t("data.sources_list"), SOURCE_NAMES, "SourceNames")):  # fmt: skip
+                               (t("data.sources_list"), SOURCE_NAMES, "SourceNames"),
+                               (t("data.precisions"), SERVING_PRECISIONS, "PrecisionNames"),
+                               (t("data.optimizers"), OPTIMIZERS, "OptimizerNames")):  # fmt: skip
         w.next()
         w.put("accelerator", title, _HEADING, fit=False)
         w.next()
@@ -347,12 +356,12 @@ def add_data_sheet(
     data = w.ws
 
     # Models: a row each, a column per MODEL_SPEC field, the sources last. A
-    # field's name is what MODEL_SPEC takes: it breaks only after "_". Parameter
-    # counts need room for "405,0 mil M".
+    # field's name is what MODEL_SPEC takes: it breaks only after "_". Two
+    # landscape pages across, the model's name on each.
     parts = [field.replace("_", "_\n") for field in FIELDS]
     # Parameter counts in billions, without a word ("405.0"; the title says so):
     # as plain counts they overflow (###), and "405,0 mil M" would not fit.
-    widths = [max(7.0, max(len(x) for x in p.split()) + 1.0) for p in parts]
+    widths = [max(6.5, max(len(x) for x in p.split()) + 1.0) for p in parts]
     m = SheetWriter(wb, wb.create_sheet(t("data.models_sheet")),
                     [Column("model", 16.0)] + [Column(f, wd) for f, wd in zip(FIELDS, widths)])  # fmt: skip
     _title(m, FIELDS[-1], t("data.models_title"))
@@ -372,7 +381,8 @@ def add_data_sheet(
     sources = [f"{x.name}: {x.source}. {t('data.params_source')}: {x.params_source}"
                for x in MODELS]  # fmt: skip
     _sources(m, FIELDS[-1], t("data.model_sources"), sources)
-    m.finish("en", last=FIELDS[-1], title_rows="1:1", freeze=f"B{HEAD + 1}")
+    m.finish("en", last=FIELDS[-1], title_rows="1:1", freeze=f"B{HEAD + 1}",
+             pages_wide=2)  # fmt: skip
 
     # Keys, on a hidden sheet: every spelling a formula accepts, beside the row
     # or column it means.

@@ -7,6 +7,8 @@ its texts are the defaults' own results, filled in as the workbook is built.
 
 from __future__ import annotations
 
+import dataclasses
+
 from . import texts as tx
 from .blocks import (
     Axis,
@@ -39,6 +41,7 @@ from .shared import (
     LORA_SPEED,
     MFU,
     PRICE,
+    OPTIMIZER,
     RECOMPUTE,
     SOURCE,
     SOURCES_FINETUNE,
@@ -55,6 +58,21 @@ from .shared import (
     with_contingency,
 )
 from .texts import T
+
+# The fine-tune's MFU: full recomputation, the default, spends a quarter of the
+# GPUs' work on the forward pass again (RECOMPUTE_MFU(40%, "full") = 30 %).
+FT_MFU = dataclasses.replace(
+    MFU, default=0.3,
+    help=T("Useful model FLOPs as a share of the GPU's dense peak: 30 %, the 40 % "
+           "GPUs typically keep busy less the quarter full recomputation spends on "
+           "the forward pass again (RECOMPUTE_MFU(40%, \"full\")); type 40 % with "
+           "no recomputation, or your run's measured MFU.",
+           "FLOPs útiles del modelo respecto al pico denso de la GPU: 30 %, el 40 % "
+           "que suelen estar ocupadas las GPU menos la cuarta parte que el "
+           "recálculo completo dedica a repetir la pasada hacia delante "
+           "(RECOMPUTE_MFU(40%; \"full\")); escriba 40 % sin recálculo, o la MFU "
+           "medida de su entrenamiento."),
+)  # fmt: skip
 
 _FT = ("GPUs", "TokensPerSecUsed", "Efficiency")
 _RUN = ("DatasetExamples", "Epochs", *_FT, "TokensPerExample")
@@ -110,7 +128,7 @@ SPEED = Inputs(
               "medidos con un lote y una secuencia representativos."),
         ),
         DTYPE,
-        MFU,
+        FT_MFU,
         LORA_SPEED,
     ),
 )  # fmt: skip
@@ -234,6 +252,7 @@ MEMORY_INPUTS = Inputs(
               "pesos congelados en la 3."),
         ),
         RECOMPUTE,
+        OPTIMIZER,
     ),
 )  # fmt: skip
 

@@ -173,10 +173,14 @@ def checks(arg: Arg, x: str) -> tuple[str, str]:
         code = f"IF({error},MIN({x}),IF({empty},#DIV/0!,#NUM!))"
         return ok, code
     number = _number(x)
-    ok = f"IF({number},{_product(_inside(arg, x, x))},FALSE)"
+    inside = _inside(arg, x, x)
     zero = arg.domain.zero_code if arg.domain else "#NUM!"
     outside = "#NUM!" if zero == "#NUM!" else f"IF({x}=0,{zero},#NUM!)"
-    return ok, f"IF(ISERROR({x}),{x},IF({number},{outside},#VALUE!))"
+    if not inside:  # no domain: an error received is told apart by its test
+        return number, f"IF(ISERROR({x}),{x},IF({number},{outside},#VALUE!))"
+    # ISNUMBER times the domain's conditions: 0 for text or TRUE/FALSE, and an
+    # error received is an error in the product, so IF passes it on itself.
+    return _product([number, *inside]), f"IF({number},{outside},#VALUE!)"
 
 
 def lambda_text(spec: Formula, functions: Functions | None = None) -> str:

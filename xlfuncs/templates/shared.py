@@ -305,12 +305,25 @@ RECOMPUTE = Input(
     kind="list", keys="RecomputeNames", menu="RecomputeNames",
 )  # fmt: skip
 
+OPTIMIZER = Input(
+    "Optimizer", "optimizer", "adam",
+    T("Optimizer state", "Estado del optimizador"), T("kind", "tipo"),
+    T("adam: Adam in mixed precision, an fp32 copy and two fp32 moments, 12 bytes a "
+      "trained weight; bf16: AdamW on a bf16 model, two bf16 moments, 4; 8bit: 8-bit "
+      "Adam (bitsandbytes), 2.",
+      "adam: Adam en precisión mixta, una copia fp32 y dos momentos fp32, 12 bytes "
+      "por peso entrenado; bf16: AdamW sobre un modelo bf16, dos momentos bf16, 4; "
+      "8bit: Adam de 8 bits (bitsandbytes), 2."),
+    kind="list", keys="OptimizerNames", menu="OptimizerNames",
+)  # fmt: skip
+
 _PARAMS_HOW = T("From the model's published configuration (the Models sheet).",
                 "De la configuración publicada del modelo (hoja Modelos).")  # fmt: skip
 
 
-def shape_rows() -> tuple[Result, ...]:
-    """The fine-tuned model's figures, from the Models sheet."""
+def shape_rows(serving: bool = False) -> tuple[Result, ...]:
+    """The fine-tuned model's figures, from the Models sheet; ``serving``: the
+    cache's split, the windowed layers and the context a replica reads too."""
     rows = (
         ("BaseParams", "params", T("Parameters (N)", "Parámetros (N)"), T("parameters", "parámetros"), tx.LARGE),
         ("BaseActiveParams", "active_params", T("Parameters per token", "Parámetros por token"), T("parameters", "parámetros"), tx.LARGE),
@@ -325,6 +338,13 @@ def shape_rows() -> tuple[Result, ...]:
         ("BaseExpertsPerToken", "experts_per_token", T("Experts a token", "Expertos por token"), T("experts", "expertos"), tx.COUNT),
         ("BaseVocab", "vocab", T("Vocabulary", "Vocabulario"), T("tokens", "tokens"), tx.COUNT),
     )  # fmt: skip
+    if serving:
+        rows += (
+            ("BaseCacheHeads", "cache_heads", T("Heads the cache splits by", "Cabezas en que se reparte la caché"), T("heads", "cabezas"), tx.COUNT),
+            ("BaseWindow", "window", T("Window of a windowed layer", "Ventana de una capa con ventana"), T("tokens", "tokens"), tx.COUNT),
+            ("BaseWindowedLayers", "windowed_layers", T("Windowed layers", "Capas con ventana"), T("layers", "capas"), tx.COUNT),
+            ("BaseContext", "context", T("Context", "Contexto"), T("tokens", "tokens"), tx.COUNT),
+        )  # fmt: skip
     return tuple(
         Result(name, call("MODEL_SPEC", "FTModel", Lit(field)), label, unit, _PARAMS_HOW, fmt=fmt)
         for name, field, label, unit, fmt in rows
@@ -347,6 +367,11 @@ def memory_rows(
     ``gpu_memory`` False: the template shows GPUMemoryGB elsewhere."""
     rows = [gpu_memory_row()] if gpu_memory else []
     rows += [
+        Result("OptimizerBytes", call("OPTIMIZER_STATE_BYTES", "Optimizer"),
+               T("Optimizer state a trained weight", "Estado del optimizador por peso entrenado"),
+               T("bytes", "bytes"),
+               T("The optimizer chosen above: 12, 4 or 2 bytes.",
+                 "El optimizador elegido arriba: 12, 4 o 2 bytes."), fmt=tx.COUNT),
         Result("LoRAParams", call("MODEL_LORA_PARAMS", "FTModel", "LoRARank"),
                T("LoRA trainable parameters", "Parámetros entrenables de LoRA"), T("parameters", "parámetros"),
                T("Rank × (inputs + outputs) of every linear layer's adapter (q, k, v, o, "
@@ -371,18 +396,19 @@ def memory_rows(
         rows += [
             Result(f"{prefix}MemoryGB",
                    call("TRAINING_PEAK_GB", *shape, code, "Recompute", "LoRAParams",
-                        "FTEmbeddingParams", "BaseExpertsPerToken", gpus, zero, 1),
+                        "FTEmbeddingParams", "BaseExpertsPerToken", gpus, zero, 1,
+                        "OptimizerBytes"),
                    label + T(": per GPU", ": por GPU"), T("GB", "GB"),
                    T("A training step's peak (TRAINING_MEMORY_GB): the weights, gradients "
-                     "and Adam states the ZeRO stage shards, the activations, the loss, the "
-                     "allocator's reserve.",
+                     "and optimizer states the ZeRO stage shards, the activations, the "
+                     "loss, the allocator's reserve.",
                      "El pico de un paso de entrenamiento (TRAINING_MEMORY_GB): pesos, "
-                     "gradientes y estados de Adam que reparte ZeRO, activaciones, la "
-                     "pérdida y la reserva del asignador."), fmt=tx.DECIMAL),
+                     "gradientes y estados del optimizador que reparte ZeRO, "
+                     "activaciones, la pérdida y la reserva del asignador."), fmt=tx.DECIMAL),
             Result(f"{prefix}MinGPUs",
                    call("MIN_GPUS_FOR_PEAK", *shape, "GPUMemoryGB", code, "Recompute",
                         "LoRAParams", "FTEmbeddingParams", "BaseExpertsPerToken", zero, 1,
-                        "UsableMemory"),
+                        "UsableMemory", "OptimizerBytes"),
                    label + T(": fewest GPUs", ": mínimo de GPU"), T("GPUs", "GPU"),
                    T("The fewest GPUs at this ZeRO stage whose peak fits within the "
                      "usable share (MIN_GPUS_FOR_TRAINING).",
@@ -669,6 +695,7 @@ __all__ = [
     "GPU_MODEL",
     "METHOD",
     "MFU",
+    "OPTIMIZER",
     "LORA_SPEED",
     "mfu_checks",
     "PRICE",

@@ -28,7 +28,12 @@ from .named import (
     training_memory_gb,
 )
 from .peak import min_gpus_for_peak, training_peak_gb
-from .states import lora_params, min_gpus_for_memory, model_state_gb
+from .states import (
+    lora_params,
+    min_gpus_for_memory,
+    model_state_gb,
+    optimizer_state_bytes,
+)
 
 __all__ = [
     "activation_gb",
@@ -41,6 +46,7 @@ __all__ = [
     "model_kv_cache_gb",
     "model_lora_params",
     "model_state_gb",
+    "optimizer_state_bytes",
     "training_memory_gb",
     "training_peak_gb",
 ]

@@ -18,7 +18,8 @@ from ...data.units import (
     USABLE_MEMORY,
 )
 from ...excel.ops import fail, given, maximum, omitted, roundup, where
-from ...registry import Floats, Numbers, formula
+from ...registry import Floats, Numbers, OptionalName, formula
+from ...registry.lookups import optimizer_bytes
 
 _MORE_TRAINED = "trainable_params must not exceed params (the parameters held)"
 
@@ -26,6 +27,37 @@ _MORE_TRAINED = "trainable_params must not exceed params (the parameters held)"
 def sharded_by(stage: Numbers, at: int, gpus: Numbers) -> Numbers:
     """The GPUs a term is sharded over: gpus from ZeRO stage ``at`` on, else 1."""
     return where(stage >= at, gpus, 1)
+
+
+@formula("OPTIMIZER_STATE_BYTES", unit="bytes")
+def optimizer_state_bytes(optimizer: OptionalName = "adam") -> float:
+    """Bytes of optimizer state a trained weight keeps: 12 for Adam in mixed precision, 4 for bf16 AdamW, 2 for 8-bit Adam.
+
+    Formula: "adam" keeps an fp32 copy of the weight and two fp32 moments (4 +
+    4 + 4); "bf16" keeps two moments in the weights' bf16 and no copy (2 + 2);
+    "8bit" two moments of one byte each.
+
+    Returns
+    -------
+    float
+        Bytes a trained parameter: the optimizer_bytes of MODEL_STATE_GB and
+        TRAINING_PEAK_GB.
+
+    References
+    ----------
+    Rajbhandari et al. 2020, "ZeRO", arXiv 1910.02054, section 3.1: "2Ψ + 2Ψ
+    + 12Ψ"; PyTorch's AdamW creates its states with ``torch.zeros_like(param)``;
+    Dettmers et al. 2022, "8-bit Optimizers via Block-wise Quantization",
+    arXiv 2110.02861.
+
+    Examples
+    --------
+    >>> optimizer_state_bytes("AdamW-8bit")
+    2.0
+    >>> optimizer_state_bytes()
+    12.0
+    """
+    return optimizer_bytes(optimizer)
 
 
 @formula(

@@ -51,8 +51,8 @@ def _served_link(gpu: str, gpus: Any) -> Any:
     (NVLink) up to a node's GPUs, the network's beyond (its Gb/s a GPU, each
     way, as GB/s both ways); #N/A for a figure the vendor does not print."""
     acc = ACCELERATOR[gpu]
-    node = getattr(acc, "node_gpus", None) or NODE_GPUS
-    network = getattr(acc, "network_gbps", None)
+    node = acc.node_gpus or NODE_GPUS
+    network = acc.network_gbps
     inside = acc.interconnect_gbs
     between = None if network is None else 2 * network / BITS
     if np.ndim(gpus) == 0:
@@ -78,12 +78,11 @@ def _column(values: list[float | None]) -> str:
     return f"INDEX({figures},{row})+0"
 
 
-_NODE = _column([getattr(a, "node_gpus", None) or NODE_GPUS for a in ACCELERATORS])
+_NODE = _column([a.node_gpus or NODE_GPUS for a in ACCELERATORS])
 _INSIDE = _column([a.interconnect_gbs for a in ACCELERATORS])
 _BETWEEN = _column(
     [
-        None if getattr(a, "network_gbps", None) is None
-        else 2 * a.network_gbps / BITS  # type: ignore[attr-defined]
+        None if a.network_gbps is None else 2 * a.network_gbps / BITS
         for a in ACCELERATORS
     ]
 )  # fmt: skip
@@ -139,6 +138,63 @@ def serving_peak_tflops(gpu: str, precision: OptionalName = "bf16") -> float:
     return serving_peak(gpu, precision)
 
 
+@formula("SERVING_WEIGHT_BYTES", unit="bytes")
+def serving_weight_bytes(precision: OptionalName = "bf16") -> float:
+    """Bytes a weight takes at a serving precision: 2 (bf16, fp16), 1 (fp8, int8), 0.5 (int4), 0.5625 (fp4).
+
+    Formula: the precision's bits ÷ 8; NVFP4 stores 4-bit values with an fp8
+    scale for each block of 16, 4.5 bits a weight.
+
+    Returns
+    -------
+    float
+        Bytes a weight: the bytes_per_param of the REPLICA_ functions.
+
+    References
+    ----------
+    NVIDIA, "Introducing NVFP4 for Efficient and Accurate Low-Precision
+    Inference" (2025): "a shared FP8 (E4M3) scale factor" per "16 values";
+    Lin et al. 2023 (AWQ, arXiv 2306.00978): 4-bit weights.
+
+    Examples
+    --------
+    >>> serving_weight_bytes("fp8")
+    1.0
+    >>> serving_weight_bytes("fp4")
+    0.5625
+    """
+    return precision_bytes(precision)
+
+
+@formula("SERVING_CACHE_BYTES", unit="bytes")
+def serving_cache_bytes(precision: OptionalName = "bf16") -> float:
+    """Bytes a cached key or value takes when a model is served at a precision: 1 for fp8 and fp4, else 2.
+
+    Formula: 1 byte where the server caches in fp8 (fp8 and fp4 weights, as
+    TensorRT-LLM does), else 16 bits (int8 and int4 weights keep a 16-bit
+    cache, vLLM's ``--kv-cache-dtype auto``).
+
+    Returns
+    -------
+    float
+        Bytes a cached value: the bytes_per_value of the REPLICA_ functions.
+
+    References
+    ----------
+    TensorRT-LLM performance overview: "If you specify FP8 quantization, the
+    KV cache will automatically be set to FP8 as well"; vLLM's engine
+    arguments, ``--kv-cache-dtype`` (auto: the model's data type).
+
+    Examples
+    --------
+    >>> serving_cache_bytes("fp8")
+    1.0
+    >>> serving_cache_bytes("int4")
+    2.0
+    """
+    return cache_bytes(precision)
+
+
 _SERVED = {
     **_shape(
         "params", "active_params", "layers", "cache_width", "attention_width",
@@ -150,10 +206,10 @@ _SERVED = {
     "peak_tflops_per_gpu": lambda gpu, precision, **_: serving_peak_tflops(
         gpu, precision
     ),
-    "bytes_per_param": lambda precision, **_: precision_bytes(precision),
+    "bytes_per_param": lambda precision, **_: serving_weight_bytes(precision),
     "expert_parallel": lambda parallel, **_: parallel_code(parallel),
 }  # fmt: skip
-_CACHE = {"bytes_per_value": lambda precision, **_: cache_bytes(precision)}
+_CACHE = {"bytes_per_value": lambda precision, **_: serving_cache_bytes(precision)}
 
 
 @formula(

@@ -33,6 +33,7 @@ from ..shared import (
     GPU_MODEL,
     MFU,
     PRICE,
+    OPTIMIZER,
     RECOMPUTE,
     gpu_memory_row,
     peak_row,
@@ -250,6 +251,7 @@ MEMORY_INPUTS = Inputs(
               "los pesos."),
         ),
         RECOMPUTE,
+        OPTIMIZER,
     ),
 )  # fmt: skip
 
