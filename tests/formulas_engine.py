@@ -12,8 +12,8 @@ from __future__ import annotations
 import functools
 import math
 import re
-from pathlib import Path
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest

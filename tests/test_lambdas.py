@@ -822,7 +822,9 @@ def test_let_variables_are_the_functions_parts():
     assert "per_token_s" not in L.let_names(lib.definitions()["REPLICA_STEP_MS"])
     for spec in LIBRARY:
         parts = {p for p, _ in spec.parts}
-        args = {a.name for a in spec.args} | {L.parameter_name(a.name) for a in spec.args}
+        args = {a.name for a in spec.args} | {
+            L.parameter_name(a.name) for a in spec.args
+        }
         for n in L.let_names(lib.definitions()[spec.name]):
             unnamed = re.fullmatch(r"part\d+|accelerator_row", n)
             default = n.endswith("_") and n[:-1] in args

@@ -139,7 +139,8 @@ REPLICA = (
     "Optional bandwidth_util, Optional prefill_mfu, Optional bytes_per_value"
 )
 # Issue 35: a replica's cache split by heads (latent attention copied under
-# tensor parallelism), windowed layers, expert parallelism, the usable share.
+# tensor parallelism), windowed layers, expert parallelism, the cache's share
+# of the memory the weights leave.
 REPLICA_35 = (
     ", Optional cache_heads, Optional window, Optional windowed_layers, "
     "Optional expert_parallel"
@@ -157,13 +158,13 @@ MORE_35 = {
     "MIN_GPUS_FOR_PEAK": ", Optional optimizer_bytes",
     "DECODE_TOKENS_PER_SEC": ", Optional peak_tflops_per_gpu",
     "MODEL_DECODE_TOKENS_PER_SEC": ", Optional peak_tflops_per_gpu",
-    "SERVING_TOKENS_PER_SEC": ", Optional usable, Optional parallel",
-    "SERVING_BATCH": ", Optional usable, Optional parallel",
+    "SERVING_TOKENS_PER_SEC": ", Optional cache_share, Optional parallel",
+    "SERVING_BATCH": ", Optional cache_share, Optional parallel",
     "PREFILL_MS": ", Optional parallel",
     "DECODE_STEP_MS": ", Optional parallel",
     "REPLICA_STEP_MS": REPLICA_35,
-    "REPLICA_BATCH": REPLICA_35 + ", Optional usable",
-    "REPLICA_TOKENS_PER_SEC": REPLICA_35 + ", Optional usable",
+    "REPLICA_BATCH": REPLICA_35 + ", Optional cache_share",
+    "REPLICA_TOKENS_PER_SEC": REPLICA_35 + ", Optional cache_share",
     "LATENCY_BATCH": REPLICA_35,
     "REPLICA_PREFILL_MS": ", Optional window, Optional windowed_layers, "
     "Optional expert_parallel, Optional experts_per_token",
@@ -176,6 +177,12 @@ NEW_35 = {
     "TIME_TO_FIRST_TOKEN_MS": "model, gpu, gpus, prompt_tokens, Optional precision, "
     "Optional request_ms",
     "MODEL_KV_CACHE_GB": "model, seq_len, Optional batch, Optional bytes_per_value",
+    # The bytes of a serving precision and of an optimizer's state, and the MFU
+    # full recomputation leaves, for the workbooks' cells.
+    "SERVING_WEIGHT_BYTES": "Optional precision",
+    "SERVING_CACHE_BYTES": "Optional precision",
+    "OPTIMIZER_STATE_BYTES": "Optional optimizer",
+    "RECOMPUTE_MFU": "hfu, Optional recompute",
 }
 # Siblings added for the planner workbook.
 EXTRA = {
@@ -282,9 +289,9 @@ DEFAULTS = {
     ("SERVING_GPUS", "utilization"): 1,
     # Issue 28: bf16 unless stated, the calibrated defaults, vLLM's batch cap.
     ("SERVING_TOKENS_PER_SEC", "precision"): "bf16",
-    # Issue 35: the batch TensorRT-LLM's benchmark caps at (4,096 a rank, the
-    # calibration's measurements); no latency target is 0, as a cell types it.
-    ("SERVING_TOKENS_PER_SEC", "max_batch"): 4096,
+    # Issue 35: 384 sequences a rank, standing in for what a step's sequences
+    # cost besides (docs/serving.md); no latency target is 0, as a cell types it.
+    ("SERVING_TOKENS_PER_SEC", "max_batch"): 384,
     ("SERVING_TOKENS_PER_SEC", "ms_per_token"): 0,
     ("SERVING_TOKENS_PER_SEC", "bandwidth_util"): 0.55,
     ("SERVING_TOKENS_PER_SEC", "prefill_mfu"): 0.6,
@@ -299,7 +306,7 @@ DEFAULTS = {
     ("MIN_GPUS_FOR_PEAK", "usable"): 0.9,
     ("REPLICA_TOKENS_PER_SEC", "link_gb_per_s"): None,
     ("REPLICA_TOKENS_PER_SEC", "bytes_per_param"): 2,
-    ("REPLICA_TOKENS_PER_SEC", "max_batch"): 4096,
+    ("REPLICA_TOKENS_PER_SEC", "max_batch"): 384,
     ("REPLICA_TOKENS_PER_SEC", "bandwidth_util"): 0.55,
     ("REPLICA_TOKENS_PER_SEC", "prefill_mfu"): 0.6,
     ("REPLICA_TOKENS_PER_SEC", "bytes_per_value"): None,

@@ -11,6 +11,7 @@ layers, d_model 4,096, 8 key/value heads of 128.
 from __future__ import annotations
 
 import math
+import warnings
 
 import pytest
 
@@ -104,19 +105,21 @@ def test_precisions_an_accelerator_lacks():
 
 
 def test_the_batch_the_memory_holds():
-    # Llama 3.1 70B in bf16 on 2 H100s: 140 GB of weights in 90 % of 171.04 GB
-    # leave 13.94 GB; a request is admitted with room for its whole length, 1,000
-    # + 1,000 tokens of 327,680 bytes each (163,840 values in 16 bits): 0.655 GB,
-    # 21 sequences.
-    room = 0.9 * 2 * H100_GB - 140
+    # Llama 3.1 70B in bf16 on 2 H100s: 140 GB of weights leave 31.04 GB of
+    # 171.04, of which the cache takes 90 % (TensorRT-LLM's
+    # kv_cache_free_gpu_mem_fraction), 27.94 GB; a request is admitted with room
+    # for its whole length, 1,000 + 1,000 tokens of 327,680 bytes each (163,840
+    # values in 16 bits): 0.655 GB, 42 sequences.
+    room = 0.9 * (2 * H100_GB - 140)
     per_sequence = 2000 * KV_70B * 2 / 1e9
     want = math.floor(room / per_sequence)
-    assert want == 21
+    assert want == 42
     got = xf.serving_batch("Llama 3.1 70B", "H100", 2, 1000, 1000)
     assert got == want
-    # In fp8 (weights and cache) the room is 83.94 GB and a sequence 0.328 GB:
-    # 256; a server's limit below that (vLLM's --max-num-seqs) caps it.
-    assert xf.serving_batch("Llama 3.1 70B", "H100", 2, 1000, 1000, "fp8") == 256
+    # In fp8 (weights and cache) the room is 0.9 × 101.04 = 90.94 GB and a
+    # sequence 0.328 GB: 277; a server's limit below that (vLLM's
+    # --max-num-seqs) caps it.
+    assert xf.serving_batch("Llama 3.1 70B", "H100", 2, 1000, 1000, "fp8") == 277
     assert xf.serving_batch("Llama 3.1 70B", "H100", 2, 1000, 1000, "fp8", 200) == 200
     # 140 GB of weights on one H100: no sequence fits.
     with pytest.raises(xf.InvalidValueError, match="no batch fits"):
@@ -322,3 +325,30 @@ def test_a_workbook_holding_the_parts_reads_the_replica_formula():
         "P", "A", "L", "Cache", "AW", "D", "E", "K", "Mem", "BW", "Peak", "GPUs",
         "Prompt", "Output", "Link", "Bytes"))))  # fmt: skip
     assert inline(numbers, reuse=held).excel(AS_WRITTEN) == want
+
+
+def test_gpus_that_do_not_divide_the_heads_warn():
+    # Llama 3.3 70B has 64 heads: 3 GPUs cannot split them evenly (vLLM and
+    # TensorRT-LLM refuse it); 4 can; expert parallelism splits no heads.
+    with pytest.warns(
+        xf.UnusualValueWarning, match="do not divide the model's attention"
+    ):
+        xf.serving_tokens_per_sec("Llama 3.3 70B", "H100 SXM", 3, 1000, 1000, "fp8")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        xf.serving_tokens_per_sec("Llama 3.3 70B", "H100 SXM", 4, 1000, 1000, "fp8")
+        xf.serving_tokens_per_sec(
+            "Qwen3 30B-A3B", "H100 SXM", 3, 1000, 1000, "fp8", parallel="ep"
+        )
+
+
+def test_the_planner_warns_of_gpus_that_do_not_divide_the_heads():
+    from xlfuncs.templates import PLANNER
+    from xlfuncs.templates.build import laid_out
+
+    def check(gpus):
+        inputs = {"FTModel": "Llama 3.3 70B", "ServingReplicaGPUs": gpus}
+        return laid_out(PLANNER, "en", inputs).model.value("ModelCheck")
+
+    assert "do not divide the model's attention heads" in check(3)
+    assert "attention heads" not in check(4)

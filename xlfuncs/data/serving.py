@@ -124,12 +124,22 @@ BANDWIDTH_UTIL = 0.55
 #: decoding step when its FLOPs take longer than its reads), of the precision's
 #: dense peak: calibrated on the same 36 runs.
 PREFILL_MFU = 0.6
-#: The most sequences one rank decodes at once unless the caller says otherwise:
+#: The most sequences one rank decodes at once unless the caller says otherwise.
 #: TensorRT-LLM's benchmark sizes its batch from the memory left for the cache,
 #: each request at its whole length, and caps it at 4,096 (trtllm-bench,
 #: tensorrt_llm/bench/build/tuning.py); vLLM's ``--max-num-seqs`` is 256 by
-#: default (vLLM engine arguments, docs.vllm.ai): give 256 for a vLLM server.
-MAX_BATCH = 4096
+#: default (vLLM engine arguments, docs.vllm.ai). A step's time here counts the
+#: weights, the cache, the FLOPs and the exchanges, not what each sequence
+#: costs besides (sampling, scheduling, routing, padding to CUDA-graph sizes),
+#: so past a few hundred sequences it grows too slowly: 384 stands in for that
+#: cost. At 4,096 the fitted dense rows read 1.12 of measured; at 384, 1.06, 97 %
+#: of them within 0.70-1.45 (benchmarks/serving_calibration.py; docs/serving.md
+#: says which rows informed it).
+MAX_BATCH = 384
+#: Share of the memory the weights leave that the cache takes: TensorRT-LLM's
+#: ``kv_cache_free_gpu_mem_fraction`` (0.9 by default, 0.95 in its performance
+#: runs), the memory left for activations and the runtime.
+CACHE_SHARE = 0.9
 #: Milliseconds a request spends before its prompt is processed, on top of that
 #: processing: scheduling, tokenizing, the first step. NVIDIA NIM 1.8.0 (Llama
 #: 3.3 70B, 2 H100, fp8) measured a time to first token of 47.77 ms for a
@@ -150,6 +160,7 @@ SERVING_SOURCE = (
 __all__ = [
     "ALLREDUCE_LATENCY_S",
     "BANDWIDTH_UTIL",
+    "CACHE_SHARE",
     "MAX_BATCH",
     "PARALLEL_CODES",
     "PARALLEL_KEYS",

@@ -232,7 +232,7 @@ def mfu(
 
 @formula("RECOMPUTE_MFU", unit="fraction")
 def recompute_mfu(hfu: Numbers, recompute: OptionalName = "none") -> Floats:
-    """MFU a run reaches when it recomputes activations: the GPUs' utilisation × model FLOPs ÷ hardware FLOPs.
+    """MFU left by recomputing activations: utilisation × model ÷ hardware FLOPs.
 
     Formula: ``hfu * 6 / 8`` with full recomputation (each layer's forward pass
     runs again in the backward: 8 FLOPs a parameter and token on the GPUs for

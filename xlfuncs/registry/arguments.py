@@ -757,6 +757,16 @@ _ARGS = (
         slips=((100, "a percentage divided by 100 twice"),),
     ),
     Arg(
+        "cache_share",
+        "Share of the memory the weights leave that the key/value cache takes, a "
+        "fraction in (0, 1]: 90% (default), TensorRT-LLM's "
+        "kv_cache_free_gpu_mem_fraction; the rest holds activations and the runtime.",
+        "fraction",
+        FRACTION,
+        typical=(0.5, 1),
+        slips=((100, "a percentage divided by 100 twice"),),
+    ),
+    Arg(
         "d_model",
         "Hidden size d_model in dimensions, a whole number: 4,096 for Llama 2 7B.",
         "dimensions",

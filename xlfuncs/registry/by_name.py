@@ -40,6 +40,7 @@ def by_name(
     refusals: Sequence[tuple[Callable[..., Any], str]] = (),
     unit: str | None = None,
     invalid_result: str | None = None,
+    warns: Sequence[tuple[Callable[..., Any], str]] = (),
 ) -> Callable[..., Floats]:
     """``name``: ``target`` with the arguments of ``lookups`` read from the names. Its
     arguments are ``front`` (required), ``target``'s other required ones,
@@ -48,7 +49,8 @@ def by_name(
     is a function of the arguments (by keyword: it takes those it needs and
     ``**_``); an argument of ``fallbacks`` is kept, and where it is left out its
     look-up stands for it; each refusal is a condition over the arguments, and the
-    reason given (#NUM!) where it holds."""
+    reason given (#NUM!) where it holds; each of ``warns`` a Python warning
+    (:func:`~xlfuncs.registry.formula.formula`)."""
     spec = target.formula  # type: ignore[attr-defined]
     kept = [a.name for a in spec.args if a.name not in lookups]
     required = [*front, *(n for n in kept if n not in spec.defaults)]
@@ -93,7 +95,17 @@ def by_name(
         name,
         unit=unit or spec.unit,
         invalid_result=invalid_result or spec.invalid_result,
+        warns=[(t, w) for t, w in warns if set(_needs(t)) <= {p.name for p in params}],
     )(body)
+
+
+def _needs(test: Callable[..., Any]) -> list[str]:
+    """The arguments a test names (those without a default)."""
+    return [
+        p.name
+        for p in inspect.signature(test).parameters.values()
+        if p.kind is p.POSITIONAL_OR_KEYWORD and p.default is p.empty
+    ]
 
 
 __all__ = ["by_name"]

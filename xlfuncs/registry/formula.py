@@ -58,6 +58,7 @@ from .errors import (
     InputError,
     InvalidTypeError,
     InvalidValueError,
+    UnusualValueWarning,
     divisor_too_small,
 )
 from .excel import ExcelFunction
@@ -222,6 +223,7 @@ def formula(
     unit: str,
     excel_note: str = "",
     invalid_result: str = "the result is out of range",
+    warns: Sequence[tuple[Callable[..., Any], str]] = (),
 ) -> Callable[[Callable[P, R]], Callable[P, R]]:
     """Register math as the function ``name`` (its Excel name).
 
@@ -230,7 +232,9 @@ def formula(
     it (an iterative solver): then it stays plain Python. Argument
     descriptions come from :data:`~xlfuncs.registry.arguments.ARGS` by
     parameter name and are added to the docstring as its numpydoc *Parameters*
-    section.
+    section. ``warns``: (test, text) pairs over the checked arguments, by
+    name; the Python API warns with the text where a test holds (a valid call
+    the hardware serves badly), as it does for an unusual value.
     """
 
     def decorate(raw: Callable[P, R]) -> Callable[P, R]:
@@ -275,6 +279,12 @@ def formula(
                 slip = arg.unusual(v)  # valid, but outside what plans use
                 if slip is not None:
                     warnings.warn(slip, stacklevel=2)
+            if warns:
+                named = {a.name: v for a, v in zip(args, values)}
+                for test, text in warns:
+                    with np.errstate(all="ignore"):
+                        if np.any(test(**named)):
+                            warnings.warn(UnusualValueWarning(text), stacklevel=2)
             with np.errstate(all="ignore"):
                 try:
                     out_ = math_(*values)

@@ -20,6 +20,7 @@ from typing import Any
 
 from openpyxl import Workbook
 from openpyxl.styles import Alignment, Font
+from openpyxl.utils import quote_sheetname
 from openpyxl.worksheet.worksheet import Worksheet
 
 from ..data.accelerators import ACCELERATORS, find
@@ -28,8 +29,6 @@ from ..data.models import FIELD_ALIASES, FIELDS, MODELS, find_field, find_model
 from ..data.models import spellings as model_spellings
 from ..data.models import value as model_value
 from ..data.names import normalize
-from ..data.serving import SERVING_PRECISIONS
-from ..data.training import OPTIMIZER_BYTES
 from ..data.planning import (
     CURRENCIES,
     CURRENCY_SOURCE,
@@ -38,6 +37,8 @@ from ..data.planning import (
     SOURCE_KEYS,
     SOURCE_NAMES,
 )
+from ..data.serving import SERVING_PRECISIONS
+from ..data.training import OPTIMIZER_BYTES
 from ..data.units import (
     DTYPE_ALIASES,
     DTYPES,
@@ -63,12 +64,48 @@ from ..registry.excel import (
     MODEL_ROW,
     MODEL_SPECS,
 )
+from ..registry.excel import key as typed_key
 from ..workbook import writer as wr
 from ..workbook.page import lines
 from ..workbook.writer import Column, SheetWriter, Style
 
 #: The optimizers the memory functions take, by name, for the drop-downs.
 OPTIMIZERS = tuple(OPTIMIZER_BYTES)
+
+#: Rows at the foot of the Models sheet for models of the user's own, typed in
+#: and then used by name like any other.
+USER_MODELS = 4
+#: A user row's fields before anything is typed: a dense model with no window,
+#: a gated MLP and untied embeddings (Llama's kind).
+USER_DEFAULTS = {
+    "experts": 1.0, "experts_per_token": 1.0, "window": 0.0, "windowed_layers": 0.0,
+    "shared_experts": 0.0, "dense_layers": 0.0, "dense_ffn_dim": 0.0,
+    "mlp_matrices": 3.0, "embedding_matrices": 2.0, "kv_lora_rank": 0.0,
+    "q_lora_rank": 0.0, "qk_rope_head_dim": 0.0, "v_head_dim": 0.0,
+}  # fmt: skip
+#: A user row's fields computed from the others, as the table's Model does
+#: (xlfuncs.data.shapes): {field: Excel text over {field} placeholders}. Latent
+#: attention is a kv_lora_rank above 0. active_params starts as params and
+#: takes a mixture's own count typed over it.
+USER_DERIVED = {
+    "active_params": "{params}",
+    "attention_width": "{heads}*{head_dim}",
+    "kv_width": "IF({kv_lora_rank}>0,{kv_lora_rank}+{qk_rope_head_dim},"
+    "{kv_heads}*{head_dim})",
+    "cache_width": "IF({kv_lora_rank}>0,{kv_width},2*{kv_width})",
+    "cache_heads": "IF({kv_lora_rank}>0,1,{kv_heads})",
+    "active_ffn_dim": "IF({experts}<=1,{ffn_dim},(({layers}-{dense_layers})*{ffn_dim}"
+    "*({experts_per_token}+{shared_experts})+{dense_layers}*{dense_ffn_dim})/{layers})",
+}
+#: A user row's key while it has no name: a space, which no typed name's key
+#: holds (key() removes spaces), so no look-up finds the empty row.
+NO_KEY = " "
+
+
+def user_row() -> tuple[float, ...]:
+    """A user row's values before anything is typed, as Excel computes them."""
+    return tuple(USER_DEFAULTS.get(f, 0.0) for f in FIELDS)
+
 
 #: Words a vendor's names may start with; the Python look-up strips them too.
 VENDOR_WORDS = {
@@ -162,9 +199,10 @@ def tables() -> dict[str, Range]:
         "SourceKeys": Range.column([k for k, _ in SOURCE_KEYS]),
         "SourceCode": Range.column([float(v) for _, v in SOURCE_KEYS]),
         "CurrencyPerUSD": Range.column([c.per_usd for c in CURRENCIES]),
-        "ModelNames": Range.column([m.name for m in MODELS]),
+        "ModelNames": Range.column([m.name for m in MODELS] + [None] * USER_MODELS),
         MODEL_SPECS: Range(
             tuple(tuple(float(model_value(m, f)) for f in FIELDS) for m in MODELS)
+            + (user_row(),) * USER_MODELS
         ),
     }
     for which, attr in zip(
@@ -178,6 +216,8 @@ def tables() -> dict[str, Range]:
         (list(model_keys()), MODEL_KEYS, MODEL_ROW),
         (list(field_keys()), MODEL_FIELD_KEYS, MODEL_FIELD_COLUMN),
     ):
+        if keys_name == MODEL_KEYS:  # the user's rows, named or not
+            found += [(NO_KEY, len(MODELS) + k) for k in range(1, USER_MODELS + 1)]
         out[keys_name] = Range.column([k for k, _ in found])
         out[index_name] = Range.column([float(i) for _, i in found])
     return out
@@ -374,12 +414,34 @@ def add_data_sheet(
             m.put(
                 field, value, wr.BODY.but(fmt=billions if big else "#,##0"), fit=False
             )
+    for _ in range(USER_MODELS):
+        m.next()
+        m.put("model", "", wr.INPUT.but(align=Alignment(horizontal="left")), fit=False)
+        cells = {f: m.coord(f) for f in FIELDS}
+        for field in FIELDS:
+            if field in USER_DERIVED:
+                text = USER_DERIVED[field].format(**cells)
+                style = wr.INPUT if field == "active_params" else wr.BODY
+                m.formula(
+                    field,
+                    text,
+                    0.0,
+                    style.but(fmt=billions if field == "active_params" else "#,##0"),
+                )
+            elif field in USER_DEFAULTS:
+                m.put(field, USER_DEFAULTS[field], wr.INPUT.but(fmt="#,##0"), fit=False)
+            else:
+                big = field == "params"
+                m.put(
+                    field, "", wr.INPUT.but(fmt=billions if big else "#,##0"), fit=False
+                )
     end = m.row
     _range(m, "ModelNames", "model", "model", HEAD + 1, end)
     _range(m, MODEL_SPECS, FIELDS[0], FIELDS[-1], HEAD + 1, end)
     m.next()
     sources = [f"{x.name}: {x.source}. {t('data.params_source')}: {x.params_source}"
                for x in MODELS]  # fmt: skip
+    sources.append(t("data.user_models"))
     _sources(m, FIELDS[-1], t("data.model_sources"), sources)
     m.finish("en", last=FIELDS[-1], title_rows="1:1", freeze=f"B{HEAD + 1}",
              pages_wide=2)  # fmt: skip
@@ -400,7 +462,12 @@ def add_data_sheet(
     for kind, (keys_name, index_name) in zip(kinds, KEY_TABLES):
         found = zip(values[keys_name].flat(), values[index_name].flat())
         for row, (text, index) in enumerate(found, start=2):
-            keys_w.put(f"{kind}.key", text, row=row, fit=False)
+            if keys_name == MODEL_KEYS and text == NO_KEY:  # a row of the user's
+                name = f"{quote_sheetname(m.ws.title)}!$A${HEAD + int(index)}"
+                keys_w.formula(f"{kind}.key", f'IF(ISBLANK({name}),"{NO_KEY}",{typed_key(name)})',
+                               NO_KEY, row=row)  # fmt: skip
+            else:
+                keys_w.put(f"{kind}.key", text, row=row, fit=False)
             keys_w.put(f"{kind}.index", index, row=row, fit=False)
         bottom = 1 + len(values[keys_name].rows)
         _range(keys_w, keys_name, f"{kind}.key", f"{kind}.key", 2, bottom)
@@ -411,6 +478,8 @@ def add_data_sheet(
     # prints a hidden sheet's print area (here a stray header page at the end
     # of every print), and skips a hidden sheet that has none.
     keys_w.ws.print_area = None
+    cached.update(m.cached)
+    cached.update(keys_w.cached)
     return [data, m.ws, keys_w.ws], cached
 
 

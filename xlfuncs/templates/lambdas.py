@@ -91,7 +91,7 @@ MAX_NESTING = 64
 #: functions and the API keep theirs). Each of these arguments shares its name,
 #: case aside, with a name of the library (the functions MFU, KV_CACHE_GB and
 #: TOKENS_PER_SEC_PER_GPU) or of a template the library may be pasted beside
-#: (GPUs, Efficiency, Epochs, Days, Dtype, Recompute, PUE); IronCalc then reads
+#: (GPUs, Efficiency, Epochs, Days, Dtype, Recompute, PUE, Optimizer); IronCalc then reads
 #: the workbook's name, not the parameter, and another engine might. The test
 #: holds every parameter apart from every name of every workbook we write.
 RENAMED = {
@@ -105,6 +105,7 @@ RENAMED = {
     "recompute": "recompute_mode",
     "pue": "pue_ratio",
     "kv_cache_gb": "kv_gb",
+    "optimizer": "optimizer_kind",
 }
 
 
@@ -173,14 +174,14 @@ def checks(arg: Arg, x: str) -> tuple[str, str]:
         code = f"IF({error},MIN({x}),IF({empty},#DIV/0!,#NUM!))"
         return ok, code
     number = _number(x)
-    inside = _inside(arg, x, x)
+    conditions = _inside(arg, x, x)
     zero = arg.domain.zero_code if arg.domain else "#NUM!"
     outside = "#NUM!" if zero == "#NUM!" else f"IF({x}=0,{zero},#NUM!)"
-    if not inside:  # no domain: an error received is told apart by its test
+    if not conditions:  # no domain: an error received is told apart by its test
         return number, f"IF(ISERROR({x}),{x},IF({number},{outside},#VALUE!))"
     # ISNUMBER times the domain's conditions: 0 for text or TRUE/FALSE, and an
     # error received is an error in the product, so IF passes it on itself.
-    return _product([number, *inside]), f"IF({number},{outside},#VALUE!)"
+    return _product([number, *conditions]), f"IF({number},{outside},#VALUE!)"
 
 
 def lambda_text(spec: Formula, functions: Functions | None = None) -> str:

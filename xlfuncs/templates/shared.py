@@ -324,7 +324,7 @@ _PARAMS_HOW = T("From the model's published configuration (the Models sheet).",
 def shape_rows(serving: bool = False) -> tuple[Result, ...]:
     """The fine-tuned model's figures, from the Models sheet; ``serving``: the
     cache's split, the windowed layers and the context a replica reads too."""
-    rows = (
+    rows: tuple[tuple[str, str, T, T, str | T], ...] = (
         ("BaseParams", "params", T("Parameters (N)", "Parámetros (N)"), T("parameters", "parámetros"), tx.LARGE),
         ("BaseActiveParams", "active_params", T("Parameters per token", "Parámetros por token"), T("parameters", "parámetros"), tx.LARGE),
         ("BaseLayers", "layers", T("Layers (L)", "Capas (L)"), T("layers", "capas"), tx.COUNT),

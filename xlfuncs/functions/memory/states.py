@@ -31,7 +31,7 @@ def sharded_by(stage: Numbers, at: int, gpus: Numbers) -> Numbers:
 
 @formula("OPTIMIZER_STATE_BYTES", unit="bytes")
 def optimizer_state_bytes(optimizer: OptionalName = "adam") -> float:
-    """Bytes of optimizer state a trained weight keeps: 12 for Adam in mixed precision, 4 for bf16 AdamW, 2 for 8-bit Adam.
+    """Bytes of optimizer state a trained weight keeps: 12 Adam, 4 bf16, 2 8-bit.
 
     Formula: "adam" keeps an fp32 copy of the weight and two fp32 moments (4 +
     4 + 4); "bf16" keeps two moments in the weights' bf16 and no copy (2 + 2);
@@ -122,8 +122,8 @@ def model_state_gb(
     trainable = given(trainable_params, params)
     weights = params * weight_bytes / sharded_by(zero_stage, 3, gpus)
     gradients = trainable * GRADIENT_BYTES / sharded_by(zero_stage, 2, gpus)
-    optimizer = trainable * optimizer_bytes / sharded_by(zero_stage, 1, gpus)
-    state_gb = (weights + gradients + optimizer) / model_parallel / BYTES_PER_GB
+    optimizer_state = trainable * optimizer_bytes / sharded_by(zero_stage, 1, gpus)
+    state_gb = (weights + gradients + optimizer_state) / model_parallel / BYTES_PER_GB
     return where(trainable > params, fail("#NUM!", _MORE_TRAINED), state_gb)
 
 
@@ -181,13 +181,13 @@ def min_gpus_for_memory(
     trainable = given(trainable_params, params)
     weights = params * weight_bytes
     gradients = trainable * GRADIENT_BYTES
-    optimizer = trainable * optimizer_bytes
+    optimizer_state = trainable * optimizer_bytes
     sharded = (
         where(zero_stage >= 3, weights, 0)
         + where(zero_stage >= 2, gradients, 0)
-        + where(zero_stage >= 1, optimizer, 0)
+        + where(zero_stage >= 1, optimizer_state, 0)
     )
-    fixed = weights + gradients + optimizer - sharded
+    fixed = weights + gradients + optimizer_state - sharded
     room = (usable * memory_gb - other_gb) * BYTES_PER_GB - fixed / model_parallel
     gpus = where(sharded.eq(0), 1, maximum(1, roundup(sharded / model_parallel / room)))
     no_room = fail("#NUM!")

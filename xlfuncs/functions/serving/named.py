@@ -140,7 +140,7 @@ def serving_peak_tflops(gpu: str, precision: OptionalName = "bf16") -> float:
 
 @formula("SERVING_WEIGHT_BYTES", unit="bytes")
 def serving_weight_bytes(precision: OptionalName = "bf16") -> float:
-    """Bytes a weight takes at a serving precision: 2 (bf16, fp16), 1 (fp8, int8), 0.5 (int4), 0.5625 (fp4).
+    """Bytes a weight takes at a serving precision: 2 bf16, 1 fp8, 0.5 int4.
 
     Formula: the precision's bits ÷ 8; NVFP4 stores 4-bit values with an fp8
     scale for each block of 16, 4.5 bits a weight.
@@ -168,7 +168,7 @@ def serving_weight_bytes(precision: OptionalName = "bf16") -> float:
 
 @formula("SERVING_CACHE_BYTES", unit="bytes")
 def serving_cache_bytes(precision: OptionalName = "bf16") -> float:
-    """Bytes a cached key or value takes when a model is served at a precision: 1 for fp8 and fp4, else 2.
+    """Bytes a cached key or value takes: 1 with fp8 or fp4 weights, else 2.
 
     Formula: 1 byte where the server caches in fp8 (fp8 and fp4 weights, as
     TensorRT-LLM does), else 16 bits (int8 and int4 weights keep a 16-bit
@@ -328,8 +328,21 @@ def _named(target: Any, name: str, python_name: str, doc: str, **kw: Any) -> Any
     fallbacks = {k: v for k, v in _CACHE.items() if k in args}
     return by_name(
         name, target, python_name=python_name, doc=doc, lookups=lookups,
-        fallbacks=fallbacks, **{**_ARGS, **kw},
+        fallbacks=fallbacks, warns=((_heads_split, _HEADS_SPLIT),), **{**_ARGS, **kw},
     )  # fmt: skip
+
+
+_HEADS_SPLIT = (
+    "the replica's GPUs do not divide the model's attention heads: tensor "
+    "parallelism splits the heads evenly, so servers refuse it; the estimate "
+    "assumes an even split (use a divisor of MODEL_SPEC's heads)"
+)
+
+
+def _heads_split(model: Any, gpus: Any, parallel: Any = "tp", **_: Any) -> Any:
+    """Where a tensor-parallel replica's GPUs do not divide the heads."""
+    heads = model_spec(model, "heads")
+    return (parallel != "ep") & (gpus > 1) & (np.mod(heads, gpus) != 0)
 
 
 def _past_prompt(model: Any, prompt_tokens: Any, **_: Any) -> Any:
@@ -427,7 +440,7 @@ serving_batch = _named(
     doc="""Sequences a replica decodes at once at full load: its serving batch.
 
     Formula: the smallest of the memory batch, max_batch and the latency
-    batch. The memory batch: the usable share of the GPUs' memory, less the
+    batch. The memory batch: the cache's share of the GPUs' memory less the
     weights, over one sequence's cache at its whole length (prompt + output
     tokens, in bytes_per_value: the precision's cache width by default; a
     windowed layer's at most its window; copied on every GPU under latent
@@ -447,14 +460,16 @@ serving_batch = _named(
     TensorRT-LLM's benchmark sizes its batch from the memory left for the
     cache, each request at its whole length, up to 4,096; vLLM's
     --max-num-seqs is 256 by default: give max_batch 256 for a vLLM server.
+    The default 384 stands in for what each sequence costs a step besides its
+    reads and FLOPs (docs/serving.md).
 
     Examples
     --------
     Llama 3.3 70B in fp8 on 2 H100s, prompts and outputs of 1,000 tokens:
-    83.9 GB of room for 0.33 GB a sequence.
+    0.9 × (171.04 − 70) = 90.94 GB of room for 0.328 GB a sequence.
 
     >>> serving_batch("Llama 3.3 70B", "H100", 2, 1000, 1000, "fp8")
-    256.0
+    277.0
     """,
 )  # fmt: skip
 
@@ -494,7 +509,7 @@ serving_tokens_per_sec = _named(
     TensorRT-LLM v1.0 measured 4,205 tokens/s (perf-overview, H100 TP2 FP8).
 
     >>> round(serving_tokens_per_sec("Llama 3.3 70B", "H100", 2, 1000, 1000, "fp8"))
-    4580
+    4710
     """,
 )  # fmt: skip
 
@@ -527,10 +542,11 @@ def time_to_first_token_ms(
 
     Examples
     --------
-    The 5,000-token prompt (NIM measured 406.77 ms):
+    The 5,000-token prompt, 339 ms at 60 % of two H100s' fp8 peak and 8 ms:
+    0.85 of the 406.77 ms NIM measured, whose prompts run below that share.
 
     >>> round(time_to_first_token_ms("Llama 3.3 70B", "H100", 2, 5000, "fp8"))
-    414
+    347
     """
     return prefill_ms(model, gpu, gpus, prompt_tokens, precision) + request_ms
 

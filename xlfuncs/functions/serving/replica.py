@@ -22,6 +22,7 @@ from __future__ import annotations
 from ...data.serving import (
     ALLREDUCE_LATENCY_S,
     BANDWIDTH_UTIL,
+    CACHE_SHARE,
     MAX_BATCH,
     PREFILL_MFU,
 )
@@ -31,7 +32,6 @@ from ...data.units import (
     FLOPS_PER_TFLOPS,
     HALF_PRECISION_BYTES,
     INFERENCE_FLOPS_PER_PARAM_TOKEN,
-    USABLE_MEMORY,
 )
 from ...excel.ops import fail, given, maximum, minimum, omitted, rounddown, where
 from ...registry import Floats, Numbers, formula
@@ -390,8 +390,9 @@ def latency_batch(
     weights' read time, b₁ a sequence's cache read time, b₂ a sequence's
     compute time, c₀ + c₁·B the exchanges; and, as each request holds its
     place for o steps, B/o new prompts a step join it (chunked prefill), f·B
-    with f = REPLICA_PREFILL_MS ÷ o. All at the average context, prompt +
-    output ÷ 2.
+    with f = REPLICA_PREFILL_MS ÷ o, g times that under expert parallelism,
+    where every rank waits for the g ranks' prompts. All at the average
+    context, prompt + output ÷ 2.
 
     Returns
     -------
@@ -411,11 +412,15 @@ def latency_batch(
     Examples
     --------
     Llama 3.3 70B in fp8 on 2 H100s, 5,000-token prompts and 500-token
-    outputs, 40 ms a token:
+    outputs, 40 ms a token. At 55 % of 2 × 3.35 TB/s the weights take a₁ =
+    19.00 ms and a sequence's 80 × 5,250 × 2,048 cached bytes b₁ = 0.233 ms;
+    160 all-reduces c₀ = 1.28 ms and c₁ = 0.006 ms; a 5,000-token prompt takes
+    339 ms, f = 0.678 ms a sequence. (40 − 19.00 − 1.28) ÷ (0.233 + 0.006 +
+    0.678) = 21.5: 21 requests, where NIM ran 25 at 38.75 ms.
 
     >>> latency_batch(70e9, 70e9, 80, 2048, 8192, 8192, 1, 1, 3.35, 1978.9, 2,
     ...               5000, 500, 40, 900, 1)
-    26.0
+    21.0
     """
     value_bytes = given(bytes_per_value, bytes_per_param)
     context = prompt_tokens + output_tokens / 2
@@ -443,7 +448,10 @@ def latency_batch(
     )
     exchange_s = count * ALLREDUCE_LATENCY_S
     exchange_per_sequence_s = count * per_token_s
-    prompt_share_s = (
+    # Each MoE layer's all-to-all joins a replica's ranks: under expert
+    # parallelism a rank waits for every rank's prompts.
+    waits = where(expert_parallel, gpus, 1)
+    prompt_share_s = waits * (
         replica_prefill_ms(
             active_params, layers, attention_width, d_model, peak_tflops_per_gpu,
             gpus, prompt_tokens, link, prefill_mfu, window, windowed_layers,
@@ -486,13 +494,14 @@ def replica_batch(
     window: Numbers = 0,
     windowed_layers: Numbers = 0,
     expert_parallel: Numbers = 0,
-    usable: Numbers = USABLE_MEMORY,
+    cache_share: Numbers = CACHE_SHARE,
 ) -> Floats:
     """Sequences a replica (or a rank) decodes at once at full load, from the shape.
 
     Formula: the smallest of the memory batch, max_batch and, where
-    ms_per_token is given, LATENCY_BATCH. The memory batch: the usable share
-    of the GPUs' memory less the weights they hold, over one sequence's cache
+    ms_per_token is given, LATENCY_BATCH. The memory batch: cache_share of
+    what the GPUs' memory leaves beside the weights they hold, over one
+    sequence's cache
     at its whole length (prompt + output tokens: a server admits a request
     only while its whole cache fits), rounded down. Tensor parallelism: the g
     GPUs hold the weights once and the cache, copied where they outnumber its
@@ -509,22 +518,23 @@ def replica_batch(
     ----------
     TensorRT-LLM's benchmark (trtllm-bench, tensorrt_llm/bench/build/tuning.py)
     sizes its batch from the memory left for the cache, each request at its
-    input plus output length, capped at 4,096; vLLM sizes its cache from 90 %
-    of the GPU less the weights (--gpu-memory-utilization) and decodes at most
-    --max-num-seqs sequences, 256 by default (vLLM engine arguments).
+    input plus output length, capped at 4,096, the cache taking
+    kv_cache_free_gpu_mem_fraction of the memory the weights leave; vLLM decodes
+    at most --max-num-seqs sequences, 256 by default (vLLM engine arguments).
 
     Examples
     --------
     Llama 3.3 70B in fp8 on 2 H100s (85.52 GB each), prompts and outputs of
-    1,000 tokens, a 2,000-token cache of 0.33 GB each in fp8: 83.9 GB of room
-    hold 256 sequences; with a 30 ms target, fewer.
+    1,000 tokens, a 2,000-token cache of 80 × 2,000 × 2,048 bytes, 0.328 GB, in
+    fp8: 0.9 × (171.04 − 70) = 90.94 GB of room hold 277 sequences; with a
+    30 ms target, fewer.
 
     >>> replica_batch(70e9, 70e9, 80, 2048, 8192, 8192, 1, 1, 85.520809984, 3.35,
     ...               1978.9, 2, 1000, 1000, 900, 1)
-    256.0
+    277.0
     >>> replica_batch(70e9, 70e9, 80, 2048, 8192, 8192, 1, 1, 85.520809984, 3.35,
     ...               1978.9, 2, 1000, 1000, 900, 1, 4096, 30)
-    115.0
+    69.0
     """
     value_bytes = given(bytes_per_value, bytes_per_param)
     length = prompt_tokens + output_tokens
@@ -543,7 +553,7 @@ def replica_batch(
         params - experts_held + experts_held / gpus,
         params,
     ) * bytes_per_param / BYTES_PER_GB  # fmt: skip
-    room_gb = usable * memory_gb * where(expert_parallel, 1, gpus) - weights_gb
+    room_gb = cache_share * (memory_gb * where(expert_parallel, 1, gpus) - weights_gb)
     held = rounddown(room_gb / (sequence_gb * copies))
     by_memory = minimum(where(held < 1, fail("#NUM!"), held), max_batch)
     link = resolved_link(gpus, link_gb_per_s)
@@ -592,17 +602,18 @@ def replica_tokens_per_sec(
     window: Numbers = 0,
     windowed_layers: Numbers = 0,
     expert_parallel: Numbers = 0,
-    usable: Numbers = USABLE_MEMORY,
+    cache_share: Numbers = CACHE_SHARE,
 ) -> Floats:
     """Output tokens/s one replica sustains at full load, from the shape as numbers.
 
-    Formula: ``n · B · o / (B · PREFILL + o · STEP) × 1000``: each request's
-    prompt is processed once (REPLICA_PREFILL_MS), then it holds one of the B
-    places of the batch (REPLICA_BATCH) for its o decoding steps
+    Formula: ``n · B · o / (n · B · PREFILL + o · STEP) × 1000``: each
+    request's prompt is processed once (REPLICA_PREFILL_MS), then it holds one
+    of the B places of the batch (REPLICA_BATCH) for its o decoding steps
     (REPLICA_STEP_MS at the average context, prompt + output ÷ 2). Over R
     requests a rank spends R · prefill + R · o · step ÷ B for R · o output
-    tokens. n = 1 under tensor parallelism; the g ranks under expert
-    parallelism.
+    tokens. n = 1 under tensor parallelism; under expert parallelism the g
+    ranks, each of which waits for every rank's prompts (each MoE layer's
+    all-to-all joins them).
 
     Returns
     -------
@@ -618,12 +629,13 @@ def replica_tokens_per_sec(
     Examples
     --------
     Llama 3.3 70B in fp8 on 2 H100 SXM, prompts and outputs of 1,000 tokens
-    (TensorRT-LLM v1.0 measured 4,205):
+    (TensorRT-LLM v1.0 measured 4,205): 277 sequences (REPLICA_BATCH's
+    example), each a 1,000-token prompt and then 1,000 steps:
 
     >>> round(replica_tokens_per_sec(70e9, 70e9, 80, 2048, 8192, 8192, 1, 1,
     ...                              85.520809984, 3.35, 1978.9, 2, 1000, 1000,
     ...                              900, 1))
-    4580
+    4710
     """
     link = resolved_link(gpus, link_gb_per_s)
     value_bytes = given(bytes_per_value, bytes_per_param)
@@ -633,7 +645,7 @@ def replica_tokens_per_sec(
         peak_tflops_per_gpu, gpus, prompt_tokens, output_tokens, link,
         bytes_per_param, max_batch, ms_per_token, bandwidth_util, prefill_mfu,
         value_bytes, cache_heads, window, windowed_layers, expert_parallel,
-        usable,
+        cache_share,
     )  # fmt: skip
     prefill_ms = replica_prefill_ms(
         active_params, layers, attention_width, d_model, peak_tflops_per_gpu,
@@ -647,8 +659,12 @@ def replica_tokens_per_sec(
         bandwidth_util, prefill_mfu, value_bytes, cache_heads, window,
         windowed_layers, expert_parallel,
     )  # fmt: skip
+    # Each MoE layer's all-to-all joins the ranks of an expert-parallel replica:
+    # a rank's prompts stall them all, so each waits for every rank's.
     ranks = where(expert_parallel, gpus, 1)
-    per_rank = batch * output_tokens / (batch * prefill_ms + output_tokens * step_ms)
+    per_rank = (
+        batch * output_tokens / (ranks * batch * prefill_ms + output_tokens * step_ms)
+    )
     return ranks * per_rank * MS
 
 

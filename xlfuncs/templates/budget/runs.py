@@ -575,8 +575,8 @@ EXAMPLE = (
          RunMFU=0.35),
     _run("Multilingual 70B", "fine-tuning", "Llama 3.3 70B", "full", 20e9, "H200 SXM", 32, 6, None,
          "on-demand", RunMFU=0.4),
-    _run("Assistant 70B", "serving", "Llama 3.1 70B", None, 20e9, "H100 SXM", 2, 3, 10, "reserved",
-         RunPromptTokens=40e9, RunPrecision="fp8", RunSpare=1),
+    _run("Assistant 70B", "serving", "Llama 3.1 70B", None, 24e9, "H100 SXM", 2, 3, 10, "reserved",
+         RunPromptTokens=48e9, RunPrecision="fp8", RunSpare=1),
 )  # fmt: skip
 
 RUNS = Table(

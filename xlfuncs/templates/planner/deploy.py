@@ -12,8 +12,8 @@ from ...data.prices import API_8B
 from ...data.serving import REQUEST_MS
 from ...registry.domains import Domain
 from .. import texts as tx
-from ..blocks import Input, Inputs, Result, Results, Verdict
-from ..expr import F, Lit, Ref, Say, call
+from ..blocks import Check, Input, Inputs, Result, Results, Verdict
+from ..expr import F, Ref, Say, call
 from ..shared import (
     API_PRICE_INPUT,
     API_PRICE_OUTPUT,
@@ -197,6 +197,13 @@ SERVING_INPUTS = Inputs(
               "los pesos no caben en una GPU, mejor a un número que divida las cabezas "
               "del modelo."),
             whole=True,
+            rules=(Check(F.MOD(Ref("BaseHeads"), Ref("ServingReplicaGPUs")).eq(0),
+                         T("Warning: these GPUs do not divide the model's attention "
+                           "heads: tensor parallelism splits them evenly, and servers "
+                           "refuse it",
+                           "Aviso: estas GPU no dividen las cabezas de atención del "
+                           "modelo: el paralelismo tensorial las reparte por igual, y "
+                           "los servidores lo rechazan"), error=False),),
         ),
         Input(
             "ServingLatency", "ms_per_token", None,
