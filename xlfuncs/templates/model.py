@@ -426,9 +426,12 @@ class Model:
             out = False  # a typed value: its check judges it
         else:
             tree = self.tree(name)
-            if isinstance(tree, Fn) and tree.name == "IF" and len(tree.args) == 3:
-                tree = tree.args[1]  # a guarded result: judge its calculation
-            out = self.may_fail(tree)
+            if isinstance(tree, Fn) and tree.name == "IFERROR":
+                out = True  # its calculation can fail, and it then shows n/a
+            else:
+                if isinstance(tree, Fn) and tree.name == "IF" and len(tree.args) == 3:
+                    tree = tree.args[1]  # a guarded result: judge its calculation
+                out = self.may_fail(tree)
         self._fails[name] = out
         return out
 

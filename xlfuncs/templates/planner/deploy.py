@@ -197,7 +197,11 @@ SERVING_INPUTS = Inputs(
               "los pesos no caben en una GPU, mejor a un número que divida las cabezas "
               "del modelo."),
             whole=True,
-            rules=(Check(F.MOD(Ref("BaseHeads"), Ref("ServingReplicaGPUs")).eq(0),
+            rules=(Check(F.IF(F.AND(F.ISNUMBER(Ref("BaseHeads")),
+                                     F.ISNUMBER(Ref("ServingReplicaGPUs")),
+                                     Ref("ServingReplicaGPUs").ge(1)),
+                               F.MOD(Ref("BaseHeads"), Ref("ServingReplicaGPUs")).eq(0),
+                               True),
                          T("Warning: these GPUs do not divide the model's attention "
                            "heads: tensor parallelism splits them evenly, and servers "
                            "refuse it",
@@ -250,19 +254,25 @@ _BYTES = ("ServingWeightBytes", "ServingBatch", "ServingLatencyUsed", "ServingUt
           "BaseWindowedLayers")  # fmt: skip
 _CACHE = ("ServingCacheBytes", "BaseCacheHeads", "BaseWindow", "BaseWindowedLayers")
 
-_SERVING_FIT = F.IF(
+_TOO_LONG = Say(T("Error: a request (prompt and output) is longer than the model's "
+                  "context",
+                  "Error: una petición (entrada y salida) es más larga que el contexto "
+                  "del modelo"))
+_NO_ROOM = Say(T("Error: the weights leave no room for a request in a replica's usable "
+                 "memory: more GPUs per replica, or a smaller precision",
+                 "Error: los pesos no dejan sitio a una petición en la memoria "
+                 "utilizable de una réplica: más GPU por réplica o una precisión menor"))
+# A request past the context first (where its lengths are numbers); then the
+# batch: a number, or none fits (the inputs' own checks say where one is not
+# valid, before this verdict).
+_LONG = F.IF(
+    F.AND(F.ISNUMBER(Ref("ServingPrompt")), F.ISNUMBER(Ref("ServingOutput")),
+          F.ISNUMBER(Ref("BaseContext"))),
     _LENGTH.gt(Ref("BaseContext")),
-    Say(T("Error: a request (prompt and output) is longer than the model's context",
-          "Error: una petición (entrada y salida) es más larga que el contexto del "
-          "modelo")),
-    F.IF(
-        F.ISNUMBER(Ref("ServingBatchUsed")),
-        Say(tx.OK),
-        Say(T("Error: the weights leave no room for a request in a replica's usable "
-              "memory: more GPUs per replica, or a smaller precision",
-              "Error: los pesos no dejan sitio a una petición en la memoria utilizable "
-              "de una réplica: más GPU por réplica o una precisión menor")),
-    ),
+    False,
+)
+_SERVING_FIT = F.IF(
+    _LONG, _TOO_LONG, F.IF(F.ISNUMBER(Ref("ServingBatchUsed")), Say(tx.OK), _NO_ROOM)
 )  # fmt: skip
 
 SERVING = Results(
