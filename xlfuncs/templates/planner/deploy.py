@@ -254,20 +254,30 @@ _BYTES = ("ServingWeightBytes", "ServingBatch", "ServingLatencyUsed", "ServingUt
           "BaseWindowedLayers")  # fmt: skip
 _CACHE = ("ServingCacheBytes", "BaseCacheHeads", "BaseWindow", "BaseWindowedLayers")
 
-_TOO_LONG = Say(T("Error: a request (prompt and output) is longer than the model's "
-                  "context",
-                  "Error: una petición (entrada y salida) es más larga que el contexto "
-                  "del modelo"))
-_NO_ROOM = Say(T("Error: the weights leave no room for a request in a replica's usable "
-                 "memory: more GPUs per replica, or a smaller precision",
-                 "Error: los pesos no dejan sitio a una petición en la memoria "
-                 "utilizable de una réplica: más GPU por réplica o una precisión menor"))
+_TOO_LONG = Say(
+    T(
+        "Error: a request (prompt and output) is longer than the model's context",
+        "Error: una petición (entrada y salida) es más larga que el contexto "
+        "del modelo",
+    )
+)
+_NO_ROOM = Say(
+    T(
+        "Error: the weights leave no room for a request in a replica's usable "
+        "memory: more GPUs per replica, or a smaller precision",
+        "Error: los pesos no dejan sitio a una petición en la memoria "
+        "utilizable de una réplica: más GPU por réplica o una precisión menor",
+    )
+)
 # A request past the context first (where its lengths are numbers); then the
 # batch: a number, or none fits (the inputs' own checks say where one is not
 # valid, before this verdict).
 _LONG = F.IF(
-    F.AND(F.ISNUMBER(Ref("ServingPrompt")), F.ISNUMBER(Ref("ServingOutput")),
-          F.ISNUMBER(Ref("BaseContext"))),
+    F.AND(
+        F.ISNUMBER(Ref("ServingPrompt")),
+        F.ISNUMBER(Ref("ServingOutput")),
+        F.ISNUMBER(Ref("BaseContext")),
+    ),
     _LENGTH.gt(Ref("BaseContext")),
     False,
 )
