@@ -819,16 +819,16 @@ def test_let_variables_are_the_functions_parts():
     # body; else an optional argument's value (its name and "_"), a repeated
     # piece the declaration leaves unnamed (part1, part2, …) or a look-up's row.
     # A part read once is written where it is read.
-    assert {"experts_held", "ranks", "cached", "read_s", "compute_s"} <= set(
-        L.let_names(lib.definitions()["REPLICA_STEP_MS"])
-    )
-    assert "per_token_s" not in L.let_names(lib.definitions()["REPLICA_STEP_MS"])
+    texts = lib.definitions()
+    step = L.let_names(texts["REPLICA_STEP_MS"])
+    assert {"experts_held", "ranks", "cached", "read_s", "compute_s"} <= set(step)
+    assert "per_token_s" not in step
     for spec in LIBRARY:
         parts = {p for p, _ in spec.parts}
         args = {a.name for a in spec.args} | {
             L.parameter_name(a.name) for a in spec.args
         }
-        for n in L.let_names(lib.definitions()[spec.name]):
+        for n in L.let_names(texts[spec.name]):
             unnamed = re.fullmatch(r"part\d+|accelerator_row", n)
             default = n.endswith("_") and n[:-1] in args
             assert n in parts or default or unnamed, (spec.name, n)

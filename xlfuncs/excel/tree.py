@@ -153,9 +153,14 @@ class Expr:
         return self
 
     def walk(self) -> Iterator[Expr]:
-        yield self
-        for c in self.children():
-            yield from c.walk()
+        """Every node, in pre-order (a shared sub-tree once per place)."""
+        stack: list[Expr] = [self]
+        while stack:  # a stack, not nested generators: the trees are deep
+            e = stack.pop()
+            yield e
+            kids = e.children()
+            if kids:
+                stack.extend(reversed(kids))
 
     def names(self) -> set[str]:
         """The names the tree reads."""
