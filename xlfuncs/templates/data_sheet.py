@@ -66,7 +66,7 @@ from ..registry.excel import (
 )
 from ..registry.excel import key as typed_key
 from ..workbook import writer as wr
-from ..workbook.page import lines
+from ..workbook.page import WIDTH_PX, lines
 from ..workbook.writer import Column, SheetWriter, Style
 
 #: The optimizers the memory functions take, by name, for the drop-downs.
@@ -404,7 +404,16 @@ def add_data_sheet(
     widths = [max(6.5, max(len(x) for x in p.split()) + 1.0) for p in parts]
     m = SheetWriter(wb, wb.create_sheet(t("data.models_sheet")),
                     [Column("model", 16.0)] + [Column(f, wd) for f, wd in zip(FIELDS, widths)])  # fmt: skip
-    _title(m, FIELDS[-1], t("data.models_title"))
+    # Text across the table stops at the first page's edge: the table prints two
+    # pages across, and a note merged over both would be cut at the fold.
+    page_widths = [7 * w + 5 for w in [16.0, *widths]]
+    first_page = max(
+        k
+        for k in range(len(page_widths))
+        if sum(page_widths[: k + 1]) <= WIDTH_PX["landscape"]
+    )
+    fold = ["model", *FIELDS][first_page]
+    _title(m, fold, t("data.models_title"))
     _header(m, [t("data.model"), *parts], 30)
     for k, model in enumerate(MODELS):
         m.next()
@@ -442,9 +451,10 @@ def add_data_sheet(
     sources = [f"{x.name}: {x.source}. {t('data.params_source')}: {x.params_source}"
                for x in MODELS]  # fmt: skip
     sources.append(t("data.user_models"))
-    _sources(m, FIELDS[-1], t("data.model_sources"), sources)
+    _sources(m, fold, t("data.model_sources"), sources)
     m.finish("en", last=FIELDS[-1], title_rows="1:1", freeze=f"B{HEAD + 1}",
              pages_wide=2)  # fmt: skip
+    m.ws.page_setup.pageOrder = "overThenDown"  # a row's two halves together
 
     # Keys, on a hidden sheet: every spelling a formula accepts, beside the row
     # or column it means.

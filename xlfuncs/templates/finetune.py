@@ -7,8 +7,6 @@ its texts are the defaults' own results, filled in as the workbook is built.
 
 from __future__ import annotations
 
-import dataclasses
-
 from . import texts as tx
 from .blocks import (
     Axis,
@@ -36,10 +34,10 @@ from .shared import (
     DTYPE,
     EPOCHS,
     FT_METHOD,
+    FT_MFU,
     FT_MODEL,
     GPU_MODEL,
     LORA_SPEED,
-    MFU,
     OPTIMIZER,
     PRICE,
     RECOMPUTE,
@@ -58,21 +56,6 @@ from .shared import (
     with_contingency,
 )
 from .texts import T
-
-# The fine-tune's MFU: full recomputation, the default, spends a quarter of the
-# GPUs' work on the forward pass again (RECOMPUTE_MFU(40%, "full") = 30 %).
-FT_MFU = dataclasses.replace(
-    MFU, default=0.3,
-    help=T("Useful model FLOPs as a share of the GPU's dense peak: 30 %, the 40 % "
-           "GPUs typically keep busy less the quarter full recomputation spends on "
-           "the forward pass again (RECOMPUTE_MFU(40%, \"full\")); type 40 % with "
-           "no recomputation, or your run's measured MFU.",
-           "FLOPs útiles del modelo respecto al pico denso de la GPU: 30 %, el 40 % "
-           "que suelen estar ocupadas las GPU menos la cuarta parte que el "
-           "recálculo completo dedica a repetir la pasada hacia delante "
-           "(RECOMPUTE_MFU(40%; \"full\")); escriba 40 % sin recálculo, o la MFU "
-           "medida de su entrenamiento."),
-)  # fmt: skip
 
 _FT = ("GPUs", "TokensPerSecUsed", "Efficiency")
 _RUN = ("DatasetExamples", "Epochs", *_FT, "TokensPerExample")
@@ -246,9 +229,9 @@ MEMORY_INPUTS = Inputs(
             "ZeroStage", "zero_stage", 3,
             T("ZeRO stage", "Etapa de ZeRO"), T("0 to 3", "0 a 3"),
             T("How the GPUs above share the model state: 3 shards weights, gradients "
-              "and Adam states; LoRA and QLoRA shard their frozen weights at 3 too.",
+              "and optimizer states; LoRA and QLoRA shard their frozen weights at 3 too.",
               "Cómo se reparten el estado del modelo las GPU de arriba: 3 reparte "
-              "pesos, gradientes y estados de Adam; LoRA y QLoRA reparten también sus "
+              "pesos, gradientes y estados del optimizador; LoRA y QLoRA reparten también sus "
               "pesos congelados en la 3."),
         ),
         RECOMPUTE,

@@ -8,6 +8,8 @@ build their fine-tune from the same rows, so the two answer a question alike.
 
 from __future__ import annotations
 
+import dataclasses
+
 from ..data.planning import (
     CONTINGENCY,
     CONTINGENCY_SOURCE,
@@ -102,12 +104,14 @@ USABLE = Input(
 )  # fmt: skip
 
 STATE_BYTES = T(
-    "Full fine-tuning holds 16 bytes a parameter: 16-bit weights and gradients "
-    "(2 + 2) and fp32 Adam states (4 + 4 + 4). Peers that keep fp32 gradients "
-    "count 18.",
-    "El ajuste completo guarda 16 bytes por parámetro: pesos y gradientes de 16 "
-    "bits (2 + 2) y estados de Adam en fp32 (4 + 4 + 4). Quien guarda gradientes "
-    "en fp32 cuenta 18.",
+    "Full fine-tuning holds 16-bit weights and gradients (2 + 2 bytes a parameter) "
+    "and the optimizer's state: 12 for Adam in mixed precision (an fp32 copy and "
+    "two moments), 4 for bf16 AdamW, 2 for 8-bit Adam (the Optimizer state input). "
+    "Peers that keep fp32 gradients count 2 more.",
+    "El ajuste completo guarda pesos y gradientes de 16 bits (2 + 2 bytes por "
+    "parámetro) y el estado del optimizador: 12 con Adam en precisión mixta (una "
+    "copia fp32 y dos momentos), 4 con AdamW en bf16, 2 con Adam de 8 bits (el "
+    "dato Estado del optimizador). Quien guarda gradientes en fp32 cuenta 2 más.",
 )
 
 # ------------------------------------------------------------------ method
@@ -216,6 +220,21 @@ MFU = Input(
       "35-55 % es habitual en grandes entrenamientos (PaLM alcanzó 46,2 %, Llama 3 "
       "405B 38-43 %). Escriba 40 %."),
     fmt=tx.PERCENT_FMT, usual=False, rules=mfu_checks("MFU")[1:],
+)  # fmt: skip
+
+# The fine-tune's MFU: full recomputation, the default, spends a quarter of the
+# GPUs' work on the forward pass again (RECOMPUTE_MFU(40%, "full") = 30 %).
+FT_MFU = dataclasses.replace(
+    MFU, default=0.3,
+    help=T("Useful model FLOPs as a share of the GPU's dense peak: 30 %, the 40 % "
+           "GPUs typically keep busy less the quarter full recomputation spends on "
+           "the forward pass again (RECOMPUTE_MFU(40%, \"full\")); type 40 % with "
+           "no recomputation, or your run's measured MFU.",
+           "FLOPs útiles del modelo respecto al pico denso de la GPU: 30 %, el 40 % "
+           "que suelen estar ocupadas las GPU menos la cuarta parte que el "
+           "recálculo completo dedica a repetir la pasada hacia delante "
+           "(RECOMPUTE_MFU(40%; \"full\")); escriba 40 % sin recálculo, o la MFU "
+           "medida de su entrenamiento."),
 )  # fmt: skip
 
 LORA_SPEED = Input(
@@ -472,7 +491,9 @@ def memory_verdicts(label: T = MEMORY_CHECK) -> tuple[Verdict, ...]:
     return (chosen, *compare)
 
 
-def estimate_rows(seq: str = "SeqLen", *, peak: bool = True) -> tuple[Result, ...]:
+def estimate_rows(
+    seq: str = "SeqLen", *, peak: bool = True, mfu: str = "MFU"
+) -> tuple[Result, ...]:
     """Tokens per second a GPU fine-tunes at, estimated from the model, the GPU's
     dense peak and an MFU, the attention's FLOPs at ``seq`` tokens counted; LoRA
     and QLoRA at the LoRASpeedup typed. ``peak`` False: the template shows
@@ -485,7 +506,7 @@ def estimate_rows(seq: str = "SeqLen", *, peak: bool = True) -> tuple[Result, ..
                  "1 en el ajuste completo; la velocidad de LoRA y QLoRA escrita arriba "
                  "para ellos."), fmt=tx.TWO),
         Result("EstimatedTokensPerSec",
-               call("TOKENS_PER_SEC_PER_GPU", "BaseActiveParams", "PeakTFLOPS", "MFU",
+               call("TOKENS_PER_SEC_PER_GPU", "BaseActiveParams", "PeakTFLOPS", mfu,
                     "BaseLayers", "BaseAttentionWidth", seq)
                * Ref("MethodSpeedup"),
                T("Estimated tokens/s per GPU", "Tokens/s por GPU estimados"), T("tokens/s", "tokens/s"),
@@ -694,6 +715,7 @@ __all__ = [
     "glossary",
     "GPU_MODEL",
     "METHOD",
+    "FT_MFU",
     "MFU",
     "OPTIMIZER",
     "LORA_SPEED",

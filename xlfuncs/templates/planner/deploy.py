@@ -20,6 +20,7 @@ from ..shared import (
     DATASET_EXAMPLES,
     EPOCHS,
     FT_METHOD,
+    FT_MFU,
     FT_MODEL,
     LORA_SPEED,
     PEAK_TO_AVERAGE,
@@ -62,6 +63,7 @@ FT_INPUTS = Inputs(
               "comunicación, evaluación y secuencias cortas que la MFU no cuenta."),
             fmt=tx.PERCENT_FMT,
         ),
+        dataclasses.replace(FT_MFU, name="FTMFU"),
         TOKENS_PER_EXAMPLE,
         DATASET_EXAMPLES,
         EPOCHS,
@@ -81,10 +83,10 @@ FT_INPUTS = Inputs(
             "FTZeroStage", "zero_stage", 3,
             T("Fine-tune ZeRO stage", "Etapa de ZeRO del ajuste"), T("0 to 3", "0 a 3"),
             T("How the fine-tune's GPUs share the model state: 3 shards weights, "
-              "gradients and Adam states; LoRA and QLoRA shard their frozen weights "
+              "gradients and optimizer states; LoRA and QLoRA shard their frozen weights "
               "at 3 too.",
               "Cómo se reparten el estado del modelo las GPU del ajuste: 3 reparte "
-              "pesos, gradientes y estados de Adam; LoRA y QLoRA reparten también "
+              "pesos, gradientes y estados del optimizador; LoRA y QLoRA reparten también "
               "sus pesos congelados en la 3."),
         ),
         Input(
@@ -110,7 +112,7 @@ _RUN = ("DatasetExamples", "Epochs", *_FT, "TokensPerExample")
 FT = Results(
     T("Fine-tuning: results", "Ajuste fino: resultados"),
     (
-        *estimate_rows("FTSeqLen", peak=False),
+        *estimate_rows("FTSeqLen", peak=False, mfu="FTMFU"),
         Result(
             "FTExamplesPerSec", call("FT_EXAMPLES_PER_SEC", *_FT, "TokensPerExample"),
             T("Examples per second", "Ejemplos por segundo"), T("examples/s", "ejemplos/s"),
@@ -319,7 +321,8 @@ SERVING = Results(
                  "la salida de cada capa (all-reduce)."), fmt="#,##0"),
         Result("ServingLatencyUsed", F.IF(F.ISBLANK(Ref("ServingLatency")), 0,
                                           Ref("ServingLatency")),
-               T("Latency target used", "Latencia objetivo usada"), T("ms/token", "ms/token"),
+               T("Latency target used (0: none)", "Latencia objetivo usada (0: ninguna)"),
+               T("ms/token", "ms/token"),
                T("The target, or 0 for none.", "La objetivo, o 0 si no hay."),
                fmt=tx.TWO),
         Result("KVCacheGB",
@@ -421,13 +424,16 @@ SERVING = Results(
         Result(
             "ServingCostPerMTok",
             call("SERVING_COST_PER_MTOK", "PricePerGPUHour",
-                 Ref("ServingTokensPerSec") / Ref("ServingGPUs")),
-            T("Cost per million output tokens at the peak", "Coste por millón de tokens de salida en la punta"),
+                 Ref("ServingTokensPerSec") / Ref("PeakToAverage") / Ref("ServingGPUs")),
+            T("Cost per million output tokens, the month's average",
+              "Coste por millón de tokens de salida, media del mes"),
             T("{currency}/M tokens", "{currency}/M tokens"),
-            T("Price per GPU-hour ÷ the tokens each GPU generates in an hour at the "
-              "peak, × 1,000,000.",
-              "Precio por GPU-hora ÷ los tokens que genera cada GPU en una hora en la "
-              "punta, × 1.000.000."),
+            T("Price per GPU-hour ÷ the tokens each GPU held generates in an hour at "
+              "the average traffic (the peak ÷ the peak over the average), × "
+              "1,000,000: the monthly cost over the month's output tokens.",
+              "Precio por GPU-hora ÷ los tokens que genera en una hora cada GPU "
+              "reservada al tráfico medio (la punta ÷ la punta sobre la media), × "
+              "1.000.000: el coste mensual entre los tokens de salida del mes."),
             fmt=tx.MONEY,
         ),
         Result(
