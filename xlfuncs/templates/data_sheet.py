@@ -431,12 +431,9 @@ def add_data_sheet(
             if field in USER_DERIVED:
                 text = USER_DERIVED[field].format(**cells)
                 style = wr.INPUT if field == "active_params" else wr.BODY
-                m.formula(
-                    field,
-                    text,
-                    0.0,
-                    style.but(fmt=billions if field == "active_params" else "#,##0"),
-                )
+                # Zero, before the row is filled in, shows as blank: no data yet.
+                fmt = billions if field == "active_params" else "#,##0"
+                m.formula(field, text, 0.0, style.but(fmt=f"{fmt};-{fmt};"))
             elif field in USER_DEFAULTS:
                 m.put(field, USER_DEFAULTS[field], wr.INPUT.but(fmt="#,##0"), fit=False)
             else:
