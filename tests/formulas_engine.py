@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import math
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -90,3 +91,79 @@ def number(value: Any) -> float | None:
     except (TypeError, ValueError):
         return None
     return x if math.isfinite(x) else None
+
+
+def written_out(definitions: Mapping[str, str], limit: int = 8192) -> dict[str, str]:
+    """The LAMBDAs with each call of another one written in its place and each
+    LET variable written where it is read: ``formulas`` 1.3.4 computes neither a
+    LAMBDA that calls a defined name's LAMBDA nor a LET inside a LAMBDA
+    (shared/FACTS.md). A call that leaves an optional argument out passes
+    :data:`UNWRITTEN`, as a test's call does. The result computes what the
+    stored text computes. Those written out past ``limit`` characters (Excel's
+    8,192 for a formula) are left out: IronCalc computes them as stored."""
+    from xlfuncs.excel.parse import parse
+    from xlfuncs.excel.tree import AS_WRITTEN, Call, Expr, Fn, Ref
+
+    def substituted(e: Expr, env: Mapping[str, Expr]) -> Expr:
+        """``e`` with names replaced, each shared node rewritten once: the
+        trees share their parts, and written out they grow exponentially."""
+        memo: dict[int, Expr] = {}
+
+        def sub(x: Expr) -> Expr:
+            if id(x) not in memo:
+                if isinstance(x, Ref):
+                    memo[id(x)] = env.get(x.name, x)
+                else:
+                    kids = x.children()
+                    memo[id(x)] = x.rebuilt([sub(c) for c in kids]) if kids else x
+            return memo[id(x)]
+
+        return sub(e) if env else e
+
+    names = set(definitions)
+    done: dict[str, Fn] = {}
+
+    def lambda_of(name: str) -> Fn:
+        if name not in done:
+            tree = parse(definitions[name], names)
+            assert isinstance(tree, Fn) and tree.name == "LAMBDA", name
+            done[name] = Fn("LAMBDA", (*tree.args[:-1], out(tree.args[-1])))
+        return done[name]
+
+    def out(e: Expr) -> Expr:
+        if isinstance(e, Fn) and e.name == "LET":
+            *pairs, body = e.args
+            env: dict[str, Expr] = {}
+            for k in range(0, len(pairs), 2):
+                name = pairs[k]
+                assert isinstance(name, Ref)
+                env[name.name] = substituted(out(pairs[k + 1]), env)
+            return substituted(out(body), env)
+        if isinstance(e, Call):
+            callee = lambda_of(e.function)
+            *params, body = callee.args
+            args = [out(a) for a in e.args]
+            env = {}
+            for k, p in enumerate(params):
+                assert isinstance(p, Ref)
+                used = "_xlpm." + p.name.split(".", 1)[1]
+                env[used] = args[k] if k < len(args) else Ref(UNWRITTEN)
+            return substituted(body, env)
+        kids = e.children()
+        return e.rebuilt([out(c) for c in kids]) if kids else e
+
+    sizes: dict[int, int] = {}
+
+    def size(e: Expr) -> int:  # the tree's nodes, each shared one counted each time
+        if id(e) not in sizes:
+            sizes[id(e)] = 1 + sum(size(c) for c in e.children())
+        return sizes[id(e)]
+
+    texts = {}
+    for n in definitions:
+        tree = lambda_of(n)
+        if size(tree) <= limit:  # a node prints at least one character
+            text = tree.excel(AS_WRITTEN)
+            if len(text) <= limit:
+                texts[n] = text
+    return texts

@@ -1,4 +1,4 @@
-"""The semantics table (xlfuncs.templates.semantics_spec) as formulas: valued by
+"""The semantics table (tests/semantics_spec.py) as formulas: valued by
 semantics.py, written into a workbook for the engines, and read back.
 
 Each case's formula is parsed into the tree the templates use
@@ -17,10 +17,10 @@ from typing import Any
 import openpyxl
 from openpyxl.utils import get_column_letter
 from openpyxl.utils.datetime import to_excel
+from semantics_spec import Across, Case, Column
 
+from xlfuncs.excel.values import Range, XlError, as_cell
 from xlfuncs.templates.expr import Ctx, Env
-from xlfuncs.templates.semantics import Range, XlError, as_cell
-from xlfuncs.templates.semantics_spec import Across, Case, Column
 from xlfuncs.templates.written import parse
 
 SHEET, LISTS = "Cases", "Lists"

@@ -143,7 +143,7 @@ def test_array_likes_are_accepted_as_numpy_reads_them():
         (Column(["8"]), "not <U1 values"),
         (Column([True, False]), "not bool values"),
         ([1.0, "8"], "not str '8'"),
-        (range(0, 2), "positive"),
+        (range(0, 2), "a whole number, 1 or more"),
     ],
 )
 def test_what_is_no_array_of_numbers_is_refused(value, words):

@@ -21,10 +21,10 @@ import pytest
 from workbook_tools import named_values, with_rows
 
 import xlfuncs
+from xlfuncs.excel.values import Range
 from xlfuncs.templates import BUDGET, TEMPLATES
 from xlfuncs.templates.blocks import Table
 from xlfuncs.templates.build import build_template, laid_out
-from xlfuncs.templates.semantics import Range
 from xlfuncs.workbook.xlsx import save_workbook
 
 HOURS_A_MONTH = 730
@@ -162,26 +162,26 @@ def test_pre_training_cost_by_hand(base):
 
 
 def test_serving_by_hand(base):
-    # The assistant: Llama 3.1 70B in fp8 on replicas of 2 H100s; 20e9 output
-    # and 40e9 prompt tokens a month: a request of 1,500 tokens is 1,000 of
+    # The assistant: Llama 3.1 70B in fp8 on replicas of 2 H100s; 24e9 output
+    # and 48e9 prompt tokens a month: a request of 1,500 tokens is 1,000 of
     # prompt and 500 of output. A replica's speed is the library's.
     replica = xlfuncs.serving_tokens_per_sec(
         "Llama 3.1 70B", "H100 SXM", 2, 1000, 500, "fp8"
     )
     assert base("RunReplicaEstimate")[5] == pytest.approx(replica, rel=1e-12)
     assert (base("RunPromptLen")[5], base("RunOutputLen")[5]) == (1000, 500)
-    # The peak: 20e9 ÷ 730 h ÷ 3,600 s × 2 = 15,220.7 tokens/s, on 4.17 replicas:
+    # The peak: 24e9 ÷ 730 h ÷ 3,600 s × 2 = 18,264.8 tokens/s, on 4.56 replicas:
     # 5, and the spare: 6 replicas, 12 GPUs, all month for 10 months.
-    peak = 20e9 / SECONDS_A_MONTH * 2
+    peak = 24e9 / SECONDS_A_MONTH * 2
     replicas = math.ceil(peak / replica) + 1
     assert replicas == 6 and base("RunGPUsUsed")[5] == 12
     cost = 12 * HOURS_A_MONTH * 10 * H100_RESERVED  # 238,272 USD
     assert base("RunCost")[5] == pytest.approx(cost, rel=1e-12)
-    # 1.19 USD a million output tokens; through the API, prompts and output at
-    # 0.72: (40,000 + 20,000) M × 0.72 = 43,200 USD a month, 432,000 in all.
-    assert base("RunPerMTok")[5] == pytest.approx(cost / 10 / 20_000, rel=1e-12)
-    assert base("RunApiCost")[5] == pytest.approx(60_000 * API * 10, rel=1e-12)
-    assert base("BudgetApiAlternative") == pytest.approx(432_000, rel=1e-12)
+    # 0.99 USD a million output tokens; through the API, prompts and output at
+    # 0.72: (48,000 + 24,000) M × 0.72 = 51,840 USD a month, 518,400 in all.
+    assert base("RunPerMTok")[5] == pytest.approx(cost / 10 / 24_000, rel=1e-12)
+    assert base("RunApiCost")[5] == pytest.approx(72_000 * API * 10, rel=1e-12)
+    assert base("BudgetApiAlternative") == pytest.approx(518_400, rel=1e-12)
     # Break-even: the API's 2.16 USD an M output tokens (prompts included)
     # against one replica and the spare, 2 × 2 × 730 × 2.72 = 7,942.40 USD a
     # month: 3.68e9 output tokens a month.
@@ -193,7 +193,7 @@ def test_serving_by_hand(base):
 def test_doubling_the_measured_serving_speed_halves_its_cost():
     # Issue 28: with no spare, a measured speed carrying the peak on exactly 8
     # replicas of 2 GPUs; twice as fast, 4.
-    per_gpu = 20e9 / SECONDS_A_MONTH * 2 / 16
+    per_gpu = 24e9 / SECONDS_A_MONTH * 2 / 16
     slow = runs({5: {"RunMeasuredSpeed": per_gpu, "RunSpare": 0}})
     fast = runs({5: {"RunMeasuredSpeed": 2 * per_gpu, "RunSpare": 0}})
     assert slow("RunGPUsUsed")[5] == 16 and fast("RunGPUsUsed")[5] == 8

@@ -74,9 +74,18 @@ def test_kipply_decode_latency():
 
 def test_decode_batch_and_bytes():
     one = xf.decode_tokens_per_sec(70e9, 3.35)
-    assert xf.decode_tokens_per_sec(70e9, 3.35, 2, 1, 16) == pytest.approx(16 * one)
+    # Batch 16 needs the peak (the FLOPs may bind past batch 1); 2 × 70e9 × 16
+    # FLOPs at the H100's 989.4 TFLOP/s are 2.3 ms, far below 42 ms of reads.
+    assert xf.decode_tokens_per_sec(70e9, 3.35, 2, 1, 16, 0, 989.4) == pytest.approx(
+        16 * one
+    )
+    with pytest.raises(TypeError, match="give peak_tflops_per_gpu past batch 1"):
+        xf.decode_tokens_per_sec(70e9, 3.35, 2, 1, 16)
     assert xf.decode_tokens_per_sec(70e9, 3.35, 0.5) == pytest.approx(4 * one)
-    assert code(udfs.DECODE_TOKENS_PER_SEC(70e9, 3.35, 2.0, 1.0, 1.5)) == "#NUM!"
+    assert (
+        code(udfs.DECODE_TOKENS_PER_SEC(70e9, 3.35, 2.0, 1.0, 1.5, 0.0, 989.4))
+        == "#NUM!"
+    )
     h100 = xf.decode_tokens_per_sec(70e9, xf.gpu_bandwidth_tbs("H100"), 2, 8)
     assert h100 == pytest.approx(8 * 3.35e12 / 140e9)
 
@@ -99,22 +108,30 @@ def test_decode_bound_reads_weights_and_cache_at_batch_32():
     by_hand = 32 * 3.35e12 / (weights + cache)  # 3,230.9 tokens/s
     kv_gb = xf.kv_cache_gb(32, 8, 128, 4096, 32)
     assert kv_gb * 1e9 == pytest.approx(cache, rel=1e-12)
-    got = xf.decode_tokens_per_sec(8e9, H100_TBS, 2, 1, 32, kv_gb)
+    got = xf.decode_tokens_per_sec(8e9, H100_TBS, 2, 1, 32, kv_gb, 989.4)
     # The issue's done-when: within 10 % of weights-plus-cache by hand.
     assert got == pytest.approx(by_hand, rel=0.10)
     assert got == pytest.approx(by_hand, rel=1e-12)
     # By name, the same arithmetic from the model's shape.
-    named = xf.model_decode_tokens_per_sec("Llama 3 8B", H100_TBS, 32, 4096)
+    named = xf.model_decode_tokens_per_sec(
+        "Llama 3 8B", H100_TBS, 32, 4096, 2, 1, 2, 989.4
+    )
     assert named == pytest.approx(by_hand, rel=1e-12)
     # The weights alone would bound it at 6,700 tokens/s: 2.07 times too high.
-    alone = xf.decode_tokens_per_sec(8e9, H100_TBS, 2, 1, 32)
+    alone = xf.decode_tokens_per_sec(8e9, H100_TBS, 2, 1, 32, 0, 989.4)
     assert alone == pytest.approx(32 * 3.35e12 / weights)
     assert alone / got == pytest.approx((weights + cache) / weights)
     # Without a context the named bound is the weights alone, as before.
-    assert xf.model_decode_tokens_per_sec("Llama 3 8B", H100_TBS, 32) == alone
+    assert (
+        xf.model_decode_tokens_per_sec("Llama 3 8B", H100_TBS, 32, None, 2, 1, 2, 989.4)
+        == alone
+    )
     # Cells: the same, and a negative cache is #NUM!.
-    assert udfs.DECODE_TOKENS_PER_SEC(8e9, 3.35, 2.0, 1.0, 32.0, kv_gb) == got
-    assert code(udfs.DECODE_TOKENS_PER_SEC(8e9, 3.35, 2.0, 1.0, 32.0, -1.0)) == "#NUM!"
+    assert udfs.DECODE_TOKENS_PER_SEC(8e9, 3.35, 2.0, 1.0, 32.0, kv_gb, 989.4) == got
+    assert (
+        code(udfs.DECODE_TOKENS_PER_SEC(8e9, 3.35, 2.0, 1.0, 32.0, -1.0, 989.4))
+        == "#NUM!"
+    )
 
 
 def test_mixture_of_experts_reads_the_experts_a_batch_touches():
@@ -133,21 +150,29 @@ def test_mixture_of_experts_reads_the_experts_a_batch_touches():
     touched = 8 * (1 - 0.75**32)
     read = 12.9e9 + (touched - 2) * per_expert
     by_hand = 32 * 3.35e12 / (read * 2)
-    got = xf.model_decode_tokens_per_sec("Mixtral 8x7B", H100_TBS, 32)
+    got = xf.model_decode_tokens_per_sec(
+        "Mixtral 8x7B", H100_TBS, 32, None, 2, 1, 2, 989.4
+    )
     assert got == pytest.approx(by_hand, rel=1e-12)
     # Nearly the total: the plain formula on the 46.7 B agrees within 0.01 %.
-    total = xf.decode_tokens_per_sec(46.7e9, H100_TBS, 2, 1, 32)
+    total = xf.decode_tokens_per_sec(46.7e9, H100_TBS, 2, 1, 32, 0, 989.4)
     assert got == pytest.approx(total, rel=1e-4)
     # The active parameters at batch 32 overstate it 3.6 times (the issue).
-    naive = xf.decode_tokens_per_sec(12.9e9, H100_TBS, 2, 1, 32)
+    naive = xf.decode_tokens_per_sec(12.9e9, H100_TBS, 2, 1, 32, 0, 989.4)
     assert round(naive / got, 1) == 3.6
     # Batch 2: 8 × (1 - 0.75²) = 3.5 experts of 8.
-    two = xf.model_decode_tokens_per_sec("Mixtral 8x7B", H100_TBS, 2)
+    two = xf.model_decode_tokens_per_sec(
+        "Mixtral 8x7B", H100_TBS, 2, None, 2, 1, 2, 989.4
+    )
     read2 = 12.9e9 + (8 * (1 - 0.75**2) - 2) * per_expert
     assert two == pytest.approx(2 * 3.35e12 / (read2 * 2), rel=1e-12)
     # A dense model by name is the plain formula on its params.
-    dense = xf.model_decode_tokens_per_sec("Llama 3.1 70B", H100_TBS, 16, None, 2, 8)
-    assert dense == pytest.approx(xf.decode_tokens_per_sec(70e9, H100_TBS, 2, 8, 16))
+    dense = xf.model_decode_tokens_per_sec(
+        "Llama 3.1 70B", H100_TBS, 16, None, 2, 8, 2, 989.4
+    )
+    assert dense == pytest.approx(
+        xf.decode_tokens_per_sec(70e9, H100_TBS, 2, 8, 16, 0, 989.4)
+    )
     out = udfs.MODEL_DECODE_TOKENS_PER_SEC([["Mixtral 8x7B"], ["nope"]], 3.35)
     assert out[0][0] == pytest.approx(one) and code(out[1][0]) == "#N/A"
 

@@ -1,7 +1,7 @@
 """The semantics table on real engines: each engine gives what the table records.
 
 One workbook per reader's language holds every case of
-xlfuncs.templates.semantics_spec as a formula cell over its typed inputs
+tests/semantics_spec.py as a formula cell over its typed inputs
 (tests/semantics_table.py). LibreOffice (an "always recalculate" profile in
 the en-US or es-ES locale), Gnumeric (``ssconvert --recalc`` in the C locale,
 or es_ES.UTF-8 compiled for the test) and IronCalc (when installed) recalculate
@@ -17,9 +17,8 @@ import pytest
 from gnumeric import recalculate as gnumeric_recalculate
 from gnumeric import require_gnumeric, spanish_locale
 from libreoffice import recalculate, require_libreoffice
+from semantics_spec import CASES, same
 from semantics_table import read, read_ironcalc, write
-
-from xlfuncs.templates.semantics_spec import CASES, same
 
 pytestmark = [
     pytest.mark.engine,

@@ -9,10 +9,9 @@ import re
 from pathlib import Path
 
 import pytest
+import semantics_spec as spec
+from semantics_spec import BY_NAME, CASES, NAMES, same
 from semantics_table import ours
-
-from xlfuncs.templates import semantics_spec as spec
-from xlfuncs.templates.semantics_spec import BY_NAME, CASES, NAMES, same
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "semantics.md"
 
@@ -69,5 +68,5 @@ def test_docs_list_every_case_where_engines_differ():
     )
     assert table, f"{DOC} has no table between its markers"
     assert table.group(1) == spec.differences_markdown(), (
-        "regenerate with: python -m xlfuncs.templates.semantics_spec"
+        "regenerate with: python tests/semantics_spec.py"
     )

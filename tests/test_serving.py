@@ -11,6 +11,7 @@ layers, d_model 4,096, 8 key/value heads of 128.
 from __future__ import annotations
 
 import math
+import warnings
 
 import pytest
 
@@ -72,17 +73,17 @@ def test_a_mixture_of_experts_reads_the_experts_its_batch_touches():
     assert step == pytest.approx(12.9e9 * 2 / H100_BW * 1000, rel=1e-4)
 
 
-def test_the_cache_is_at_the_weights_width_unless_stated():
+def test_the_cache_width_follows_the_precision_unless_stated():
     fp8 = xf.decode_step_ms("Llama 3.3 70B", "H100", 2, 256, 1500, "fp8")
     stated = xf.decode_step_ms(
         "Llama 3.3 70B", "H100", 2, 256, 1500, "fp8", None, None, 2
     )
     extra = 256 * 1500 * KV_70B * 1 / (2 * H100_BW * 0.55) * 1000  # one more byte
     assert stated - fp8 == pytest.approx(extra, rel=1e-9)
-    # int4 weights and, unless stated, an int4 cache: half a byte each (at 16
-    # sequences; at 256 the 16-bit products of int4 weights bind instead).
+    # int4 weights (AWQ) keep a 16-bit cache (vLLM's --kv-cache-dtype auto): half
+    # a byte a weight, two a cached value, at 16 sequences.
     int4 = xf.decode_step_ms("Llama 3.3 70B", "H100", 2, 16, 1500, "int4", 1.0)
-    reads = (70e9 + 16 * 1500 * KV_70B) * 0.5 / (2 * H100_BW)
+    reads = (70e9 * 0.5 + 16 * 1500 * KV_70B * 2) / (2 * H100_BW)
     assert int4 == pytest.approx((reads + allreduces(80, 8192, 2, 16)) * 1000)
 
 
@@ -94,36 +95,49 @@ def test_precisions_an_accelerator_lacks():
     v100 = xf.prefill_ms("Llama 3.1 8B", "V100", 1, 100)
     flops = 2 * 8e9 * 100 + 2 * 32 * 4096 * 100**2
     assert v100 == pytest.approx(flops / (125e12 * 0.6) * 1000)
+    # fp4 weights on a Hopper, which has no fp4 products: at the bf16 peak.
+    assert xf.serving_peak_tflops("H100", "fp4") == 989.4
     with pytest.raises(xf.InvalidValueError, match="unknown serving precision"):
-        xf.prefill_ms("Llama 3.1 8B", "H100", 1, 100, "fp4")
+        xf.prefill_ms("Llama 3.1 8B", "H100", 1, 100, "fp2")
     assert udfs.PREFILL_MS("Llama 3.1 8B", "H100", 1.0, 100.0, "FP 8") == pytest.approx(
         xf.prefill_ms("Llama 3.1 8B", "H100", 1, 100, "fp8")
     )
 
 
 def test_the_batch_the_memory_holds():
-    # Llama 3.1 70B in bf16 on 2 H100s: 140 GB of weights in 90 % of 171.04 GB
-    # leave 13.94 GB; a sequence of 1,000 + 1,000 ÷ 2 tokens caches 1,500 × 327,680
-    # bytes = 0.49 GB: 28 sequences.
-    room = 0.9 * 2 * H100_GB - 140
-    per_sequence = 1500 * KV_70B * 2 / 1e9
+    # Llama 3.1 70B in bf16 on 2 H100s: 140 GB of weights leave 31.04 GB of
+    # 171.04, of which the cache takes 90 % (TensorRT-LLM's
+    # kv_cache_free_gpu_mem_fraction), 27.94 GB; a request is admitted with room
+    # for its whole length, 1,000 + 1,000 tokens of 327,680 bytes each (163,840
+    # values in 16 bits): 0.655 GB, 42 sequences.
+    room = 0.9 * (2 * H100_GB - 140)
+    per_sequence = 2000 * KV_70B * 2 / 1e9
     want = math.floor(room / per_sequence)
-    assert want == 28
+    assert want == 42
     got = xf.serving_batch("Llama 3.1 70B", "H100", 2, 1000, 1000)
     assert got == want
-    # In fp8 the room is 84 GB and the sequences half as large: 342, capped at 256.
-    assert xf.serving_batch("Llama 3.1 70B", "H100", 2, 1000, 1000, "fp8") == 256
-    assert xf.serving_batch("Llama 3.1 70B", "H100", 2, 1000, 1000, "fp8", 300) == 300
+    # In fp8 (weights and cache) the room is 0.9 × 101.04 = 90.94 GB and a
+    # sequence 0.328 GB: 277; a server's limit below that (vLLM's
+    # --max-num-seqs) caps it.
+    assert xf.serving_batch("Llama 3.1 70B", "H100", 2, 1000, 1000, "fp8") == 277
+    assert xf.serving_batch("Llama 3.1 70B", "H100", 2, 1000, 1000, "fp8", 200) == 200
     # 140 GB of weights on one H100: no sequence fits.
     with pytest.raises(xf.InvalidValueError, match="no batch fits"):
         xf.serving_batch("Llama 3.1 70B", "H100", 1, 1000, 1000)
 
 
 def test_the_batch_meets_a_latency_target():
-    b = xf.serving_batch("Llama 3.3 70B", "H100", 2, 1000, 1000, "fp8", 256, 30)
-    step = xf.decode_step_ms("Llama 3.3 70B", "H100", 2, b, 1500, "fp8")
-    beyond = xf.decode_step_ms("Llama 3.3 70B", "H100", 2, b + 1, 1500, "fp8")
-    assert step <= 30 < beyond
+    # Under load each step also carries b ÷ o of the other requests' prompts
+    # (chunked prefill): the time per output token users see is the step plus
+    # that share.
+    b = xf.serving_batch("Llama 3.3 70B", "H100", 2, 1000, 1000, "fp8", 4096, 30)
+    prompt = xf.prefill_ms("Llama 3.3 70B", "H100", 2, 1000, "fp8")
+
+    def per_token(batch):
+        step = xf.decode_step_ms("Llama 3.3 70B", "H100", 2, batch, 1500, "fp8")
+        return step + batch * prompt / 1000
+
+    assert per_token(b) <= 30 < per_token(b + 1)
     # A target no step meets, even of one sequence: the weights alone take
     # 70 GB ÷ (6.7 TB/s × 55 %) = 19 ms.
     with pytest.raises(xf.InvalidValueError, match="no batch fits"):
@@ -139,12 +153,11 @@ def test_a_replica_is_its_prompts_and_its_steps():
     want = b * 1000 / (b * prefill + 1000 * step) * 1000
     got = xf.serving_tokens_per_sec("Llama 3.3 70B", "H100", 2, 1000, 1000, "fp8")
     assert got == pytest.approx(want, rel=1e-12)
-    # Faster than the decode bound at the old method's batch of 32 and 50 %, and
-    # slower than the bound of the same batch at the full bandwidth.
-    bound = xf.model_decode_tokens_per_sec("Llama 3.3 70B", 3.35, b, 1500, 1, 2, 1)
+    # Slower than the bound of the same batch at the full bandwidth and peak.
+    bound = xf.model_decode_tokens_per_sec(
+        "Llama 3.3 70B", 3.35, b, 1500, 1, 2, 1, 1978.9
+    )
     assert got < bound
-    old = xf.model_decode_tokens_per_sec("Llama 3.1 70B", 3.35, 32, 2048, 2, 4) * 0.5
-    assert got / 2 > 3 * old / 4  # per GPU, three times the old method's
 
 
 def test_ranges_and_cells_agree():
@@ -202,8 +215,8 @@ def test_the_interconnect_column():
 
 # ------------------------------------------------- on numbers, and in Excel
 
-L33 = "Llama 3.3 70B"  # 70 B, 80 layers, kv_width 1,024, d_model 8,192 (config.json)
-SHAPE_70B = (70e9, 70e9, 80, 1024, 8192, 8192, 1, 1)
+L33 = "Llama 3.3 70B"  # 70 B, 80 layers, 8 KV heads of 128, d_model 8,192
+SHAPE_70B = (70e9, 70e9, 80, 2048, 8192, 8192, 1, 1)  # cache_width 2 × 8 × 128
 
 
 def test_the_functions_by_name_are_those_on_numbers_with_the_look_ups():
@@ -215,21 +228,24 @@ def test_the_functions_by_name_are_those_on_numbers_with_the_look_ups():
     ):  # fmt: skip
         shape = tuple(
             xf.model_spec(model, f)
-            for f in ("params", "active_params", "layers", "kv_width",
+            for f in ("params", "active_params", "layers", "cache_width",
                       "attention_width", "d_model", "experts", "experts_per_token")
         )  # fmt: skip
+        heads = xf.model_spec(model, "cache_heads")
         peak = xf.serving_peak_tflops(gpu, precision)
         width = {"fp8": 1, "bf16": 2, "int4": 0.5}[precision]
+        cached = {"fp8": 1, "bf16": 2, "int4": 2}[precision]  # the cache's bytes
         link = xf.gpu_interconnect_gbs(gpu)
         figures = (xf.gpu_memory_gb(gpu), xf.gpu_bandwidth_tbs(gpu), peak)
+        options = dict(bytes_per_value=cached, cache_heads=heads)
         assert xf.replica_tokens_per_sec(
-            *shape, *figures, gpus, 1000, 1000, link, width
+            *shape, *figures, gpus, 1000, 1000, link, width, **options
         ) == xf.serving_tokens_per_sec(model, gpu, gpus, 1000, 1000, precision)
         assert xf.replica_batch(
-            *shape[:6], *figures, gpus, 1000, 1000, link, width, 256, 40
+            *shape, *figures, gpus, 1000, 1000, link, width, 256, 40, **options
         ) == xf.serving_batch(model, gpu, gpus, 1000, 1000, precision, 256, 40)
         assert xf.replica_step_ms(
-            *shape, figures[1], peak, gpus, 64, 1500, link, width
+            *shape, figures[1], peak, gpus, 64, 1500, link, width, **options
         ) == xf.decode_step_ms(model, gpu, gpus, 64, 1500, precision)
         assert xf.replica_prefill_ms(
             shape[1], shape[2], shape[4], shape[5], peak, gpus, 2000, link
@@ -250,16 +266,21 @@ def test_a_link_is_needed_past_one_gpu():
 
 
 def test_the_latency_batch_is_the_largest_whose_step_meets_the_target():
-    # A dense model reads all its weights at any batch: the batch LATENCY_BATCH
-    # gives steps within the target, one more does not.
+    # A dense model reads all its weights at any batch: at the batch
+    # LATENCY_BATCH gives, a step and its share of the other requests' prompts
+    # (b ÷ o of them a step) meet the target; one more does not.
+    prompt = xf.replica_prefill_ms(70e9, 80, 8192, 8192, 1978.9, 2, 1000, 900)
     for target in (25, 30, 60):
-        b = xf.latency_batch(*SHAPE_70B[:6], 3.35, 1978.9, 2, 1500, target, 900, 1)
-        step = xf.replica_step_ms(*SHAPE_70B, 3.35, 1978.9, 2, b, 1500, 900, 1)
-        more = xf.replica_step_ms(*SHAPE_70B, 3.35, 1978.9, 2, b + 1, 1500, 900, 1)
-        assert step <= target < more
+        b = xf.latency_batch(*SHAPE_70B, 3.35, 1978.9, 2, 1000, 1000, target, 900, 1)
+
+        def per_token(batch):
+            step = xf.replica_step_ms(*SHAPE_70B, 3.35, 1978.9, 2, batch, 1500, 900, 1)
+            return step + batch * prompt / 1000
+
+        assert per_token(b) <= target < per_token(b + 1)
     # 70 GB of weights at 55 % of 6.7 TB/s take 19 ms: no batch meets 15.
     with pytest.raises(xf.InvalidValueError, match="already takes longer"):
-        xf.latency_batch(*SHAPE_70B[:6], 3.35, 1978.9, 2, 1500, 15, 900, 1)
+        xf.latency_batch(*SHAPE_70B, 3.35, 1978.9, 2, 1000, 1000, 15, 900, 1)
 
 
 def test_the_peak_a_serving_precision_runs_at():
@@ -296,8 +317,38 @@ def test_a_workbook_holding_the_parts_reads_the_replica_formula():
     want = "ServingBatch*Output/(ServingBatch*PrefillMs+Output*StepMs)*1000"
     named = Call("SERVING_TOKENS_PER_SEC", tuple(map(Ref, (
         "RunModel", "RunGPU", "GPUs", "Prompt", "Output", "RunPrecision"))))  # fmt: skip
-    assert inline(named, reuse=held).excel(AS_WRITTEN) == want
+    # By name, a request past the model's context is refused first.
+    text = inline(named, reuse=held).excel(AS_WRITTEN)
+    assert text.startswith("IF(Prompt+Output>INDEX(ModelSpecs,")
+    assert text.endswith(f",#NUM!,{want})")
     numbers = Call("REPLICA_TOKENS_PER_SEC", tuple(map(Ref, (
-        "P", "A", "L", "KV", "AW", "D", "E", "K", "Mem", "BW", "Peak", "GPUs",
+        "P", "A", "L", "Cache", "AW", "D", "E", "K", "Mem", "BW", "Peak", "GPUs",
         "Prompt", "Output", "Link", "Bytes"))))  # fmt: skip
     assert inline(numbers, reuse=held).excel(AS_WRITTEN) == want
+
+
+def test_gpus_that_do_not_divide_the_heads_warn():
+    # Llama 3.3 70B has 64 heads: 3 GPUs cannot split them evenly (vLLM and
+    # TensorRT-LLM refuse it); 4 can; expert parallelism splits no heads.
+    with pytest.warns(
+        xf.UnusualValueWarning, match="do not divide the model's attention"
+    ):
+        xf.serving_tokens_per_sec("Llama 3.3 70B", "H100 SXM", 3, 1000, 1000, "fp8")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        xf.serving_tokens_per_sec("Llama 3.3 70B", "H100 SXM", 4, 1000, 1000, "fp8")
+        xf.serving_tokens_per_sec(
+            "Qwen3 30B-A3B", "H100 SXM", 3, 1000, 1000, "fp8", parallel="ep"
+        )
+
+
+def test_the_planner_warns_of_gpus_that_do_not_divide_the_heads():
+    from xlfuncs.templates import PLANNER
+    from xlfuncs.templates.build import laid_out
+
+    def check(gpus):
+        inputs = {"FTModel": "Llama 3.3 70B", "ServingReplicaGPUs": gpus}
+        return laid_out(PLANNER, "en", inputs).model.value("ModelCheck")
+
+    assert "do not divide the model's attention heads" in check(3)
+    assert "attention heads" not in check(4)

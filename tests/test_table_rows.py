@@ -7,11 +7,12 @@ and a renaming all see that row's cells.
 
 from __future__ import annotations
 
+from xlfuncs.excel.rewrite import rename
 from xlfuncs.templates import CHINCHILLA
 from xlfuncs.templates.expr import Call, Env, F, Lit, Ref
 from xlfuncs.templates.model import Model, SheetCtx
 from xlfuncs.templates.table import InRow
-from xlfuncs.templates.written import PLAIN, rename
+from xlfuncs.templates.written import PLAIN
 
 
 def test_a_row_reads_its_own_cells_in_value_and_formula():

@@ -436,3 +436,44 @@ def test_the_memory_check_warns_when_little_memory_is_left(engine):
         "Memory check: Warning: fits, but fills 94% of the GPU's memory; "
         "plans keep 10% free"
     )
+
+
+def test_a_model_typed_on_the_models_sheet_is_used_by_name(tmp_path):
+    # Issue 35: a user row of the Models sheet, filled with Llama 3.1 8B's shape
+    # as its config.json gives it, and named "Our 8B": the planner given that
+    # name computes what it computes for Llama 3.1 8B, in LibreOffice.
+    require_libreoffice()
+    from xlfuncs.data.models import FIELDS, find_model
+    from xlfuncs.data.models import value as model_value
+    from xlfuncs.templates.data_sheet import USER_DERIVED
+
+    llama = find_model("Llama 3.1 8B")
+    paths = []
+    for name in ("Llama 3.1 8B", "Our 8B"):
+        b = build_template(PLANNER, "en", {"FTModel": name})
+        path = tmp_path / f"{name.replace(' ', '-')}.xlsx"
+        save_workbook(b.workbook, path, b.cached)
+        wb = openpyxl.load_workbook(path)
+        ws = wb["Models"]
+        first = next(
+            r
+            for r in range(3, ws.max_row + 1)
+            if ws.cell(r, 1).value is None and ws.cell(r, 3).value is not None
+        )  # the first user row: no name, its active_params a formula
+        ws.cell(first, 1).value = "Our 8B"
+        for k, field in enumerate(FIELDS, start=2):
+            if field not in USER_DERIVED:
+                ws.cell(first, k).value = float(model_value(llama, field))
+        wb.save(path)
+        strip_cached_values(path, tmp_path / "in" / path.name)
+        paths.append(tmp_path / "in" / path.name)
+    ours, named = (
+        openpyxl.load_workbook(p, data_only=True)
+        for p in recalculate(paths, tmp_path / "out")
+    )
+    compared = ["BaseParams", "BaseCacheWidth", "LoRAParams", "FullMemoryGB",
+                "ServingBatchUsed", "ServingReplicaTokensPerSec", "ServingGPUs"]  # fmt: skip
+    for n in compared:
+        a, b = value_of(ours, n), value_of(named, n)
+        assert is_number(a) and a == pytest.approx(b, rel=1e-9), (n, a, b)
+    assert value_of(named, "ModelCheck") == value_of(ours, "ModelCheck")

@@ -70,8 +70,24 @@ ERROR_TABLE = [
     ("NaN", (math.nan, 2500.0, 0.82, 900.0), "#NUM!", "finite"),
     ("+inf", (8.0, math.inf, 0.82, 900.0), "#NUM!", "finite"),
     ("-inf", (8.0, -math.inf, 0.82, 900.0), "#NUM!", "finite"),
-    ("zero GPUs", (0.0, 2500.0, 0.82, 900.0), "#NUM!", "gpus must be a positive"),
-    ("negative GPUs", (-8.0, 2500.0, 0.82, 900.0), "#NUM!", "gpus must be a positive"),
+    (
+        "zero GPUs",
+        (0.0, 2500.0, 0.82, 900.0),
+        "#NUM!",
+        "gpus must be a whole number, 1 or more",
+    ),
+    (
+        "negative GPUs",
+        (-8.0, 2500.0, 0.82, 900.0),
+        "#NUM!",
+        "gpus must be a whole number, 1 or more",
+    ),
+    (
+        "a fraction of a GPU",
+        (1.5, 2500.0, 0.82, 900.0),
+        "#NUM!",
+        "gpus must be a whole number",
+    ),
     (
         "82 not 82%",
         (8.0, 2500.0, 82.0, 900.0),
@@ -195,7 +211,7 @@ def test_result_overflow_is_num():
 
 def test_a_divisor_that_rounds_to_zero():
     # 1e-200 × 1e-200 is 0 in floating point: the budget would divide by zero.
-    out = udfs.CLUSTER_DAYS(6000.0, 1e-200, 1e-200, 0.5)
+    out = udfs.CLUSTER_DAYS(6000.0, 1.0, 1e-200, 1e-200)
     assert code(out) == "#DIV/0!" and "too small" in out
 
 
@@ -609,7 +625,7 @@ def test_random_input_never_raises(name, data):
 
 @settings(max_examples=60, deadline=None)
 @given(
-    g=st.floats(1, 1e4),
+    g=st.integers(1, 10_000),  # GPUs: whole
     v=st.floats(1e-3, 1e6),
     e=st.floats(1e-3, 1.0),
     t=st.floats(1, 1e6),
@@ -633,7 +649,8 @@ def test_bad_cells_of_a_number_range_compute_on_a_safe_value():
     assert out[0][0] == 600.0 and all(code(x) == "#NUM!" for x in out[0][1:])
     out = udfs.FT_THROUGHPUT([[8.0, 0.0, np.inf, -1.0]], 2500.0, 0.82)
     assert out[0][0] == 16_400.0
-    assert "positive" in out[0][1] and "finite" in out[0][2] and "positive" in out[0][3]
+    assert "whole number" in out[0][1] and "finite" in out[0][2]
+    assert "whole number" in out[0][3]
 
 
 PERCENTILE_CELL = st.one_of(
@@ -691,20 +708,20 @@ def test_whitespace_then_invisible_then_whitespace():
 
 def test_a_divisor_rounding_to_zero_reads_the_same_in_a_cell_a_range_and_python():
     # 1e-200 × 1e-200 is 0: the scalar call and a range cell say the same.
-    scalar = udfs.CLUSTER_DAYS(6000.0, 1e-200, 1e-200, 0.5)
+    scalar = udfs.CLUSTER_DAYS(6000.0, 1.0, 1e-200, 1e-200)
     assert code(scalar) == "#DIV/0!" and "rounds to 0" in scalar
-    in_range = udfs.CLUSTER_DAYS(6000.0, [[1e-200], [1.0]], 1e-200, [[0.5, 0.6]])
+    in_range = udfs.CLUSTER_DAYS(6000.0, 1.0, [[1e-200], [1.0]], [[1e-200, 1e-210]])
     assert in_range[0] == [scalar, scalar]
-    assert in_range[1][0] == udfs.CLUSTER_DAYS(6000.0, 1.0, 1e-200, 0.5)  # finite
-    numpy = udfs.CLUSTER_DAYS(6000.0, np.array([1e-200, 1e3]), 1e-200, 0.5)
+    assert in_range[1][0] == udfs.CLUSTER_DAYS(6000.0, 1.0, 1.0, 1e-200)  # finite
+    numpy = udfs.CLUSTER_DAYS(6000.0, 1.0, np.array([1e-200, 1e3]), 1e-200)
     assert numpy[0] == scalar
     overflow = udfs.TRAINING_FLOPS([[1e200, 1.0]], 1e200)
     assert overflow[0][0] == udfs.TRAINING_FLOPS(1e200, 1e200)
     assert code(overflow[0][0]) == "#NUM!"
     with pytest.raises(xf.InvalidValueError) as one:
-        xf.training_hours(1, 1, 1e-200, 1e-200, 0.5, 1)
+        xf.training_hours(1, 1, 1, 1e-200, 1e-200, 1)
     with pytest.raises(xf.InvalidValueError) as many:
-        xf.training_hours(1, 1, np.array([1.0, 1e-200]), 1e-200, 0.5, 1)
+        xf.training_hours(1, 1, 1, np.array([1.0, 1e-200]), 1e-200, 1)
     assert str(one.value) == str(many.value) and one.value.code == "#DIV/0!"
     assert str(one.value) in scalar  # one text, in Python and in the cell
 
@@ -714,7 +731,7 @@ def test_each_raise_is_a_new_exception():
     caught = []
     for _ in range(2):
         with pytest.raises(xf.InvalidValueError) as info:
-            xf.cluster_days(1, 1e-200, 1e-200, 0.5)
+            xf.cluster_days(1, 1, 1e-200, 1e-200)
         caught.append(info.value)
     assert caught[0] is not caught[1]
 
@@ -849,7 +866,7 @@ def test_currency_cells_in_ranges_and_samples():
 @pytest.mark.parametrize(
     ("value", "words"),
     [(D("NaN"), "finite"), (D("sNaN"), "finite"), (D("-Infinity"), "finite"),
-     (D("1e400"), "too large"), (D("0.0"), "positive")],
+     (D("1e400"), "too large"), (D("0.0"), "whole number, 1 or more")],
 )  # fmt: skip
 def test_a_decimal_that_is_no_valid_float(value, words):
     for arg in (value, [[value]], [[value, 2.0]], [[1.0], [value]]):
@@ -952,11 +969,11 @@ def test_many_cells_out_of_range_are_told_apart_from_divisors_rounding_to_zero()
     # Above 64 bad cells a whole-array rerun decides; it must say what each cell
     # alone says, overflow or a divisor rounding to 0, mixed in one range.
     n = 500
-    gpus = np.full(n, 1e-200)
-    gpus[::2] = 1.0  # even cells: a finite result
-    gpus[1::4] = 1e300  # some cells: CLUSTER_DAYS is finite, tiny
-    days = udfs.CLUSTER_DAYS(6000.0, gpus, 1e-200, 0.5)
-    alone = [udfs.CLUSTER_DAYS(6000.0, float(g), 1e-200, 0.5) for g in gpus]
+    peak = np.full(n, 1e-200)
+    peak[::2] = 1.0  # even cells: a finite result
+    peak[1::4] = 1e300  # some cells: CLUSTER_DAYS is finite, tiny
+    days = udfs.CLUSTER_DAYS(6000.0, 1.0, peak, 1e-200)
+    alone = [udfs.CLUSTER_DAYS(6000.0, 1.0, float(g), 1e-200) for g in peak]
     assert [d if isinstance(d, str) else float(d) for d in days] == alone
     assert sum(code(a) == "#DIV/0!" for a in alone if isinstance(a, str)) > 64
     flops = udfs.TRAINING_FLOPS(np.full(n, 1e200), 1e200)

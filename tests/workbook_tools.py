@@ -350,14 +350,18 @@ def prints_whole_at_full_size(ws: openpyxl.worksheet.worksheet.Worksheet) -> boo
     """The sheet prints one page wide, pages as tall as they come (a summary:
     one page tall), and its columns fit that width at full size with Calibri
     (so 10-pt text prints at 10 pt, and at 8 pt or more with a face a quarter
-    wider; test_print.py measures the summary's shrink)."""
+    wider; test_print.py measures the summary's shrink). A reference table
+    may print n pages across with its first column repeated: the columns,
+    laid page by page as a printer lays them, then fill at most n pages."""
     from xlfuncs.workbook.page import WIDTH_PX, width_px
 
     setup, ps = ws.sheet_properties.pageSetUpPr, ws.page_setup
+    across = ps.fitToWidth or 1
     if (
         setup is None
         or not setup.fitToPage
-        or (ps.fitToWidth, ps.fitToHeight) not in ((1, 0), (1, 1))
+        or ps.fitToHeight not in (0, 1)
+        or (across > 1 and (ps.fitToHeight != 0 or ws.print_title_cols != "$A:$A"))
     ):
         return False
     area = str(ws.print_area).split("!")[-1].replace("$", "").split(":")
@@ -366,8 +370,14 @@ def prints_whole_at_full_size(ws: openpyxl.worksheet.worksheet.Worksheet) -> boo
         openpyxl.utils.get_column_letter(k)
         for k in range(1, openpyxl.utils.column_index_from_string(last) + 1)
     ]
-    widths = [ws.column_dimensions[c].width or 8.43 for c in letters]
-    return width_px(widths) <= WIDTH_PX[ps.orientation or "portrait"]
+    widths = [width_px([ws.column_dimensions[c].width or 8.43]) for c in letters]
+    page = WIDTH_PX[ps.orientation or "portrait"]
+    pages, used = 1, 0.0
+    for w in widths:
+        if used + w > page:  # the next page, the first column repeated on it
+            pages, used = pages + 1, widths[0]
+        used += w
+    return pages <= across and used <= page
 
 
 def with_rows(tpl, table_title: str, changes: dict[int, dict[str, object]]):

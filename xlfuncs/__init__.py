@@ -9,11 +9,14 @@ The package is layered, each layer importing only from those above it here:
 
 1. :mod:`xlfuncs.data`: pure data (units, the accelerator and model tables, fit
    constants);
-2. :mod:`xlfuncs.registry`: argument domains, errors and the ``@formula`` record;
-3. :mod:`xlfuncs.functions`: the math, by topic;
-4. :mod:`xlfuncs.cells` and :mod:`xlfuncs.udfs` (xlwings), and
+2. :mod:`xlfuncs.excel`: the formula engine (trees, their Excel text, their
+   values, and the Python they compile to);
+3. :mod:`xlfuncs.registry`: argument domains, errors and the ``@formula``
+   record: each function declared once, as its named parts;
+4. :mod:`xlfuncs.functions`: the math, by topic;
+5. :mod:`xlfuncs.cells` and :mod:`xlfuncs.udfs` (xlwings), and
    :mod:`xlfuncs.templates` (openpyxl): the two spreadsheet consumers;
-5. :mod:`xlfuncs.cli` and :mod:`xlfuncs.docs`.
+6. :mod:`xlfuncs.cli` and :mod:`xlfuncs.docs`.
 
 ``import xlfuncs`` loads neither xlwings nor openpyxl.
 """
@@ -29,6 +32,7 @@ from .functions.cluster import (
     cluster_pfdays,
     flops_per_token,
     mfu,
+    recompute_mfu,
     tokens_per_sec_per_gpu,
     training_days,
 )
@@ -58,8 +62,10 @@ from .functions.memory import (
     min_gpus_for_peak,
     min_gpus_for_training,
     model_embedding_params,
+    model_kv_cache_gb,
     model_lora_params,
     model_state_gb,
+    optimizer_state_bytes,
     training_memory_gb,
     training_peak_gb,
 )
@@ -84,6 +90,7 @@ from .functions.scaling_laws import (
 from .functions.serving import (
     decode_step_ms,
     decode_tokens_per_sec,
+    ep_alltoall_ms,
     latency_batch,
     max_decode_batch,
     model_decode_tokens_per_sec,
@@ -93,10 +100,13 @@ from .functions.serving import (
     replica_step_ms,
     replica_tokens_per_sec,
     serving_batch,
+    serving_cache_bytes,
     serving_cost_per_mtok,
     serving_gpus,
     serving_peak_tflops,
     serving_tokens_per_sec,
+    serving_weight_bytes,
+    time_to_first_token_ms,
     tp_allreduce_ms,
     tp_comm_ms,
     zero3_comm_ms,
@@ -137,6 +147,7 @@ __all__ = [
     "cost",
     "decode_step_ms",
     "decode_tokens_per_sec",
+    "ep_alltoall_ms",
     "examples_per_min",
     "examples_per_sec",
     "flops_per_token",
@@ -160,9 +171,11 @@ __all__ = [
     "min_gpus_for_training",
     "model_decode_tokens_per_sec",
     "model_embedding_params",
+    "model_kv_cache_gb",
     "model_lora_params",
     "model_spec",
     "model_state_gb",
+    "optimizer_state_bytes",
     "pfdays_to_flops",
     "prefill_ms",
     "replica_batch",
@@ -172,11 +185,15 @@ __all__ = [
     "serving_batch",
     "serving_cost_per_mtok",
     "serving_gpus",
+    "serving_cache_bytes",
     "serving_peak_tflops",
+    "serving_weight_bytes",
     "serving_tokens_per_sec",
     "throughput",
+    "time_to_first_token_ms",
     "tokens_per_example",
     "tokens_per_min",
+    "recompute_mfu",
     "tokens_per_sec_per_gpu",
     "tp_allreduce_ms",
     "tp_comm_ms",

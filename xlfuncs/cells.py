@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from .excel.compile import Refused
 from .registry import Arg, Formula, InputError, InvalidValueError
 from .registry.domains import Domain, all_finite
 from .registry.errors import ERROR_CODES, divisor_too_small, shorten, shown_error
@@ -225,6 +226,8 @@ class _Evaluator:
                 out = np.asarray(self.spec.raw(*values), dtype=float)
         except InputError as err:
             return np.full(shape, np.nan), err
+        except Refused as refused:  # an error value the formula gives on purpose
+            return np.full(shape, np.nan), self.spec.refusal(refused)
         except ZeroDivisionError:
             return np.full(shape, np.nan), divisor_too_small()
         except ArithmeticError:

@@ -22,6 +22,7 @@ from .registry import Formula
 from .registry.display import format_number, markdown
 from .templates import TEMPLATES, Template, compute
 from .templates.blocks import Figures, Inputs, Results
+from .templates.lambdas import calls
 from .workbook.numfmt import shown
 
 TOPICS = {
@@ -90,6 +91,9 @@ def function_section(spec: Formula) -> str:
     if formula_line(spec):
         lines.append(f"- {markdown(formula_line(spec))}")
     lines.append(f"- Python: `xlfuncs.{spec.python_name}`")
+    if spec.excel is not None and (called := calls(spec)):
+        names = ", ".join(f"`{n}`" for n in called)
+        lines.append(f"- Its LAMBDA calls {names}: copy them with it.")
     if references(spec):
         lines.append(f"- Source: {markdown(references(spec))}")
     lines += ["", "| argument | unit | description |", "| --- | --- | --- |"]
@@ -196,7 +200,7 @@ def functions_md() -> str:
         out.append(f"| [`{spec.name}`](#{anchor}) | {spec.unit} | {spec.description} |")
     out.append("")
     for module, title in TOPICS.items():
-        specs = [s for s in FUNCTIONS.values() if s.module == module]
+        specs = [s for s in FUNCTIONS.values() if s.topic == module]
         if not specs:
             continue
         out += [f"## {title}", "", f"Module `{module}`.", ""]
@@ -212,9 +216,9 @@ def functions_md() -> str:
             out += accelerator_table()
         if module == "xlfuncs.functions.models":
             out += model_table()
-    others = [s for s in FUNCTIONS.values() if s.module not in TOPICS]
+    others = [s for s in FUNCTIONS.values() if s.topic not in TOPICS]
     if others:
-        raise ValueError(f"docs: no topic for {sorted({s.module for s in others})}")
+        raise ValueError(f"docs: no topic for {sorted({s.topic for s in others})}")
     return "\n".join(out).rstrip() + "\n"
 
 

@@ -486,13 +486,16 @@ def _show_input(v: Any) -> str:
 
 
 def _table(head: list[str], rows: list[list[str]], left: int = 1) -> list[str]:
-    """Columns two spaces apart: the first ``left`` to the left, numbers right."""
+    """Columns two spaces apart: the first ``left`` to the left, numbers right;
+    the numbers one space apart where two would pass WIDTH columns (each is
+    as wide as its heading, so one space still parts them)."""
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
+    gap = "  " if sum(widths) + 2 * (len(widths) - 1) <= WIDTH else " "
     lines = []
     for r in [head, *rows]:
         cells = [c.ljust(w) for c, w in zip(r[:left], widths)]
-        cells += [c.rjust(w) for c, w in zip(r[left:], widths[left:])]
-        lines.append("  ".join(cells).rstrip())
+        numbers = [c.rjust(w) for c, w in zip(r[left:], widths[left:])]
+        lines.append("  ".join([*cells, gap.join(numbers)]).rstrip())
     return lines
 
 

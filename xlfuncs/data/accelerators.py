@@ -12,10 +12,18 @@ Conventions
   AMD and Google sheets print dense figures (AMD lists the sparse ones next
   to them), so those are stored unchanged.
 * dtype keys are lower case: ``bf16``, ``fp16``, ``fp8``, ``tf32``, ``fp32``,
-  ``int8``. A key is missing when the chip has no such mode or the vendor
-  publishes no figure for it. ``fp16``/``bf16``/``fp8``/``tf32``/``int8`` are
-  tensor/matrix-core rates. On NVIDIA ``fp32`` is the plain (non-tensor)
-  FP32 rate; on AMD it is the datasheet's "FP32 Matrix" row.
+  ``int8``, ``fp4``. A key is missing when the chip has no such mode or the
+  vendor publishes no figure for it. ``fp16``/``bf16``/``fp8``/``tf32``/``int8``
+  /``fp4`` are tensor/matrix-core rates. On NVIDIA ``fp32`` is the plain
+  (non-tensor) FP32 rate; on AMD it is the datasheet's "FP32 Matrix" row.
+  ``fp4`` is the 4-bit float rate: "FP4 Tensor Core" (NVFP4) on NVIDIA's
+  Blackwell sheets, "MXFP4" on AMD's CDNA 4 ones (FP6 runs at the FP8 rate on
+  Blackwell and at the FP4 one on CDNA 4; no column is kept for it).
+* The Blackwell Ultra exception: the Blackwell Ultra datasheet prints FP4 as
+  "sparse | dense" (18 | 14 PFLOPS for HGX B300, 20 | 15 for GB300 NVL72), and
+  sparse is not twice dense there, so the dense figure is stored as printed,
+  never half the sparse one. Its other tensor rows carry the usual footnote
+  ("Dense is 1/2 sparse spec shown") and are halved.
 * "Per chip" is per package a user rents as one accelerator: one GPU, one
   OAM module (an MI250X holds two GCDs, which ROCm shows as two devices of
   half the figure each), or one TPU chip (a TPU v4 chip holds two
@@ -25,8 +33,10 @@ Conventions
   A bare family name means the flagship server part: "H100" is the H100 SXM
   (the PCIe and NVL cards are slower and must be named), "A100" is the SXM4
   80 GB part, "V100" is the SXM2 32 GB part (the PCIe card is 112 / 14
-  TFLOP/s), "GH200" the 96 GB HBM3 superchip, "H200" is the H200 SXM and
-  "B200" is the HGX B200 (GB200 is a separate, faster-clocked entry).
+  TFLOP/s), "GH200" the 96 GB HBM3 superchip, "H200" is the H200 SXM,
+  "B200" is the HGX B200 (GB200 is a separate, faster-clocked entry), "B300"
+  the HGX B300 (GB300 likewise), and "RTX PRO 6000" the Server Edition (the
+  Workstation Edition, "RTX PRO 6000 WS", has faster memory).
 * Memory: ``memory_gb`` is the memory the device has, in GB of 10^9 bytes.
   Memory chips come in powers of two, so a datasheet's "80GB" of HBM is 80 GiB,
   85.90 GB: where a published nvidia-smi output is cited, its total (an H100
@@ -40,6 +50,12 @@ Conventions
   memory (A100 40 GB and 80 GB, SXM and PCIe; V100 16 and 32 GB; GH200 HBM3
   and HBM3e) are separate entries with the same peaks, so that each name gets
   its own memory, bandwidth and power.
+* Between servers: ``network_gbps`` is the scale-out network per GPU in Gb/s
+  (bits, as NICs are sold: a ConnectX-7 port of 400 Gb/s for each GPU of an
+  HGX H100, H200 or B200; a ConnectX-8 of 800 Gb/s on HGX B300 and GB300), and
+  ``node_gpus`` the GPUs the in-node link (``interconnect_gbs``) joins: 8 on an
+  HGX board or an 8-GPU AMD platform, 72 in a GB200 or GB300 NVL72 rack. None
+  where no source was found; ``network_source`` cites both.
 """
 
 from __future__ import annotations
@@ -84,6 +100,11 @@ class Accelerator:
     # prints it (NVLink 900 GB/s for an H100 SXM); None where none is printed.
     interconnect_gbs: float | None = None
     interconnect_source: str = ""
+    # The scale-out network per GPU in Gb/s, and the GPUs one in-node link
+    # joins (see the module's conventions); None where no source gives them.
+    network_gbps: float | None = None
+    node_gpus: int | None = None
+    network_source: str = ""
 
 
 _V100_PEAKS = {"fp16": 125.0, "fp32": 15.7}
@@ -126,6 +147,26 @@ _GH200_SOURCE = (
 _GH200_NOTE = (
     "Datasheet prints dense and sparse side by side; dense used. Hopper GPU of "
     "one superchip (the Grace CPU is not counted)."
+)
+
+_HGX_HOPPER_NETWORK = (
+    "one ConnectX-7 NDR port of 400 Gb/s per GPU: NVIDIA's aiconfigurator system "
+    "file for the H100 SXM ('1:1 CX7 NDR 400Gb/s per node', "
+    "https://github.com/ai-dynamo/aiconfigurator/blob/"
+    "095f58a51c4ca8e61b66ec108d86f223f8d559ce/aic-core/src/aiconfigurator_core/"
+    "systems/h100_sxm.yaml); 8 GPUs on one NVSwitch fabric: 'The HGX H100 8-GPU "
+    "... hosts eight H100 Tensor Core GPUs and four third-generation NVSwitch' "
+    "(NVIDIA technical blog, 'Introducing NVIDIA HGX H100', "
+    "https://developer.nvidia.com/blog/introducing-nvidia-hgx-h100-an-accelerated-"
+    "server-platform-for-ai-and-high-performance-computing/)"
+)
+
+_BLACKWELL_ULTRA_SOURCE = (
+    "NVIDIA Blackwell Ultra datasheet (October 2025), p. 5, "
+    "https://resources.nvidia.com/en-us-blackwell-architecture/"
+    "blackwell-ultra-datasheet, as two independent transcriptions of its table "
+    "agree cell for cell, and NVIDIA's ai-dynamo/aiconfigurator (b300_sxm.yaml, "
+    "gb300.yaml) repeats it"
 )
 
 _HALVED = (
@@ -499,6 +540,9 @@ ACCELERATORS: tuple[Accelerator, ...] = (
             "NVIDIA H100 datasheet (above), H100 SXM column: 'Interconnect: NVIDIA "
             "NVLink: 900GB/s, PCIe Gen5: 128GB/s'"
         ),
+        network_gbps=400.0,
+        node_gpus=8,
+        network_source=_HGX_HOPPER_NETWORK,
         specs_source=(
             "NVIDIA H100 datasheet (above), H100 SXM column: 80 GB, 3.35 TB/s, "
             "up to 700 W"
@@ -678,11 +722,66 @@ ACCELERATORS: tuple[Accelerator, ...] = (
             "NVIDIA H200 datasheet (above), H200 SXM column: 'Interconnect: NVIDIA "
             "NVLink: 900GB/s, PCIe Gen5: 128GB/s'"
         ),
+        network_gbps=400.0,
+        node_gpus=8,
+        network_source=_HGX_HOPPER_NETWORK
+        + "; HGX H200 is the same 8-GPU NVSwitch board with H200 GPUs",
         specs_source=(
             "NVIDIA H200 datasheet (above), H200 SXM column: 141 GB, 4.8 TB/s, "
             "up to 700 W"
             "; memory as nvidia-smi reports it on HGX H200 systems, 143,771 MiB (less "
             "than 141 GiB)"
+        ),
+    ),
+    Accelerator(
+        name="H20",
+        aliases=("H20 96GB", "HGX H20", "H20 SXM"),
+        vendor="NVIDIA",
+        # No NVIDIA datasheet or product page for this China-market Hopper is
+        # public: every figure is secondary. Dense, not sparse: zangshuxian.com
+        # gives "FP16稠密算力为148TFLOPS" (dense), INT8 296, TF32 74, FP32 44;
+        # verl's MFU table has "H20": 148e12; FlashAttention 3 and cuDNN forward
+        # passes reach 129.1 TFLOP/s on it (flash-attention issue #1310), which
+        # only a dense 148 allows. FP8 at the INT8 rate, 296. No FP4.
+        peak_tflops={
+            "bf16": 148.0,
+            "fp16": 148.0,
+            "fp8": 296.0,
+            "tf32": 74.0,
+            "fp32": 44.0,
+            "int8": 296.0,
+        },
+        source=(
+            "No NVIDIA datasheet is public; secondary sources: "
+            "https://zangshuxian.com/new/674733024499207168 ('H20的FP16稠密算力为"
+            "148TFLOPS ... INT8为296TFLOPS, FP16为148TFLOPS, TF32为74TFLOPS, "
+            "FP32为44TFLOPS'); volcengine/verl's MFU table ('H20': 148e12); "
+            "Dao-AILab/flash-attention issue #1310 ('only 148 TFLOPS (tensor core, "
+            "FP16)', 129.1 TFLOP/s measured), "
+            "https://github.com/Dao-AILab/flash-attention/issues/1310"
+        ),
+        note=(
+            "Lower confidence: secondary sources only, dense figures (confirmed by a "
+            "measured 129.1 TFLOP/s). A 141 GB HBM3e H20 is reported and not listed."
+        ),
+        memory_gb=mib(97_871),
+        bandwidth_tbs=4.0,
+        power_w=400.0,
+        interconnect_gbs=900.0,
+        interconnect_source=(
+            "secondary: 'NVLink 4.0 (900 GB/s)' (https://willitrunai.com/es/gpus/"
+            "h20-96gb); an H20 host's nvidia-smi topology shows NV18 between two "
+            "GPUs, 18 fourth-generation NVLinks of 50 GB/s: 900 GB/s"
+        ),
+        specs_source=(
+            "secondary: '96 GB HBM3 - 4,000 GB/s bandwidth', '400W TDP' "
+            "(https://willitrunai.com/es/gpus/h20-96gb); 'H20的内存带宽为4.0TB/s' "
+            "(zangshuxian.com, above); memory as nvidia-smi reports it, 97,871 MiB "
+            "('NVIDIA H20 ... 72W / 500W | 3MiB / 97871MiB' in published outputs)"
+        ),
+        specs_note=(
+            "NVIDIA publishes no TDP: 400 W is the spec sheets' figure; nvidia-smi "
+            "outputs of shipping H20 boards show a 500 W power cap."
         ),
     ),
     Accelerator(
@@ -696,6 +795,9 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         # CONFLICTS: TF32 2.2/2 = 1100, but BF16/2 = 1125 and some tables use
         # 1125; an earlier datasheet revision listed FP32 80 TF (now 75).
         # Marin/fray uses the faster GB200 NVL72 column (2500) for "b200".
+        # FP4: "FP4 Tensor Core 18 PFLOPS" (sparse) per GPU, "Total NVFP4 Tensor
+        # Core 144 | 72 PFLOPS" for the 8-GPU board: 9 PF dense, as NVIDIA's
+        # aiconfigurator b200_sxm.yaml has it (fp4_tc_flops 9e15).
         peak_tflops={
             "bf16": 2250.0,
             "fp16": 2250.0,
@@ -703,6 +805,7 @@ ACCELERATORS: tuple[Accelerator, ...] = (
             "tf32": 1100.0,
             "fp32": 75.0,
             "int8": 4500.0,
+            "fp4": 9000.0,
         },
         source=(
             "NVIDIA Blackwell datasheet (HGX B200 column), "
@@ -719,6 +822,15 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         interconnect_source=(
             "NVIDIA Blackwell datasheet (above), HGX B200 column: NVLink 1.8 TB/s per "
             "GPU"
+        ),
+        network_gbps=400.0,
+        node_gpus=8,
+        network_source=(
+            "NVIDIA DGX B200 specifications: '8x single-port NVIDIA ConnectX-7 VPI - "
+            "Up to 400Gb/s InfiniBand/Ethernet' for its 8 GPUs, "
+            "https://www.nvidia.com/en-us/data-center/dgx-b200/; the HGX page "
+            "(https://www.nvidia.com/en-us/data-center/hgx/) prints 0.8 TB/s of "
+            "networking for the HGX B200 board against 1.6 TB/s for HGX B300"
         ),
         specs_source=(
             "NVIDIA Blackwell datasheet (above), HGX B200 column: 180 GB HBM3E, "
@@ -738,6 +850,9 @@ ACCELERATORS: tuple[Accelerator, ...] = (
         # Same datasheet, GB200 NVL72 per-GPU column (sparse*): FP8 10 PF*,
         # INT8 10 POPS*, FP16/BF16 5 PF*, TF32 2.5 PF*, FP32 80 TF.
         # Cross-check: Marin/fray "b200" (5e15/2 etc., from rack totals / 72).
+        # FP4: "FP4 Tensor Core 20 PFLOPS" (sparse) per GPU, "Total NVFP4 Tensor
+        # Core 1,440 | 720 PFLOPS" for the rack: 10 PF dense; NVIDIA's Blackwell
+        # Ultra blog: "the base architecture delivers 10 petaFLOPS of NVFP4".
         peak_tflops={
             "bf16": 2500.0,
             "fp16": 2500.0,
@@ -745,6 +860,7 @@ ACCELERATORS: tuple[Accelerator, ...] = (
             "tf32": 1250.0,
             "fp32": 80.0,
             "int8": 5000.0,
+            "fp4": 10000.0,
         },
         source=(
             "NVIDIA Blackwell datasheet (GB200 NVL72 column, per GPU), "
@@ -762,12 +878,261 @@ ACCELERATORS: tuple[Accelerator, ...] = (
             "NVIDIA Blackwell datasheet (above), GB200 NVL72 column: NVLink 1.8 TB/s "
             "per GPU (130 TB/s over 72 GPUs)"
         ),
+        network_gbps=None,
+        node_gpus=72,
+        network_source=(
+            "NVIDIA's multi-node NVLink tuning guide, "
+            "https://docs.nvidia.com/multi-node-nvlink-systems/multi-node-tuning-guide/"
+            "system.html: 'GB200 72x1 contains one rack with 72 GPUs', 18 compute "
+            "trays of 4 GPUs on one NVLink fabric; the guide names the trays' "
+            "ConnectX-7 NICs but no rate per GPU, so none is stored"
+        ),
         specs_source=(
             "NVIDIA Blackwell datasheet (above), GB200 NVL72 column, per GPU: "
             "186 GB HBM3E, 8 TB/s, up to 1,200 W"
             "; memory 186 GB read as 186 GiB"
         ),
         specs_note="Per GPU; a superchip has two (372 GB, 16 TB/s).",
+    ),
+    Accelerator(
+        name="B300",
+        aliases=(
+            "HGX B300",
+            "B300 SXM",
+            "B300 SXM6",
+            "B300 SXM6 AC",
+            "B300 288GB",
+            "DGX B300",
+        ),
+        vendor="NVIDIA",
+        # Blackwell Ultra datasheet (Oct 2025), p. 5, HGX B300 column. Footnote
+        # 1 "Specification in Sparse | Dense": FP4 Tensor Core 18 | 14 PFLOPS,
+        # board total 144 | 108 PFLOPS. Footnote 2 "Specification in sparse.
+        # Dense is 1/2 sparse spec shown": FP8/FP6 9 PF, INT8 307 TOPS,
+        # FP16/BF16 4.5 PF, TF32 2.2 PF; FP32 75 TF; FP64 1.2 TF.
+        # FP4: 108 / 8 = 13.5 PF dense, 1.5 x HGX B200's 9; the per-GPU cell
+        # prints 14 (8 x 14 = 112, not the board's 108), as NVIDIA's
+        # aiconfigurator b300_sxm.yaml also has it. INT8: 153.5 dense
+        # (aiconfigurator: "153.5 TFLOPS (307 TOPS sparse / 2)"): Blackwell
+        # Ultra cut INT8 and FP64.
+        peak_tflops={
+            "bf16": 2250.0,
+            "fp16": 2250.0,
+            "fp8": 4500.0,
+            "tf32": 1100.0,
+            "fp32": 75.0,
+            "int8": 153.5,
+            "fp4": 13500.0,
+        },
+        source=_BLACKWELL_ULTRA_SOURCE + " (HGX B300 column)",
+        note=(
+            "Tensor-core rows are half of the datasheet figures (with sparsity), "
+            "except FP4, which the Blackwell Ultra sheet prints sparse | dense "
+            "(18 | 14 PFLOPS, not 2:1): the dense board total / 8, 13.5, is stored. "
+            "FP32 is the non-tensor figure. INT8 and FP64 are cut on Blackwell "
+            "Ultra (153.5 TOPS, 1.2 TFLOPS dense)."
+        ),
+        memory_gb=mib(275_040),
+        bandwidth_tbs=7.7,
+        power_w=1100.0,
+        interconnect_gbs=1800.0,
+        interconnect_source=(
+            "Blackwell Ultra datasheet (above): 'Fifth-Generation NVLink: 1.8 TB/s, "
+            "PCIe Gen6: 256 GB/s'; NVIDIA technical blog, 'Inside NVIDIA Blackwell "
+            "Ultra', https://developer.nvidia.com/blog/inside-nvidia-blackwell-ultra-"
+            "the-chip-powering-the-ai-factory-era/: '1.8 TB/s bidirectional (18 "
+            "links x 100 GB/s)'"
+        ),
+        network_gbps=800.0,
+        node_gpus=8,
+        network_source=(
+            "NVIDIA HGX B300 enterprise reference architecture, "
+            "https://docs.nvidia.com/enterprise-reference-architectures/"
+            "hgx-ai-factory/latest/components.html: 'a network interface of 800 Gb/s "
+            "(2 x 400Gb/s Ethernet) per GPU ... 8x ConnectX-8 SuperNICs on the HGX "
+            "baseboard'"
+        ),
+        specs_source=(
+            "Blackwell Ultra datasheet (above), HGX B300 column: 'GPU Memory | "
+            "Bandwidth 270 GB HBM3E | 7.7 TB/s', 'Configurable up to 1,100 W'; "
+            "memory as nvidia-smi reports it, 275,040 MiB: NVIDIA's aiconfigurator "
+            "b300_sxm.yaml ('275040MiB reported by nvidia-smi'), "
+            "https://github.com/ai-dynamo/aiconfigurator/blob/"
+            "095f58a51c4ca8e61b66ec108d86f223f8d559ce/aic-core/src/"
+            "aiconfigurator_core/systems/b300_sxm.yaml, and published nvidia-smi "
+            "tables ('NVIDIA B300 SXM6 AC ... 181W / 1100W | 0MiB / 275040MiB')"
+        ),
+        specs_note=(
+            "The sheet says 270 GB, NVIDIA's blog 288 GB ('HBM capacity varies by "
+            "SKU'); nvidia-smi's 275,040 MiB is 288.4 GB. One secondary table gives "
+            "1,000 W; the datasheet and nvidia-smi say 1,100 W."
+        ),
+    ),
+    Accelerator(
+        name="GB300",
+        aliases=("GB300 NVL72", "B300 NVL72", "GB300 Grace Blackwell Ultra"),
+        vendor="NVIDIA",
+        # Same datasheet, GB300 NVL72 column, per GPU: FP4 Tensor Core 20 | 15
+        # PFLOPS (sparse | dense; rack 1,440 | 1,080), FP8/FP6 10 PF, INT8 330
+        # TOPS, FP16/BF16 5 PF, TF32 2.5 PF (all sparse, footnote 2); FP32 80
+        # TF; FP64 1.3 TF. NVIDIA's blog: "15 PetaFLOPS dense NVFP4"; "While
+        # the base architecture delivers 10 petaFLOPS of NVFP4 performance,
+        # Ultra pushes that to 15". aiconfigurator gb300.yaml: INT8 165.
+        peak_tflops={
+            "bf16": 2500.0,
+            "fp16": 2500.0,
+            "fp8": 5000.0,
+            "tf32": 1250.0,
+            "fp32": 80.0,
+            "int8": 165.0,
+            "fp4": 15000.0,
+        },
+        source=_BLACKWELL_ULTRA_SOURCE + " (GB300 NVL72 column, per GPU)",
+        note=(
+            "Per Blackwell Ultra GPU of a GB300 NVL72 (a superchip has two). "
+            "Tensor-core rows are half the sheet's sparse figures, except FP4, "
+            "printed sparse | dense (20 | 15 PFLOPS): the dense 15 PF is stored, "
+            "1.5 x GB200's 10. INT8 and FP64 are cut (165 TOPS, 1.3 TFLOPS)."
+        ),
+        memory_gb=mib(284_208),
+        bandwidth_tbs=8.0,
+        power_w=1400.0,
+        interconnect_gbs=1800.0,
+        interconnect_source=(
+            "Blackwell Ultra datasheet (above): 'Fifth-Generation NVLink: 1.8 TB/s'; "
+            "NVIDIA's Blackwell Ultra blog (see B300): '72-GPU NVL72 configurations "
+            "with 130 TB/s aggregate bandwidth'"
+        ),
+        network_gbps=800.0,
+        node_gpus=72,
+        network_source=(
+            "NVIDIA GB300 NVL72 enterprise reference architecture, "
+            "https://docs.nvidia.com/enterprise-reference-architectures/"
+            "nvl72-ai-factory/latest/components.html: '9 NVSwitch trays for full "
+            "non-blocking P2P connectivity of all 72 Blackwell Ultra GPUs', compute "
+            "trays of '4 Blackwell Ultra GPUs' with '4 ConnectX-8' adapters; NVIDIA's "
+            "Blackwell Ultra blog: 'ConnectX-8 SuperNICs provide 800 Gb/s'"
+        ),
+        specs_source=(
+            "Blackwell Ultra datasheet (above), GB300 NVL72 column: '279 GB HBM3E | "
+            "8 TB/s', 'Configurable up to 1,400 W'; memory as nvidia-smi reports "
+            "it, 284,208 MiB: NVIDIA's aiconfigurator gb300.yaml ('284208MiB "
+            "reported by nvidia-smi'), https://github.com/ai-dynamo/aiconfigurator/"
+            "blob/095f58a51c4ca8e61b66ec108d86f223f8d559ce/aic-core/src/"
+            "aiconfigurator_core/systems/gb300.yaml, and published nvidia-smi tables "
+            "('NVIDIA GB300 ... 172W / 1400W | 0MiB / 284208MiB')"
+        ),
+        specs_note=(
+            "Per GPU. Lenovo's GB300 NVL72 guide reportedly gives 1,100 W of graphics "
+            "power per GPU (second-hand); NVIDIA's sheet and nvidia-smi say 1,400 W."
+        ),
+    ),
+    Accelerator(
+        name="RTX PRO 6000",
+        aliases=(
+            "RTX PRO 6000 Server",
+            "RTX PRO 6000 Blackwell",
+            "RTX PRO 6000 Blackwell Server Edition",
+            "RTX PRO 6000 Server Edition",
+            "RTX PRO 6000 SE",
+            "RTX 6000 Pro",
+            "RTX PRO 6000 96GB",
+        ),
+        vendor="NVIDIA",
+        # Server Edition product page: "FP4 Tensor Core 4 PFLOPS", "FP8 Tensor
+        # Core 2 PFLOPS", "FP16 | BF16 Tensor Core 1 PFLOP", without saying
+        # sparse or dense; its datasheet: "Peak FP4 AI PFLOPS 4 PFLOPS", "TF32
+        # tensor 234 TFLOPS", "FP32 120 TFLOPS". Halved as sparse: the
+        # Workstation Edition sheet footnotes the same 4,000 AI TOPS "Effective
+        # FP4 TOPS with sparsity". Cross-check: NVIDIA's aiconfigurator
+        # rtx_pro_6000_server.yaml, "467.8 TFLOPS dense" BF16 at the observed
+        # 2,430 MHz. No INT8 figure is published.
+        peak_tflops={
+            "bf16": 500.0,
+            "fp16": 500.0,
+            "fp8": 1000.0,
+            "tf32": 117.0,
+            "fp32": 120.0,
+            "fp4": 2000.0,
+        },
+        source=(
+            "NVIDIA RTX PRO 6000 Blackwell Server Edition product page, "
+            "https://www.nvidia.com/en-us/data-center/rtx-pro-6000-blackwell-server-"
+            "edition/, and datasheet, https://dam-cdn.nvd.orangelogic.com/AssetLink/"
+            "707m1632ypg4du1fj3ci1jo3h4w1k78j.pdf"
+        ),
+        note=(
+            "Tensor-core rows are half the printed figures, read as sparse (the "
+            "sheets do not say; the Workstation sheet marks the same FP4 4 PFLOPS "
+            "sparse); FP32 is the non-tensor figure. Dense FP4 depends on the "
+            "clock: 1.87 PF at the 2,430 MHz NVIDIA's aiconfigurator observed. "
+            "'RTX PRO 6000' is this Server Edition, the data-centre card clouds "
+            "rent; 'RTX PRO 6000 WS' the Workstation Edition."
+        ),
+        memory_gb=mib(97_887),
+        bandwidth_tbs=1.597,
+        power_w=600.0,
+        interconnect_gbs=128.0,
+        interconnect_source=(
+            "no NVLink: PCIe Gen5 x16, 128 GB/s both directions as NVIDIA prints it "
+            "for the H100 PCIe; NVIDIA's aiconfigurator rtx_pro_6000_server.yaml: "
+            "'intra_node_bw ... PCIe Gen5 x16', https://github.com/ai-dynamo/"
+            "aiconfigurator/blob/095f58a51c4ca8e61b66ec108d86f223f8d559ce/aic-core/"
+            "src/aiconfigurator_core/systems/rtx_pro_6000_server.yaml"
+        ),
+        network_gbps=200.0,
+        node_gpus=8,
+        network_source=(
+            "AWS G7e (8 RTX PRO 6000 Server Edition in a g7e.48xlarge, '1,600 Gbps "
+            "(EFA)'): 200 Gb/s per GPU, https://aws.amazon.com/blogs/"
+            "machine-learning/accelerate-generative-ai-inference-on-amazon-sagemaker-"
+            "ai-with-g7e-instances; the 8 GPUs share PCIe, not NVLink"
+        ),
+        specs_source=(
+            "Server Edition product page and datasheet (above): 96 GB GDDR7 with "
+            "ECC, 1,597 GB/s, up to 600 W (configurable down to 400 W); AWS: 'Each "
+            "G7e GPU provides 1,597 GB/s bandwidth'; memory as nvidia-smi reports "
+            "it, 97,887 MiB ('NVIDIA RTX PRO 6000 Blac... 28W / 600W | 0MiB / "
+            "97887MiB' in a published output; aiconfigurator: '97887 MiB VRAM')"
+        ),
+    ),
+    Accelerator(
+        name="RTX PRO 6000 WS",
+        aliases=(
+            "RTX PRO 6000 Workstation",
+            "RTX PRO 6000 Workstation Edition",
+            "RTX PRO 6000 Blackwell Workstation Edition",
+        ),
+        vendor="NVIDIA",
+        # Workstation Edition datasheet: "AI TOPS 4000 AI TOPS (1,2)", footnote
+        # "2. Effective FP4 TOPS with sparsity" (halved: 2,000); "Single-precision
+        # performance 125 TFLOPS". It prints no BF16, FP8 or TF32 figure.
+        peak_tflops={"fp32": 125.0, "fp4": 2000.0},
+        source=(
+            "NVIDIA RTX PRO 6000 Blackwell Workstation Edition datasheet, "
+            "https://www.nvidia.com/content/dam/en-zz/Solutions/data-center/"
+            "rtx-pro-6000-blackwell-workstation-edition/workstation-blackwell-rtx-"
+            "pro-6000-workstation-edition-nvidia-us-3519208-web.pdf"
+        ),
+        note=(
+            "The actively cooled card: the sheet prints only FP4 (with sparsity, "
+            "halved) and FP32, and a faster memory than the Server Edition's. The "
+            "300 W Max-Q Workstation Edition is not listed."
+        ),
+        memory_gb=mib(97_887),
+        bandwidth_tbs=1.792,
+        power_w=600.0,
+        interconnect_gbs=128.0,
+        interconnect_source=(
+            "Workstation Edition datasheet (above): 'System interface PCIe 5.0 x16', "
+            "no NVLink: 128 GB/s both directions"
+        ),
+        specs_source=(
+            "Workstation Edition datasheet (above): 'GPU memory 96 GB GDDR7 with "
+            "ECC', 'Memory bandwidth 1792 GB/s', 'Total board power: 600 W'; memory "
+            "as nvidia-smi reports it, 97,887 MiB ('NVIDIA RTX PRO 6000 Blackwell "
+            "Workstation Edition ... 97887MiB' in published outputs)"
+        ),
     ),
     # --------------------------------------------------------------------- AMD
     Accelerator(
@@ -842,6 +1207,11 @@ ACCELERATORS: tuple[Accelerator, ...] = (
             "peak, one to each of the other seven GPUs of an 8-GPU platform: 896 GB/s "
             "(AMD's launch presentation, December 2023, prints the same 896 GB/s)"
         ),
+        node_gpus=8,
+        network_source=(
+            "the MI300X data sheet's 8-GPU platform (above), whose Infinity Fabric "
+            "joins every GPU to the other seven; no network figure per GPU is stored"
+        ),
         specs_source=(
             "AMD Instinct MI300X data sheet (above): 192 GB HBM3, 5.3 TB/s "
             "(footnote MI300-05A: 5.325 TB/s), 750 W maximum TBP"
@@ -882,6 +1252,117 @@ ACCELERATORS: tuple[Accelerator, ...] = (
             "; memory 256 GB read as 256 GiB"
         ),
         specs_note="Announced with 288 GB (Computex 2024), shipped with 256 GB.",
+    ),
+    Accelerator(
+        name="MI350X",
+        aliases=("Instinct MI350X", "MI350X OAM", "MI350X 288GB"),
+        vendor="AMD",
+        # The MI355X's CDNA 4 silicon at 2.2 GHz, not 2.4, and 1,000 W: its
+        # peaks scaled by 2.2 / 2.4 (ml-engineering: "everything scaled by the
+        # clock ratio (144.2 vs 157.3 fp32)"; huggingface.co/hardware/mi350x:
+        # BF16 2,306.9). AMD rounds to about 9.2 PF MXFP4. No TF32.
+        peak_tflops={
+            "bf16": 2306.9,
+            "fp16": 2306.9,
+            "fp8": 4613.7,
+            "fp32": 144.2,
+            "int8": 4613.7,
+            "fp4": 9227.5,
+        },
+        source=(
+            "AMD Instinct MI350X, https://www.amd.com/en/products/accelerators/"
+            "instinct/mi350/mi350x.html (not read); figures as the MI355X's scaled "
+            "by the clock, per stas00/ml-engineering, https://github.com/stas00/"
+            "ml-engineering/blob/744d01e18b79512572f64a6bbd8b5f4a725203a7/compute/"
+            "accelerator/README.md, and https://huggingface.co/hardware/mi350x"
+        ),
+        note=(
+            "Lower confidence: AMD's MI350X page was not read; the MI355X's peaks "
+            "x 2.2/2.4 GHz, which match the third-party BF16 2,306.9 and FP32 "
+            "144.2. fp4 is MXFP4, dense."
+        ),
+        memory_gb=gib(288),
+        bandwidth_tbs=8.0,
+        power_w=1000.0,
+        interconnect_gbs=1075.2,
+        interconnect_source=(
+            "secondary, as the MI355X (below): 7 Infinity Fabric links of 153.6 GB/s "
+            "in an 8-GPU platform"
+        ),
+        network_gbps=400.0,
+        node_gpus=8,
+        network_source="secondary, as the MI355X (below)",
+        specs_source=(
+            "ROCm GPU specifications, https://rocm.docs.amd.com/en/7.13.0-preview/"
+            "reference/gpu-specs.html: MI350X 288 GiB; Hot Chips 2025 coverage, "
+            "https://wccftech.com/amd-instinct-mi350-gpuai-hardware-powerhouse-3nm-"
+            "3d-chiplet-cdna-4-185-billion-transistors-1400w-tbp-over-4000b-llm-"
+            "support/: 'the MI350X ... air-cooled variant with a 1000W TBP'; 8 TB/s "
+            "as the MI355X; memory 288 GiB as ROCm prints it"
+        ),
+        specs_note="Air-cooled, 1,000 W TBP at 2.2 GHz.",
+    ),
+    Accelerator(
+        name="MI355X",
+        aliases=("Instinct MI355X", "MI355X OAM", "MI355X 288GB", "MI355"),
+        vendor="AMD",
+        # AMD's MI355X page, dense with sparse beside: MXFP4 and MXFP6 Matrix
+        # 10.1 PFLOPs (no sparsity row), OCP-FP8 Matrix 5 PF (10.1 sparse),
+        # BF16 Matrix 2.5 PF (5 sparse), INT8 5 POPs. Stored unrounded from the
+        # clock: 256 CUs x FLOP/clock/CU x 2.4 GHz, FLOP/clock 4,096 BF16, 8,192
+        # FP8 ("doubled the per-CU FP8 throughput ... to 8,192", ISSCC 2026),
+        # 16,384 FP4, 256 FP32: 2,516.6, 5,033.2, 10,066.3, 157.3 (ml-engineering:
+        # "2516.6 TFLOPS - matches AMD's published 2.5 PFLOPS"). CDNA 4 has no
+        # TF32 ("Hardware support for TF32 has been REMOVED in CDNA 4").
+        peak_tflops={
+            "bf16": 2516.6,
+            "fp16": 2516.6,
+            "fp8": 5033.2,
+            "fp32": 157.3,
+            "int8": 5033.2,
+            "fp4": 10066.3,
+        },
+        source=(
+            "AMD Instinct MI355X, https://www.amd.com/en/products/accelerators/"
+            "instinct/mi350/mi355x.html, its specifications as a public research "
+            "file transcribed them on 2026-09-19 (the page itself not read); "
+            "stas00/ml-engineering, https://github.com/stas00/ml-engineering/blob/"
+            "744d01e18b79512572f64a6bbd8b5f4a725203a7/compute/accelerator/README.md"
+        ),
+        note=(
+            "AMD prints dense figures (sparse listed separately); stored unrounded "
+            "from the clock (256 CUs at 2.4 GHz), which AMD rounds to 2.5 / 5 / 10.1 "
+            "PF. fp4 is MXFP4 (MXFP6 runs at the same rate). No TF32 on CDNA 4."
+        ),
+        memory_gb=gib(288),
+        bandwidth_tbs=8.0,
+        power_w=1400.0,
+        interconnect_gbs=1075.2,
+        interconnect_source=(
+            "secondary: 7 Infinity Fabric links of 153.6 GB/s, one to each of the "
+            "other seven GPUs of an 8-GPU platform: 1,075.2 GB/s, as the MI300X's "
+            "896 (Hume Consulting, https://humeconsulting.co/amd-mi355x-strong-node-"
+            "level-inference-but-not-yet-rack-scale: '~153 GB/s of bidirectional "
+            "bandwidth' per link); no AMD text read"
+        ),
+        network_gbps=400.0,
+        node_gpus=8,
+        network_source=(
+            "secondary: one 400 GbE RoCE NIC per GPU of the 8-GPU platform; "
+            "https://www.jaredwatkins.com/research/ai-accelerators/amd-instinct/"
+            "mi350-series/: '400 Gbps front-end network'"
+        ),
+        specs_source=(
+            "AMD's MI355X page (above), as transcribed: 'Dedicated Memory Size 288 "
+            "GB (HBM3E)', 'Peak Memory Bandwidth 8 TB/s', 'TBP 1400 W'; ROCm GPU "
+            "specifications, https://rocm.docs.amd.com/en/7.13.0-preview/reference/"
+            "gpu-specs.html: 288 in its 'VRAM (GiB)' column; memory 288 GB read as "
+            "288 GiB"
+        ),
+        specs_note=(
+            "rocm-smi reports 309,220,868,096 bytes, 16 MiB under 288 GiB. Liquid "
+            "cooled, 2.4 GHz."
+        ),
     ),
     # ------------------------------------------------------------------ Google
     Accelerator(

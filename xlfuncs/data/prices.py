@@ -22,6 +22,16 @@ pages; docs/templates.md gives the table with every quote):
 
 GPU list prices rose in the second half of 2026 (Nebius's H100 from 3.85 to 4.50
 on 2026-10-01): a CFO should have the rows read again before signing.
+
+The B300 and RTX PRO 6000 rows were read otherwise: from a third-party
+compilation of the providers' price sheets (a public research file, "GPU Cloud
+Pricing and TCO - reference as of 2026-09-19", which fetched each sheet on
+2026-09-19), not from the providers' pages; each says so in its source and
+carries its own date (``read``). The same compilation finds no GPU cloud that
+lists a GB300 or an MI355X on demand (CoreWeave, Nebius, Together and Azure
+quote GB300 on request): only Oracle Cloud does (18.00 a GB300, 8.60 an MI355X
+per GPU-hour), a hyperscaler's list like the ones the median leaves out (its
+B200 is 14.00 against the clouds' 6.79), so those have no row.
 """
 
 from __future__ import annotations
@@ -43,9 +53,17 @@ class GPUPrice:
     reserved: float | None
     spot: float | None
     source: str  # where each figure comes from, in a line
+    read: str = PRICES_READ  # the date the figures were read
 
 
 _MEDIAN = "median of GPU clouds' on-demand lists"
+#: The rows read from a third-party compilation, and when it was read.
+_COMPILED_READ = "2026-09-19"
+_COMPILED = (
+    "from a third-party compilation of the providers' price sheets read "
+    f"{_COMPILED_READ} (a public research file, 'GPU Cloud Pricing and TCO - "
+    "reference as of 2026-09-19'), not from the providers' pages"
+)
 _HYPERSTACK = "reserved: Hyperstack's published rate"
 
 #: The example price list (USD per GPU-hour, read 2026-12-04).
@@ -65,6 +83,14 @@ GPU_PRICES = (
     GPUPrice("L40S", 1.55, None, 0.94,
              f"{_MEDIAN} (RunPod, Nebius, CoreWeave ÷ 8); no reserved quote; "
              "spot: Verda"),
+    GPUPrice("B300", 7.85, None, 4.48,
+             f"{_MEDIAN} (Hyperstack 7.40, Nebius 7.85, RunPod Secure 7.89), "
+             f"{_COMPILED}; no reserved quote; spot: CoreWeave",
+             _COMPILED_READ),
+    GPUPrice("RTX PRO 6000", 1.97, None, None,
+             f"{_MEDIAN} (Nebius 1.80, Hyperstack 1.85, RunPod 2.09, CoreWeave "
+             f"2.50), {_COMPILED}; no reserved or spot quote",
+             _COMPILED_READ),
 )  # fmt: skip
 
 #: The sources behind GPU_PRICES, as a reader can find them.

@@ -15,8 +15,33 @@ from .names import normalize
 #: otherwise (an fp8 checkpoint of TensorRT-LLM caches in fp8: its perf-overview,
 #: "If you specify FP8 quantization, the KV cache will automatically be set to FP8
 #: as well").
-SERVING_PRECISIONS = ("bf16", "fp16", "fp8", "int8", "int4")
-PRECISION_BYTES = {"bf16": 2.0, "fp16": 2.0, "fp8": 1.0, "int8": 1.0, "int4": 0.5}
+SERVING_PRECISIONS = ("bf16", "fp16", "fp8", "int8", "int4", "fp4")
+#: fp4 is NVIDIA's NVFP4: 4-bit values with an fp8 scale per block of 16, 4.5
+#: bits a weight (NVIDIA, "Introducing NVFP4 for Efficient and Accurate
+#: Low-Precision Inference", 2025); MXFP4 (gpt-oss's experts) scales blocks of
+#: 32, 4.25 bits.
+PRECISION_BYTES = {
+    "bf16": 2.0,
+    "fp16": 2.0,
+    "fp8": 1.0,
+    "int8": 1.0,
+    "int4": 0.5,
+    "fp4": 4.5 / 8,
+}
+#: Bytes of each cached key or value unless ``bytes_per_value`` says: 16 bits,
+#: but 8 where the server caches in fp8 with fp8 or fp4 weights (TensorRT-LLM's
+#: perf-overview: "If you specify FP8 quantization, the KV cache will
+#: automatically be set to FP8 as well"; its NVFP4 runs cache in fp8). Weight-only
+#: int4 (AWQ, GPTQ) and W8A8 int8 keep a 16-bit cache (vLLM's default
+#: ``--kv-cache-dtype auto``).
+PRECISION_CACHE_BYTES = {
+    "bf16": 2.0,
+    "fp16": 2.0,
+    "fp8": 1.0,
+    "int8": 2.0,
+    "int4": 2.0,
+    "fp4": 1.0,
+}
 #: The accelerator table's column whose peak the matrix products run at: int4
 #: weights (AWQ, GPTQ) are widened to 16 bits before they are multiplied, so they
 #: run at the 16-bit peak. Where an accelerator has no figure for the column (fp8
@@ -28,6 +53,7 @@ PRECISION_COMPUTE = {
     "fp8": "fp8",
     "int8": "int8",
     "int4": "bf16",
+    "fp4": "fp4",
 }
 SERVING_PRECISION_ALIASES = {
     "bfloat16": "bf16",
@@ -37,6 +63,9 @@ SERVING_PRECISION_ALIASES = {
     "e4m3": "fp8",
     "w8a8": "int8",
     "w4a16": "int4",
+    "nvfp4": "fp4",
+    "mxfp4": "fp4",
+    "float4": "fp4",
 }
 
 
@@ -54,6 +83,36 @@ SERVING_PRECISION_KEYS = tuple(
     for s in (*SERVING_PRECISIONS, *SERVING_PRECISION_ALIASES)
 )
 
+#: Tokens in the "million tokens" prices are quoted per.
+TOKENS_PER_MTOK = 1e6
+
+#: How a replica's GPUs share a model: "tp" splits every layer over them
+#: (tensor parallelism); "ep" runs attention on each GPU for its own sequences
+#: and spreads a mixture's experts over them (attention data-parallel with
+#: expert parallelism, TensorRT-LLM's "DEP", SGLang's "DP attention"): its code.
+PARALLEL_CODES = {"tp": 0.0, "ep": 1.0}
+PARALLEL_ALIASES = {
+    "tensor": "tp",
+    "tensorparallel": "tp",
+    "expert": "ep",
+    "expertparallel": "ep",
+    "dep": "ep",
+    "dpattention": "ep",
+    "attentiondp": "ep",
+}
+
+
+def find_parallel(name: str) -> str | None:
+    """The key of a way to split a replica, or None: ``"DEP"`` is ``"ep"``."""
+    key = normalize(name)
+    key = PARALLEL_ALIASES.get(key, key)
+    return key if key in PARALLEL_CODES else None
+
+
+PARALLEL_KEYS = tuple(
+    (normalize(s), find_parallel(s) or "") for s in (*PARALLEL_CODES, *PARALLEL_ALIASES)
+)
+
 #: Share of the memory bandwidth a decoding step reaches, calibrated: the value
 #: that best fits TensorRT-LLM's measured maximum throughput (v0.17, H100 SXM, FP8,
 #: Llama 3.1 8B on one GPU and 70B on 2, 4 and 8; 36 runs). Databricks ("LLM
@@ -65,11 +124,28 @@ BANDWIDTH_UTIL = 0.55
 #: decoding step when its FLOPs take longer than its reads), of the precision's
 #: dense peak: calibrated on the same 36 runs.
 PREFILL_MFU = 0.6
-#: The largest batch a server decodes at once unless the caller says otherwise:
-#: vLLM's default ``--max-num-seqs`` (vLLM engine arguments, docs.vllm.ai). Larger
-#: batches of short sequences gain less than the bandwidth model says; capping at
-#: 256 fitted the measured runs better than any larger cap, or none.
-MAX_BATCH = 256
+#: The most sequences one rank decodes at once unless the caller says otherwise.
+#: TensorRT-LLM's benchmark sizes its batch from the memory left for the cache,
+#: each request at its whole length, and caps it at 4,096 (trtllm-bench,
+#: tensorrt_llm/bench/build/tuning.py); vLLM's ``--max-num-seqs`` is 256 by
+#: default (vLLM engine arguments, docs.vllm.ai). A step's time here counts the
+#: weights, the cache, the FLOPs and the exchanges, not what each sequence
+#: costs besides (sampling, scheduling, routing, padding to CUDA-graph sizes),
+#: so past a few hundred sequences it grows too slowly: 384 stands in for that
+#: cost. At 4,096 the fitted dense rows read 1.12 of measured; at 384, 1.06, 97 %
+#: of them within 0.70-1.45 (benchmarks/serving_calibration.py; docs/serving.md
+#: says which rows informed it).
+MAX_BATCH = 384
+#: Share of the memory the weights leave that the cache takes: TensorRT-LLM's
+#: ``kv_cache_free_gpu_mem_fraction`` (0.9 by default, 0.95 in its performance
+#: runs), the memory left for activations and the runtime.
+CACHE_SHARE = 0.9
+#: Milliseconds a request spends before its prompt is processed, on top of that
+#: processing: scheduling, tokenizing, the first step. NVIDIA NIM 1.8.0 (Llama
+#: 3.3 70B, 2 H100, fp8) measured a time to first token of 47.77 ms for a
+#: 500-token prompt and 406.77 ms for 5,000 at one request at a time: a straight
+#: line through them meets 0 tokens at 7.9 ms (docs/serving.md).
+REQUEST_MS = 8.0
 #: Seconds one tensor-parallel all-reduce takes at the least, however small:
 #: llm-analysis's ``intra_node_min_message_latency`` for an H100 SXM (8 µs,
 #: cli99/llm-analysis, llm_analysis/gpu_configs/h100-sxm-80gb.json).
@@ -84,13 +160,20 @@ SERVING_SOURCE = (
 __all__ = [
     "ALLREDUCE_LATENCY_S",
     "BANDWIDTH_UTIL",
+    "CACHE_SHARE",
     "MAX_BATCH",
+    "PARALLEL_CODES",
+    "PARALLEL_KEYS",
     "PRECISION_BYTES",
+    "PRECISION_CACHE_BYTES",
     "PRECISION_COMPUTE",
     "PREFILL_MFU",
+    "REQUEST_MS",
     "SERVING_PRECISIONS",
     "SERVING_PRECISION_ALIASES",
     "SERVING_PRECISION_KEYS",
     "SERVING_SOURCE",
+    "TOKENS_PER_MTOK",
+    "find_parallel",
     "find_serving_precision",
 ]

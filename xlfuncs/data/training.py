@@ -94,6 +94,46 @@ CUDA_CONTEXT_GB = 1.3
 #: extreme cases".
 ALLOCATOR_RESERVE = 0.10
 
+#: Bytes of optimizer state a trained parameter keeps, by optimizer.
+#: "adam": mixed precision's fp32 master weight, momentum and variance, 4 + 4 +
+#: 4 (Rajbhandari et al. 2020, "ZeRO", arXiv 1910.02054, section 3.1: "2Ψ +
+#: 2Ψ + 12Ψ" with the 16-bit weights and gradients). "bf16": AdamW on a bf16
+#: model, whose momentum and variance take the weights' type and no fp32 copy
+#: is kept (PyTorch's AdamW creates its states with ``torch.zeros_like(param)``):
+#: 2 + 2, 8 bytes a parameter in all, about half of what the 16-byte convention
+#: predicts, as measured (docs/memory.md). "8bit": 8-bit Adam's two states of
+#: one byte each (Dettmers et al. 2022, "8-bit Optimizers via Block-wise
+#: Quantization", arXiv 2110.02861; bitsandbytes' AdamW8bit), on a 16-bit model.
+OPTIMIZER_BYTES = {"adam": 12.0, "bf16": 4.0, "8bit": 2.0}
+OPTIMIZER_ALIASES = {
+    "adamw": "adam",
+    "fp32": "adam",
+    "mixed": "adam",
+    "adamfp32": "adam",
+    "bf16adamw": "bf16",
+    "adamwbf16": "bf16",
+    "purebf16": "bf16",
+    "adam8bit": "8bit",
+    "adamw8bit": "8bit",
+    "adamwbnb8bit": "8bit",
+    "pagedadamw8bit": "8bit",
+    "bnb": "8bit",
+}
+
+
+def find_optimizer(name: str) -> str | None:
+    """The key of an optimizer's state, or None: ``"AdamW-8bit"`` is ``"8bit"``."""
+    key = normalize(name)
+    key = OPTIMIZER_ALIASES.get(key, key)
+    return key if key in OPTIMIZER_BYTES else None
+
+
+#: Every spelling of an optimizer, as normalize() writes it, with its key.
+OPTIMIZER_KEYS = tuple(
+    (normalize(s), find_optimizer(s) or "")
+    for s in (*OPTIMIZER_BYTES, *OPTIMIZER_ALIASES)
+)
+
 __all__ = [
     "ALLOCATOR_RESERVE",
     "CUDA_CONTEXT_GB",
@@ -109,6 +149,10 @@ __all__ = [
     "METHOD_ALIASES",
     "METHOD_CODES",
     "METHOD_SPELLINGS",
+    "OPTIMIZER_ALIASES",
+    "OPTIMIZER_BYTES",
+    "OPTIMIZER_KEYS",
     "QLORA_WEIGHT_BYTES",
     "find_method",
+    "find_optimizer",
 ]

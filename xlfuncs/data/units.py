@@ -57,8 +57,11 @@ HALF_PRECISION_BYTES = 2
 WH_PER_MWH = 1e6
 
 #: Columns of the accelerator table: tensor-core precisions, then plain fp32.
-#: ``int8`` is an integer rate (TOP/s), for inference, not a training precision.
-DTYPES = ("bf16", "fp16", "fp8", "tf32", "fp32", "int8")
+#: ``int8`` is an integer rate (TOP/s), for inference, not a training precision;
+#: ``fp4`` the 4-bit float rate of Blackwell and CDNA 4 (NVIDIA's NVFP4, the OCP
+#: MXFP4 AMD prints), an inference precision too. New columns go last: the
+#: workbooks and the serving look-ups address a column by its position.
+DTYPES = ("bf16", "fp16", "fp8", "tf32", "fp32", "int8", "fp4")
 #: The precisions a model trains in.
 TRAINING_DTYPES = ("bf16", "fp16", "fp8", "tf32", "fp32")
 #: Other spellings people type for each precision (compared as every name is:
@@ -68,6 +71,8 @@ DTYPE_ALIASES = {
     "float16": "fp16",
     "half": "fp16",
     "float8": "fp8",
+    "nvfp4": "fp4",
+    "mxfp4": "fp4",
     "tensorfloat32": "tf32",
     "float32": "fp32",
     "float": "fp32",

@@ -14,6 +14,8 @@ like a ufunc.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..data.units import (
     FLOPS_PER_PARAM_TOKEN,
     FLOPS_PER_TFLOPS,
@@ -21,20 +23,21 @@ from ..data.units import (
     PFDAYS_PER_TFLOPS_DAY,
     SECONDS_PER_DAY,
 )
+from ..excel.ops import choose, fail, omitted, where
 from ..registry import (
     Floats,
-    InvalidTypeError,
     Numbers,
+    OptionalName,
     formula,
 )
-from ..registry.excel import xl
+from ..registry.lookups import recompute_code
+
+#: Model FLOPs over hardware FLOPs with full recomputation: 6 a parameter and
+#: token for the model, 8 on the GPUs (a second forward pass).
+MODEL_OVER_RECOMPUTED = 6 / 8
 
 
-@formula(
-    "CLUSTER_PFDAYS",
-    unit="PF/s-days",
-    excel=f"gpus*peak_tflops_per_gpu*mfu*days*{xl(PFDAYS_PER_TFLOPS_DAY)}",
-)
+@formula("CLUSTER_PFDAYS", unit="PF/s-days")
 def cluster_pfdays(
     gpus: Numbers, peak_tflops_per_gpu: Numbers, mfu: Numbers, days: Numbers
 ) -> Floats:
@@ -63,11 +66,7 @@ def cluster_pfdays(
     return gpus * peak_tflops_per_gpu * mfu * days * PFDAYS_PER_TFLOPS_DAY
 
 
-@formula(
-    "CLUSTER_DAYS",
-    unit="days",
-    excel=f"budget_pf_days/(gpus*peak_tflops_per_gpu*mfu*{xl(PFDAYS_PER_TFLOPS_DAY)})",
-)
+@formula("CLUSTER_DAYS", unit="days")
 def cluster_days(
     budget_pf_days: Numbers, gpus: Numbers, peak_tflops_per_gpu: Numbers, mfu: Numbers
 ) -> Floats:
@@ -95,19 +94,23 @@ def cluster_days(
     return budget_pf_days / (gpus * peak_tflops_per_gpu * mfu * PFDAYS_PER_TFLOPS_DAY)
 
 
-_SHAPE_GIVEN = "OMITTED(layers)*OMITTED(attention_width)*OMITTED(seq_len)"
-_SHAPE_IN_PART = "OMITTED(layers)+OMITTED(attention_width)+OMITTED(seq_len)"
+def _per_token(
+    params: Any, layers: Any, attention_width: Any, seq_len: Any, k: Any
+) -> Any:
+    """k·N, plus the attention FLOPs per token 2k·L·(H·Q)·T when all three are
+    given (PaLM's 12·L·(H·Q)·T at k = 6); #VALUE! when only some are. Left
+    out: the product of the tests; any: their sum (not AND or OR, which would
+    fold a range into one value)."""
+    none = omitted(layers) * omitted(attention_width) * omitted(seq_len)
+    some = omitted(layers) + omitted(attention_width) + omitted(seq_len)
+    partial = fail(
+        "#VALUE!", "give layers, attention_width and seq_len together, or none"
+    )
+    with_attention = k * params + 2 * k * layers * attention_width * seq_len
+    return where(none, k * params, where(some, partial, with_attention))
 
 
-@formula(
-    "TRAINING_DAYS",
-    unit="days",
-    # The shape: all three left out, or all given (as FLOPS_PER_TOKEN).
-    excel=f"IF({_SHAPE_GIVEN},flops_per_param_token*params,IF({_SHAPE_IN_PART},"
-    "#VALUE!,flops_per_param_token*(params+2*layers*attention_width*seq_len)))"
-    f"*tokens/(gpus*achieved_tflops_per_gpu*{xl(FLOPS_PER_TFLOPS)})"
-    f"/{xl(SECONDS_PER_DAY)}",
-)
+@formula("TRAINING_DAYS", unit="days")
 def training_days(
     params: Numbers,
     tokens: Numbers,
@@ -152,46 +155,14 @@ def training_days(
     >>> round(training_days(175e9, 300e9, 1024, 140, 8, 96, 12288, 2048), 1)
     34.8
     """
-    per_token = _flops_per_token(
+    per_token = _per_token(
         params, layers, attention_width, seq_len, flops_per_param_token
     )
     flops = per_token * tokens
     return flops / (gpus * achieved_tflops_per_gpu * FLOPS_PER_TFLOPS) / SECONDS_PER_DAY
 
 
-def _flops_per_token(
-    params: Floats,
-    layers: Floats | None,
-    attention_width: Floats | None,
-    seq_len: Floats | None,
-    k: Floats = FLOPS_PER_PARAM_TOKEN,
-) -> Floats:
-    """k·N, plus the attention FLOPs per token 2k·L·(H·Q)·T when all are given:
-    PaLM's 12·L·(H·Q)·T at k = 6."""
-    shape = (layers, attention_width, seq_len)
-    if all(x is None for x in shape):
-        return k * params
-    if layers is None or attention_width is None or seq_len is None:
-        raise InvalidTypeError(
-            "#VALUE!", "give layers, attention_width and seq_len together, or none"
-        )
-    return k * params + 2 * k * layers * attention_width * seq_len
-
-
-def _cluster_gpu_hours(gpus: Floats, days: Floats) -> Floats:
-    return gpus * days * HOURS_PER_DAY
-
-
-@formula(
-    "FLOPS_PER_TOKEN",
-    unit="FLOPs/token",
-    # All three left out: a product of the tests; any: their sum. Not AND or OR,
-    # which would reduce a range to one value; * and + go cell by cell.
-    excel="IF(OMITTED(layers)*OMITTED(attention_width)*OMITTED(seq_len),"
-    f"{xl(FLOPS_PER_PARAM_TOKEN)}*params,IF(OMITTED(layers)"
-    "+OMITTED(attention_width)+OMITTED(seq_len),#VALUE!,"
-    f"{xl(FLOPS_PER_PARAM_TOKEN)}*params+12*layers*attention_width*seq_len))",
-)
+@formula("FLOPS_PER_TOKEN", unit="FLOPs/token")
 def flops_per_token(
     params: Numbers,
     layers: Numbers | None = None,
@@ -220,15 +191,10 @@ def flops_per_token(
     >>> f"{flops_per_token(540.35e9, 118, 12288, 2048):.4e}"
     '3.2777e+12'
     """
-    return _flops_per_token(params, layers, attention_width, seq_len)
+    return _per_token(params, layers, attention_width, seq_len, FLOPS_PER_PARAM_TOKEN)
 
 
-@formula(
-    "MFU",
-    unit="fraction",
-    excel=f"tokens_per_sec_per_gpu*FLOPS_PER_TOKEN(params,layers,attention_width,seq_len)"
-    f"/(peak_tflops_per_gpu*{xl(FLOPS_PER_TFLOPS)})",
-)
+@formula("MFU", unit="fraction")
 def mfu(
     tokens_per_sec_per_gpu: Numbers,
     params: Numbers,
@@ -258,16 +224,48 @@ def mfu(
     >>> round(mfu(38.7858, 540.35e9, 275, 118, 12288, 2048), 3)
     0.462
     """
-    per_token = _flops_per_token(params, layers, attention_width, seq_len)
+    per_token = _per_token(
+        params, layers, attention_width, seq_len, FLOPS_PER_PARAM_TOKEN
+    )
     return tokens_per_sec_per_gpu * per_token / (peak_tflops_per_gpu * FLOPS_PER_TFLOPS)
 
 
-@formula(
-    "TOKENS_PER_SEC_PER_GPU",
-    unit="tokens/s",
-    excel=f"mfu*peak_tflops_per_gpu*{xl(FLOPS_PER_TFLOPS)}"
-    f"/FLOPS_PER_TOKEN(params,layers,attention_width,seq_len)",
-)
+@formula("RECOMPUTE_MFU", unit="fraction")
+def recompute_mfu(hfu: Numbers, recompute: OptionalName = "none") -> Floats:
+    """MFU left by recomputing activations: utilisation × model ÷ hardware FLOPs.
+
+    Formula: ``hfu * 6 / 8`` with full recomputation (each layer's forward pass
+    runs again in the backward: 8 FLOPs a parameter and token on the GPUs for
+    the model's 6), ``hfu`` otherwise (selective recomputation redoes only the
+    attention's scores, a few per cent at most).
+
+    Returns
+    -------
+    float or ndarray
+        MFU as a fraction: the mfu of TOKENS_PER_SEC_PER_GPU.
+
+    References
+    ----------
+    Chowdhery et al. 2022 (PaLM), appendix B: 46.2 % MFU, 57.8 % hardware
+    FLOPs utilisation with rematerialization. Korthikanti et al. 2022,
+    "Reducing Activation Recomputation in Large Transformer Models", arXiv
+    2205.05198: full recomputation adds a forward pass (33 % more compute);
+    selective recomputation, 2.7 % for GPT-3 175B.
+
+    Examples
+    --------
+    GPUs busy at 40 % of their peak with full recomputation do 30 % of useful
+    model work:
+
+    >>> round(recompute_mfu(0.4, "full"), 3)
+    0.3
+    >>> recompute_mfu(0.4)
+    0.4
+    """
+    return hfu * choose(recompute_code(recompute), 1, 1, MODEL_OVER_RECOMPUTED)
+
+
+@formula("TOKENS_PER_SEC_PER_GPU", unit="tokens/s")
 def tokens_per_sec_per_gpu(
     params: Numbers,
     peak_tflops_per_gpu: Numbers,
@@ -297,15 +295,13 @@ def tokens_per_sec_per_gpu(
     >>> round(tokens_per_sec_per_gpu(7e9, 989.4, 0.4))
     9423
     """
-    per_token = _flops_per_token(params, layers, attention_width, seq_len)
+    per_token = _per_token(
+        params, layers, attention_width, seq_len, FLOPS_PER_PARAM_TOKEN
+    )
     return mfu * peak_tflops_per_gpu * FLOPS_PER_TFLOPS / per_token
 
 
-@formula(
-    "CLUSTER_GPU_HOURS",
-    unit="GPU-hours",
-    excel=f"gpus*days*{xl(HOURS_PER_DAY)}",
-)
+@formula("CLUSTER_GPU_HOURS", unit="GPU-hours")
 def cluster_gpu_hours(gpus: Numbers, days: Numbers) -> Floats:
     """GPU-hours a cluster consumes: GPUs × days × 24.
 
@@ -325,14 +321,10 @@ def cluster_gpu_hours(gpus: Numbers, days: Numbers) -> Floats:
     >>> cluster_gpu_hours(1024, 30)
     737280.0
     """
-    return _cluster_gpu_hours(gpus, days)
+    return gpus * days * HOURS_PER_DAY
 
 
-@formula(
-    "CLUSTER_COST",
-    unit="currency",
-    excel="CLUSTER_GPU_HOURS(gpus,days)*price_per_gpu_hour",
-)
+@formula("CLUSTER_COST", unit="currency")
 def cluster_cost(gpus: Numbers, days: Numbers, price_per_gpu_hour: Numbers) -> Floats:
     """Cost of running a cluster: GPUs × days × 24 × price per GPU-hour.
 
@@ -352,4 +344,4 @@ def cluster_cost(gpus: Numbers, days: Numbers, price_per_gpu_hour: Numbers) -> F
     >>> cluster_cost(1024, 30, 2.5)
     1843200.0
     """
-    return _cluster_gpu_hours(gpus, days) * price_per_gpu_hour
+    return cluster_gpu_hours(gpus, days) * price_per_gpu_hour

@@ -12,14 +12,9 @@ from __future__ import annotations
 
 from ..data.units import WH_PER_MWH
 from ..registry import Floats, Numbers, formula
-from ..registry.excel import xl
 
 
-@formula(
-    "TRAINING_ENERGY_MWH",
-    unit="MWh",
-    excel=f"gpu_hours*watts_per_gpu*pue/{xl(WH_PER_MWH)}",
-)
+@formula("TRAINING_ENERGY_MWH", unit="MWh")
 def training_energy_mwh(
     gpu_hours: Numbers, watts_per_gpu: Numbers, pue: Numbers = 1
 ) -> Floats:
@@ -55,11 +50,7 @@ def training_energy_mwh(
     return gpu_hours * watts_per_gpu * pue / WH_PER_MWH
 
 
-@formula(
-    "TRAINING_CO2_TONNES",
-    unit="t CO2e",
-    excel="energy_mwh*kg_co2_per_kwh",
-)
+@formula("TRAINING_CO2_TONNES", unit="t CO2e")
 def training_co2_tonnes(energy_mwh: Numbers, kg_co2_per_kwh: Numbers) -> Floats:
     """Tonnes of CO2-equivalent emitted by the energy of a run at a grid's intensity.
 

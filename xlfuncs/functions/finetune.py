@@ -11,29 +11,13 @@ broadcasts like a ufunc.
 
 from __future__ import annotations
 
-import numpy as np
-
 from ..data.units import SECONDS_PER_HOUR, SECONDS_PER_MINUTE
+from ..excel.ops import average, omitted, where
+from ..excel.ops import percentile as percentile_of
 from ..registry import Floats, Numbers, formula
-from ..registry.excel import xl
 
 
-def _throughput(gpus: Floats, per_gpu: Floats, efficiency: Floats) -> Floats:
-    return gpus * per_gpu * efficiency
-
-
-def _gpu_hours(
-    examples: Floats, epochs: Floats, per_gpu: Floats, efficiency: Floats, t: Floats
-) -> Floats:
-    # The GPU count cancels: twice the GPUs, half the hours.
-    return examples * epochs * t / (per_gpu * efficiency) / SECONDS_PER_HOUR
-
-
-@formula(
-    "FT_THROUGHPUT",
-    unit="tokens/s",
-    excel="gpus*tokens_per_sec_per_gpu*efficiency",
-)
+@formula("FT_THROUGHPUT", unit="tokens/s")
 def throughput(
     gpus: Numbers, tokens_per_sec_per_gpu: Numbers, efficiency: Numbers
 ) -> Floats:
@@ -55,14 +39,10 @@ def throughput(
     >>> throughput(8, 2500, 0.82)
     16400.0
     """
-    return _throughput(gpus, tokens_per_sec_per_gpu, efficiency)
+    return gpus * tokens_per_sec_per_gpu * efficiency
 
 
-@formula(
-    "FT_EXAMPLES_PER_SEC",
-    unit="examples/s",
-    excel="FT_THROUGHPUT(gpus,tokens_per_sec_per_gpu,efficiency)/tokens_per_example",
-)
+@formula("FT_EXAMPLES_PER_SEC", unit="examples/s")
 def examples_per_sec(
     gpus: Numbers,
     tokens_per_sec_per_gpu: Numbers,
@@ -91,14 +71,10 @@ def examples_per_sec(
     >>> round(examples_per_sec(8, 2500, 0.82, 900), 2)
     18.22
     """
-    return _throughput(gpus, tokens_per_sec_per_gpu, efficiency) / tokens_per_example
+    return throughput(gpus, tokens_per_sec_per_gpu, efficiency) / tokens_per_example
 
 
-@formula(
-    "FT_EXAMPLES_PER_MIN",
-    unit="examples/min",
-    excel=f"FT_EXAMPLES_PER_SEC(gpus,tokens_per_sec_per_gpu,efficiency,tokens_per_example)*{xl(SECONDS_PER_MINUTE)}",
-)
+@formula("FT_EXAMPLES_PER_MIN", unit="examples/min")
 def examples_per_min(
     gpus: Numbers,
     tokens_per_sec_per_gpu: Numbers,
@@ -123,15 +99,13 @@ def examples_per_min(
     >>> round(examples_per_min(8, 2500, 0.82, 900), 2)
     1093.33
     """
-    per_sec = _throughput(gpus, tokens_per_sec_per_gpu, efficiency) / tokens_per_example
-    return per_sec * SECONDS_PER_MINUTE
+    return (
+        examples_per_sec(gpus, tokens_per_sec_per_gpu, efficiency, tokens_per_example)
+        * SECONDS_PER_MINUTE
+    )
 
 
-@formula(
-    "FT_TOKENS_PER_MIN",
-    unit="tokens/min",
-    excel=f"FT_THROUGHPUT(gpus,tokens_per_sec_per_gpu,efficiency)*{xl(SECONDS_PER_MINUTE)}",
-)
+@formula("FT_TOKENS_PER_MIN", unit="tokens/min")
 def tokens_per_min(
     gpus: Numbers, tokens_per_sec_per_gpu: Numbers, efficiency: Numbers
 ) -> Floats:
@@ -153,15 +127,10 @@ def tokens_per_min(
     >>> tokens_per_min(8, 2500, 0.82)
     984000.0
     """
-    return _throughput(gpus, tokens_per_sec_per_gpu, efficiency) * SECONDS_PER_MINUTE
+    return throughput(gpus, tokens_per_sec_per_gpu, efficiency) * SECONDS_PER_MINUTE
 
 
-@formula(
-    "FT_TRAINING_HOURS",
-    unit="hours",
-    excel="examples*epochs*tokens_per_example"
-    f"/FT_THROUGHPUT(gpus,tokens_per_sec_per_gpu,efficiency)/{xl(SECONDS_PER_HOUR)}",
-)
+@formula("FT_TRAINING_HOURS", unit="hours")
 def training_hours(
     examples: Numbers,
     epochs: Numbers,
@@ -194,15 +163,12 @@ def training_hours(
     4.573
     """
     tokens = examples * epochs * tokens_per_example
-    cluster = _throughput(gpus, tokens_per_sec_per_gpu, efficiency)
-    return tokens / cluster / SECONDS_PER_HOUR
+    return (
+        tokens / throughput(gpus, tokens_per_sec_per_gpu, efficiency) / SECONDS_PER_HOUR
+    )
 
 
-@formula(
-    "FT_GPU_HOURS",
-    unit="GPU-hours",
-    excel="FT_TRAINING_HOURS(examples,epochs,gpus,tokens_per_sec_per_gpu,efficiency,tokens_per_example)*gpus",
-)
+@formula("FT_GPU_HOURS", unit="GPU-hours")
 def gpu_hours(
     examples: Numbers,
     epochs: Numbers,
@@ -229,16 +195,13 @@ def gpu_hours(
     >>> round(gpu_hours(100_000, 3, 8, 2500, 0.82, 900), 2)
     36.59
     """
-    return _gpu_hours(
-        examples, epochs, tokens_per_sec_per_gpu, efficiency, tokens_per_example
+    hours = training_hours(
+        examples, epochs, gpus, tokens_per_sec_per_gpu, efficiency, tokens_per_example
     )
+    return hours * gpus
 
 
-@formula(
-    "FT_COST",
-    unit="currency",
-    excel="FT_GPU_HOURS(examples,epochs,gpus,tokens_per_sec_per_gpu,efficiency,tokens_per_example)*price_per_gpu_hour",
-)
+@formula("FT_COST", unit="currency")
 def cost(
     examples: Numbers,
     epochs: Numbers,
@@ -268,18 +231,13 @@ def cost(
     >>> round(cost(100_000, 3, 8, 2500, 0.82, 900, 2.5), 2)
     91.46
     """
-    hours = _gpu_hours(
-        examples, epochs, tokens_per_sec_per_gpu, efficiency, tokens_per_example
+    hours = gpu_hours(
+        examples, epochs, gpus, tokens_per_sec_per_gpu, efficiency, tokens_per_example
     )
     return hours * price_per_gpu_hour
 
 
-@formula(
-    "FT_TOKENS_PER_EXAMPLE",
-    unit="tokens",
-    excel="IF(OMITTED(percentile),AVERAGE(lengths),"
-    "_xlfn.PERCENTILE.INC(lengths,percentile))",
-)
+@formula("FT_TOKENS_PER_EXAMPLE", unit="tokens")
 def tokens_per_example(lengths: Numbers, percentile: Numbers | None = None) -> Floats:
     """Mean tokens per example of a range of lengths, or a percentile (0 to 1).
 
@@ -305,11 +263,6 @@ def tokens_per_example(lengths: Numbers, percentile: Numbers | None = None) -> F
     >>> tokens_per_example([600, 800, 900, 1000, 1200], 0.9)
     1120.0
     """
-    if percentile is None:
-        return float(np.mean(lengths))
-    if isinstance(percentile, np.ndarray) and percentile.size == 0:
-        return np.empty(percentile.shape)  # no percentiles asked, none given
-    # np.quantile takes percentiles of at most two dimensions: ask for them flat
-    # and give the result the percentiles' own shape.
-    result = np.quantile(lengths, np.ravel(percentile)).reshape(np.shape(percentile))
-    return float(result) if np.ndim(result) == 0 else result
+    return where(
+        omitted(percentile), average(lengths), percentile_of(lengths, percentile)
+    )

@@ -2,31 +2,20 @@
 
 from __future__ import annotations
 
-from ..data.accelerators import ACCELERATORS, BY_NAME, Accelerator
-from ..registry import InvalidValueError, OptionalName, formula
-from ..registry.excel import (
-    ACCELERATOR_BANDWIDTH,
-    ACCELERATOR_KEYS,
-    ACCELERATOR_MEMORY,
-    ACCELERATOR_PEAKS,
-    ACCELERATOR_POWER,
-    ACCELERATOR_ROW,
-    DTYPE_COLUMN,
-    DTYPE_KEYS,
-    key,
-    xl,
+from ..data.accelerators import ACCELERATORS, BY_NAME
+from ..registry import OptionalName, formula
+from ..registry.excel import ACCELERATOR_KEYS, ACCELERATOR_ROW, key, xl
+from ..registry.lookups import (
+    _figure,
+    gpu_bandwidth,
+    gpu_memory,
+    gpu_peak,
+    gpu_power,
+    lookup,
 )
 
-_ROW = f"INDEX({ACCELERATOR_ROW},MATCH({key('gpu')},{ACCELERATOR_KEYS},0))"
-_COLUMN = f"INDEX({DTYPE_COLUMN},MATCH({key('dtype')},{DTYPE_KEYS},0))"
 
-
-@formula(
-    "GPU_PEAK_TFLOPS",
-    unit="TFLOP/s",
-    # A figure the table lacks is shown as text: +0 turns it into an error.
-    excel=f"IFERROR(INDEX({ACCELERATOR_PEAKS},{_ROW},{_COLUMN})+0,NA())",
-)
+@formula("GPU_PEAK_TFLOPS", unit="TFLOP/s")
 def gpu_peak_tflops(gpu: str, dtype: OptionalName = "bf16") -> float:
     """Dense peak TFLOP/s of one accelerator for a dtype, from its datasheet.
 
@@ -52,30 +41,10 @@ def gpu_peak_tflops(gpu: str, dtype: OptionalName = "bf16") -> float:
     >>> gpu_peak_tflops("A100")
     312.0
     """
-    acc = BY_NAME[gpu]
-    value = acc.peak_tflops.get(dtype)
-    if value is None:
-        have = ", ".join(acc.peak_tflops)
-        raise InvalidValueError(
-            "#N/A", f"{acc.name} has no {dtype} figure; it has {have}"
-        )
-    return float(value)
+    return gpu_peak(gpu, dtype)
 
 
-def _spec(acc: Accelerator, value: float | None, what: str) -> float:
-    if value is None:
-        raise InvalidValueError(
-            "#N/A", f"{acc.vendor} publishes no {what} figure for the {acc.name}"
-        )
-    return float(value)
-
-
-def _column(name: str) -> str:
-    """One column of the accelerator table, looked up; its dash is #N/A."""
-    return f"IFERROR(INDEX({name},{_ROW})+0,NA())"
-
-
-@formula("GPU_MEMORY_GB", unit="GB", excel=_column(ACCELERATOR_MEMORY))
+@formula("GPU_MEMORY_GB", unit="GB")
 def gpu_memory_gb(gpu: str) -> float:
     """Memory one accelerator has in GB (10^9 bytes): nvidia-smi's or the datasheet's.
 
@@ -109,11 +78,10 @@ def gpu_memory_gb(gpu: str) -> float:
     >>> gpu_memory_gb("H100")
     85.520809984
     """
-    acc = BY_NAME[gpu]
-    return _spec(acc, acc.memory_gb, "memory")
+    return gpu_memory(gpu)
 
 
-@formula("GPU_BANDWIDTH_TBS", unit="TB/s", excel=_column(ACCELERATOR_BANDWIDTH))
+@formula("GPU_BANDWIDTH_TBS", unit="TB/s")
 def gpu_bandwidth_tbs(gpu: str) -> float:
     """Peak memory bandwidth of one accelerator in TB/s, from its datasheet.
 
@@ -138,11 +106,10 @@ def gpu_bandwidth_tbs(gpu: str) -> float:
     >>> gpu_bandwidth_tbs("MI300X")
     5.325
     """
-    acc = BY_NAME[gpu]
-    return _spec(acc, acc.bandwidth_tbs, "bandwidth")
+    return gpu_bandwidth(gpu)
 
 
-@formula("GPU_POWER_W", unit="W", excel=_column(ACCELERATOR_POWER))
+@formula("GPU_POWER_W", unit="W")
 def gpu_power_w(gpu: str) -> float:
     """Board power (maximum TDP) of one accelerator in watts, from its datasheet.
 
@@ -171,8 +138,7 @@ def gpu_power_w(gpu: str) -> float:
     >>> gpu_power_w("H100")
     700.0
     """
-    acc = BY_NAME[gpu]
-    return _spec(acc, acc.power_w, "power")
+    return gpu_power(gpu)
 
 
 def _array(values: list[float | None]) -> str:
@@ -185,11 +151,23 @@ def _array(values: list[float | None]) -> str:
 INTERCONNECT = _array([a.interconnect_gbs for a in ACCELERATORS])
 
 
-@formula(
-    "GPU_INTERCONNECT_GBS",
-    unit="GB/s",
-    excel=f"IFERROR(INDEX({INTERCONNECT},{_ROW})+0,NA())",
+def _interconnect(gpu: str) -> float:
+    acc = BY_NAME[gpu]
+    return _figure(acc, acc.interconnect_gbs, "GPU-to-GPU bandwidth")
+
+
+_ROW = f"INDEX({ACCELERATOR_ROW},MATCH({key('gpu')},{ACCELERATOR_KEYS},0))"
+
+
+_gpu_interconnect = lookup(
+    "gpu_interconnect",
+    _interconnect,
+    f"IFERROR(INDEX({INTERCONNECT},{_ROW})+0,NA())",
+    ("gpu",),
 )
+
+
+@formula("GPU_INTERCONNECT_GBS", unit="GB/s")
 def gpu_interconnect_gbs(gpu: str) -> float:
     """GPU-to-GPU bandwidth of one accelerator in GB/s, both ways, from its datasheet.
 
@@ -223,5 +201,4 @@ def gpu_interconnect_gbs(gpu: str) -> float:
     >>> gpu_interconnect_gbs("L40S")
     64.0
     """
-    acc = BY_NAME[gpu]
-    return _spec(acc, acc.interconnect_gbs, "GPU-to-GPU bandwidth")
+    return _gpu_interconnect(gpu)

@@ -2,22 +2,11 @@
 
 from __future__ import annotations
 
-from ..data.models import BY_NAME, value
 from ..registry import formula
-from ..registry.excel import (
-    MODEL_FIELD_COLUMN,
-    MODEL_FIELD_KEYS,
-    MODEL_KEYS,
-    MODEL_ROW,
-    MODEL_SPECS,
-    key,
-)
-
-_ROW = f"INDEX({MODEL_ROW},MATCH({key('model')},{MODEL_KEYS},0))"
-_COLUMN = f"INDEX({MODEL_FIELD_COLUMN},MATCH({key('field')},{MODEL_FIELD_KEYS},0))"
+from ..registry.lookups import model_field
 
 
-@formula("MODEL_SPEC", unit="count", excel=f"INDEX({MODEL_SPECS},{_ROW},{_COLUMN})")
+@formula("MODEL_SPEC", unit="count")
 def model_spec(model: str, field: str) -> float:
     """A published model's shape by name: params, layers, d_model, heads, kv_heads, ….
 
@@ -56,4 +45,4 @@ def model_spec(model: str, field: str) -> float:
     >>> model_spec("Mixtral 8x7B", "num_local_experts")
     8.0
     """
-    return float(value(BY_NAME[model], field))
+    return model_field(model, field)

@@ -17,20 +17,11 @@ from ..data.units import (
     FLOPS_PER_PARAM_TOKEN,
     FLOPS_PER_PFDAY,
 )
+from ..excel.ops import sqrt
 from ..registry import Floats, Numbers, formula
-from ..registry.excel import xl
 
 
-def _chinchilla_params(budget_pf_days: Floats, tokens_per_param: Floats) -> Floats:
-    flops = budget_pf_days * FLOPS_PER_PFDAY
-    return (flops / (FLOPS_PER_PARAM_TOKEN * tokens_per_param)) ** 0.5
-
-
-@formula(
-    "CHINCHILLA_PARAMS",
-    unit="parameters",
-    excel=f"SQRT(budget_pf_days*{xl(FLOPS_PER_PFDAY)}/({xl(FLOPS_PER_PARAM_TOKEN)}*tokens_per_param))",
-)
+@formula("CHINCHILLA_PARAMS", unit="parameters")
 def chinchilla_params(
     budget_pf_days: Numbers,
     tokens_per_param: Numbers = CHINCHILLA_TOKENS_PER_PARAM,
@@ -58,14 +49,11 @@ def chinchilla_params(
     >>> f"{chinchilla_params(6000) / 1e9:.1f} B"
     '65.7 B'
     """
-    return _chinchilla_params(budget_pf_days, tokens_per_param)
+    flops = budget_pf_days * FLOPS_PER_PFDAY
+    return sqrt(flops / (FLOPS_PER_PARAM_TOKEN * tokens_per_param))
 
 
-@formula(
-    "CHINCHILLA_TOKENS",
-    unit="tokens",
-    excel="tokens_per_param*CHINCHILLA_PARAMS(budget_pf_days,tokens_per_param)",
-)
+@formula("CHINCHILLA_TOKENS", unit="tokens")
 def chinchilla_tokens(
     budget_pf_days: Numbers,
     tokens_per_param: Numbers = CHINCHILLA_TOKENS_PER_PARAM,
@@ -88,14 +76,10 @@ def chinchilla_tokens(
     >>> f"{chinchilla_tokens(6000) / 1e12:.2f} T"
     '1.31 T'
     """
-    return tokens_per_param * _chinchilla_params(budget_pf_days, tokens_per_param)
+    return tokens_per_param * chinchilla_params(budget_pf_days, tokens_per_param)
 
 
-@formula(
-    "CHINCHILLA_TOKENS_FOR_PARAMS",
-    unit="tokens",
-    excel="tokens_per_param*params",
-)
+@formula("CHINCHILLA_TOKENS_FOR_PARAMS", unit="tokens")
 def chinchilla_tokens_for_params(
     params: Numbers, tokens_per_param: Numbers = CHINCHILLA_TOKENS_PER_PARAM
 ) -> Floats:
@@ -121,11 +105,7 @@ def chinchilla_tokens_for_params(
     return tokens_per_param * params
 
 
-@formula(
-    "CHINCHILLA_BUDGET",
-    unit="PF/s-days",
-    excel=f"{xl(FLOPS_PER_PARAM_TOKEN)}*params*(tokens_per_param*params)/{xl(FLOPS_PER_PFDAY)}",
-)
+@formula("CHINCHILLA_BUDGET", unit="PF/s-days")
 def chinchilla_budget(
     params: Numbers, tokens_per_param: Numbers = CHINCHILLA_TOKENS_PER_PARAM
 ) -> Floats:
@@ -151,11 +131,7 @@ def chinchilla_budget(
     return FLOPS_PER_PARAM_TOKEN * params * tokens / FLOPS_PER_PFDAY
 
 
-@formula(
-    "ISOFLOP_TOKENS",
-    unit="tokens",
-    excel=f"budget_pf_days*{xl(FLOPS_PER_PFDAY)}/({xl(FLOPS_PER_PARAM_TOKEN)}*params)",
-)
+@formula("ISOFLOP_TOKENS", unit="tokens")
 def isoflop_tokens(budget_pf_days: Numbers, params: Numbers) -> Floats:
     """Tokens that spend a budget on a model of N parameters: D = C·8.64e19 / (6N).
 
@@ -180,11 +156,7 @@ def isoflop_tokens(budget_pf_days: Numbers, params: Numbers) -> Floats:
     return budget_pf_days * FLOPS_PER_PFDAY / (FLOPS_PER_PARAM_TOKEN * params)
 
 
-@formula(
-    "TRAINING_FLOPS",
-    unit="FLOPs",
-    excel=f"{xl(FLOPS_PER_PARAM_TOKEN)}*params*tokens",
-)
+@formula("TRAINING_FLOPS", unit="FLOPs")
 def training_flops(params: Numbers, tokens: Numbers) -> Floats:
     """Training compute of a dense transformer in FLOPs: 6·N·D.
 
@@ -208,11 +180,7 @@ def training_flops(params: Numbers, tokens: Numbers) -> Floats:
     return FLOPS_PER_PARAM_TOKEN * params * tokens
 
 
-@formula(
-    "PFDAYS_TO_FLOPS",
-    unit="FLOPs",
-    excel=f"value*{xl(FLOPS_PER_PFDAY)}",
-)
+@formula("PFDAYS_TO_FLOPS", unit="FLOPs")
 def pfdays_to_flops(value: Numbers) -> Floats:
     """Convert petaFLOP/s-days to FLOPs: 1 PF/s-day = 1e15 × 86,400 = 8.64e19 FLOPs.
 
@@ -236,11 +204,7 @@ def pfdays_to_flops(value: Numbers) -> Floats:
     return value * FLOPS_PER_PFDAY
 
 
-@formula(
-    "FLOPS_TO_PFDAYS",
-    unit="PF/s-days",
-    excel=f"value/{xl(FLOPS_PER_PFDAY)}",
-)
+@formula("FLOPS_TO_PFDAYS", unit="PF/s-days")
 def flops_to_pfdays(value: Numbers) -> Floats:
     """Convert FLOPs to petaFLOP/s-days (8.64e19 FLOPs each).
 

@@ -21,22 +21,22 @@ import math
 
 import numpy as np
 
-from ..data.fits import FITS, Fit
+from ..data.fits import FITS
 from ..data.units import (
     FLOPS_PER_PARAM_TOKEN,
     FLOPS_PER_PFDAY,
     INFERENCE_FLOPS_PER_PARAM_TOKEN,
 )
 from ..registry import Floats, Numbers, OptionalName, formula
-from ..registry.excel import FIT, FIT_NAMES, key, xl
-
-_F = f"MATCH({key('fit')},{FIT_NAMES},0)"  # the fit's row in the fits' table
-
-
-def _c(which: str) -> str:
-    """A fit constant in Excel: INDEX(FitAlpha, <the fit's row>)."""
-    return f"INDEX({FIT[which]},{_F})"
-
+from ..registry.lookups import (
+    fit_a,
+    fit_alpha,
+    fit_b,
+    fit_beta,
+    fit_e,
+    fit_exponent,
+    fit_g,
+)
 
 # Why these two have no Excel expression (the LAMBDA library's cover says it;
 # docs/excel.md gives the testing reason: the formulas engine cannot run
@@ -48,20 +48,7 @@ _BELOW_E = "target_loss must be above the fit's irreducible loss E: " + ", ".joi
 )
 
 
-def _loss(fit: Fit, params: Floats, tokens: Floats) -> Floats:
-    return fit.E + fit.A / params**fit.alpha + fit.B / tokens**fit.beta
-
-
-def _fit_params(budget_pf_days: Floats, fit: Fit) -> Floats:
-    return fit.G * (budget_pf_days * FLOPS_PER_PFDAY / FLOPS_PER_PARAM_TOKEN) ** fit.a
-
-
-@formula(
-    "CHINCHILLA_LOSS",
-    unit="nats/token",
-    excel=f"{_c('E')}+{_c('A')}/POWER(params,{_c('Alpha')})"
-    f"+{_c('B')}/POWER(tokens,{_c('Beta')})",
-)
+@formula("CHINCHILLA_LOSS", unit="nats/token")
 def chinchilla_loss(
     params: Numbers, tokens: Numbers, fit: OptionalName = "hoffmann"
 ) -> Floats:
@@ -87,14 +74,14 @@ def chinchilla_loss(
     >>> round(chinchilla_loss(70e9, 1.4e12), 4)
     1.9366
     """
-    return _loss(FITS[fit], params, tokens)
+    return (
+        fit_e(fit)
+        + fit_a(fit) / params ** fit_alpha(fit)
+        + fit_b(fit) / tokens ** fit_beta(fit)
+    )
 
 
-@formula(
-    "CHINCHILLA_FIT_PARAMS",
-    unit="parameters",
-    excel=f"{_c('G')}*POWER(budget_pf_days*{xl(FLOPS_PER_PFDAY)}/{xl(FLOPS_PER_PARAM_TOKEN)},{_c('Exponent')})",
-)
+@formula("CHINCHILLA_FIT_PARAMS", unit="parameters")
 def chinchilla_fit_params(
     budget_pf_days: Numbers, fit: OptionalName = "hoffmann"
 ) -> Floats:
@@ -120,14 +107,11 @@ def chinchilla_fit_params(
     >>> f"{chinchilla_fit_params(3640) / 1e9:.1f} B"
     '24.5 B'
     """
-    return _fit_params(budget_pf_days, FITS[fit])
+    flops = budget_pf_days * FLOPS_PER_PFDAY
+    return fit_g(fit) * (flops / FLOPS_PER_PARAM_TOKEN) ** fit_exponent(fit)
 
 
-@formula(
-    "CHINCHILLA_FIT_TOKENS",
-    unit="tokens",
-    excel=f"budget_pf_days*{xl(FLOPS_PER_PFDAY)}/({xl(FLOPS_PER_PARAM_TOKEN)}*CHINCHILLA_FIT_PARAMS(budget_pf_days,fit))",
-)
+@formula("CHINCHILLA_FIT_TOKENS", unit="tokens")
 def chinchilla_fit_tokens(
     budget_pf_days: Numbers, fit: OptionalName = "hoffmann"
 ) -> Floats:
@@ -150,7 +134,7 @@ def chinchilla_fit_tokens(
     '2.14 T'
     """
     flops = budget_pf_days * FLOPS_PER_PFDAY
-    return flops / (FLOPS_PER_PARAM_TOKEN * _fit_params(budget_pf_days, FITS[fit]))
+    return flops / (FLOPS_PER_PARAM_TOKEN * chinchilla_fit_params(budget_pf_days, fit))
 
 
 def inference_optimal(
@@ -204,7 +188,6 @@ def inference_optimal(
     "INFERENCE_OPTIMAL_PARAMS",
     unit="parameters",
     invalid_result=_BELOW_E,
-    excel=None,
     excel_note=_NO_EXCEL,
 )
 def inference_optimal_params(
@@ -240,7 +223,6 @@ def inference_optimal_params(
     "INFERENCE_OPTIMAL_TOKENS",
     unit="tokens",
     invalid_result=_BELOW_E,
-    excel=None,
     excel_note=_NO_EXCEL,
 )
 def inference_optimal_tokens(

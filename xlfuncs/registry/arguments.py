@@ -32,11 +32,19 @@ from ..data.models import (
     suggest_model,
 )
 from ..data.serving import (
+    PARALLEL_CODES,
     SERVING_PRECISION_KEYS,
     SERVING_PRECISIONS,
+    find_parallel,
     find_serving_precision,
 )
-from ..data.training import METHOD_SPELLINGS, METHODS, find_method
+from ..data.training import (
+    METHOD_SPELLINGS,
+    METHODS,
+    OPTIMIZER_BYTES,
+    find_method,
+    find_optimizer,
+)
 from ..data.units import (
     BYTES_PER_GB,
     BYTES_PER_MIB,
@@ -47,6 +55,7 @@ from ..data.units import (
 )
 from .domains import (
     DIVISOR,
+    FLAG,
     FRACTION,
     NONNEGATIVE,
     PERCENTILE,
@@ -148,7 +157,10 @@ class Arg:
         """Why the single value ``x`` is not acceptable, or None if it is."""
         if self.kind == "choice":
             if isinstance(x, str):
-                return None if self.key(x) is not None else self.unknown(x)
+                try:
+                    return None if self.key(x) is not None else self.unknown(x)
+                except InputError as err:  # a name found but unreadable
+                    return err
             return InvalidTypeError(
                 "#VALUE!",
                 f"{self.name} must be a name (str), not {_py(x)}",
@@ -209,20 +221,25 @@ class Arg:
 
     def unusual(self, value: Any) -> UnusualValueWarning | None:
         """A warning when a checked value (a float, or an array of them) lies
-        outside ``typical``, naming the likely slip; None inside it."""
+        outside ``typical``, naming the likely slip; None inside it. Zero,
+        where the domain admits it, is a choice (none: no window, no latency
+        target, no other memory), never a slip."""
         if self.typical is None or value is None or self.kind != "number":
             return None
         lo, hi = self.typical
+        zero_ok = self.domain is not None and self.domain.contains(0.0)
         if isinstance(value, np.ndarray):
             if value.size == 0 or (value.min() >= lo and value.max() <= hi):
                 return None
             outside = (value < lo) | (value > hi)  # NaN is neither
+            if zero_ok:
+                outside &= value != 0
             if not outside.any():
                 return None
             x = float(value[outside].flat[0])
         else:
             x = float(value)
-            if not (x < lo or x > hi):
+            if not (x < lo or x > hi) or (zero_ok and x == 0):
                 return None
         return UnusualValueWarning(self.unusual_text(x), self.name, x)
 
@@ -438,9 +455,11 @@ DTYPE = Choice("precision", find_dtype, lambda: DTYPES, "")
 FIT = Choice("fit", find_fit, lambda: FITS, "")
 RECOMPUTE = Choice("recomputation", find_recompute, lambda: RECOMPUTE_MODES, "")
 METHOD = Choice("fine-tuning method", find_method, lambda: METHODS, "")
+OPTIMIZER = Choice("optimizer", find_optimizer, lambda: OPTIMIZER_BYTES, "")
 PRECISION = Choice(
     "serving precision", find_serving_precision, lambda: SERVING_PRECISIONS, ""
 )
+PARALLEL = Choice("way to split a replica", find_parallel, lambda: PARALLEL_CODES, "")
 #: Every spelling of a serving precision, as key() writes a typed one: the Excel
 #: array constant its look-ups MATCH against.
 PRECISION_KEYS = "{" + ",".join(f'"{k}"' for k, _ in SERVING_PRECISION_KEYS) + "}"
@@ -455,7 +474,10 @@ METHOD_CODE = Domain(
 
 
 def _model(name: str) -> str | None:
-    hit = find_model(name)
+    try:
+        hit = find_model(name)
+    except ValueError as err:  # a .json file that is not a config.json read
+        raise InvalidValueError("#VALUE!", f"model: {err}") from None
     return hit.name if hit else None
 
 
@@ -480,8 +502,9 @@ _ARGS = (
         "gpus",
         "Number of GPUs working in parallel (G); for the memory functions the "
         "data-parallel GPUs ZeRO shards over (model_parallel counts the others); "
-        "for serving, one replica's, splitting each layer.",
+        "for serving, one replica's. A whole number.",
         "GPUs",
+        WHOLE,
         typical=(1, 100_000),
     ),
     Arg(
@@ -602,6 +625,15 @@ _ARGS = (
         typical=(0.1, 0.7),
         slips=((100, "a percentage divided by 100 twice"),),
     ),
+    Arg(
+        "hfu",
+        "Hardware FLOPs utilisation, a fraction in (0, 1]: 40% or 0.4. All the "
+        "FLOPs the GPUs run, recomputed activations included, over their peak.",
+        "fraction",
+        FRACTION,
+        typical=(0.1, 0.8),
+        slips=((100, "a percentage divided by 100 twice"),),
+    ),
     Arg("days", "Wall-clock days of training.", "days", typical=(0.01, 1000)),
     Arg(
         "achieved_tflops_per_gpu",
@@ -651,8 +683,8 @@ _ARGS = (
     ),
     Arg(
         "dtype",
-        "Precision: bf16 (default), fp16, fp8, tf32, fp32, or int8 (TOP/s, for "
-        "inference).",
+        "Precision: bf16 (default), fp16, fp8, tf32, fp32, int8 (TOP/s, for "
+        "inference) or fp4 (NVFP4, MXFP4: Blackwell, MI350 series).",
         "text",
         None,
         kind="choice",
@@ -719,6 +751,16 @@ _ARGS = (
         "Usable share of each GPU's memory, a fraction in (0, 1]: 90% (default) "
         "keeps 10 % for the CUDA context, buffers and fragmentation; 100% fills "
         "the GPU.",
+        "fraction",
+        FRACTION,
+        typical=(0.5, 1),
+        slips=((100, "a percentage divided by 100 twice"),),
+    ),
+    Arg(
+        "cache_share",
+        "Share of the memory the weights leave that the key/value cache takes, a "
+        "fraction in (0, 1]: 90% (default), TensorRT-LLM's "
+        "kv_cache_free_gpu_mem_fraction; the rest holds activations and the runtime.",
         "fraction",
         FRACTION,
         typical=(0.5, 1),
@@ -816,6 +858,22 @@ _ARGS = (
         choice=RECOMPUTE,
     ),
     Arg(
+        "optimizer",
+        'The optimizer\'s state: "adam" (default: mixed precision, an fp32 master '
+        'weight, momentum and variance, 12 bytes a trained weight), "bf16" (AdamW '
+        'on a bf16 model, its states in bf16: 4) or "8bit" (8-bit Adam: 2).',
+        "name",
+        kind="choice",
+        choice=OPTIMIZER,
+    ),
+    Arg(
+        "optimizer_bytes",
+        "Bytes of optimizer state per trained weight: 12 (default) for Adam with an "
+        "fp32 master copy, 4 for AdamW in bf16, 2 for 8-bit Adam.",
+        "bytes",
+        typical=(0.5, 16),
+    ),
+    Arg(
         "method",
         'Fine-tuning method: "full" (every weight trains), "lora" (adapters on a '
         'frozen 16-bit model) or "qlora" (adapters on a 4-bit model).',
@@ -854,12 +912,75 @@ _ARGS = (
     ),
     Arg(
         "bytes_per_value",
-        "Bytes per cached key or value: 2 for bf16 or fp16, 1 for fp8 or int8. "
-        "Default 2, or where the weights' precision or bytes_per_param is "
-        "given, that width.",
+        "Bytes per cached key or value: 2 for bf16 or fp16, 1 for fp8. Default: "
+        "the serving precision's (fp8 and fp4 weights cache in fp8, others in 16 "
+        "bits), or bytes_per_param where only that is given.",
         "bytes",
         typical=(0.1, 8),
         slips=((1 / 8, "bits typed"),),
+    ),
+    Arg(
+        "cache_width",
+        "Values each layer caches per token: a key and a value of kv_heads × "
+        "head_dim each (2 × 8 × 128 = 2,048 for Llama 3 8B), or latent "
+        "attention's latent and rotary key (512 + 64 = 576 for DeepSeek-V3); "
+        'MODEL_SPEC(model, "cache_width").',
+        "values",
+        WHOLE,
+        typical=(16, 1_000_000),
+    ),
+    Arg(
+        "cache_heads",
+        "Heads the cache is split by under tensor parallelism: kv_heads, 1 for "
+        "latent attention (each GPU then holds every sequence's latent whole). "
+        "0 (default): split over the GPUs without copies.",
+        "heads",
+        WHOLE_OR_ZERO,
+        typical=(1, 1024),
+    ),
+    Arg(
+        "window",
+        "Tokens a windowed layer attends to (sliding-window or chunked "
+        "attention: 1,024 for Gemma 3's local layers, 128 for gpt-oss's); its "
+        "cache stops growing there. 0 (default): no window.",
+        "tokens",
+        WHOLE_OR_ZERO,
+        typical=(16, 10_000_000),
+    ),
+    Arg(
+        "windowed_layers",
+        "Layers that attend to the last window tokens only, a whole number: 0 "
+        "(default) for none; 5 of every 6 for Gemma 3.",
+        "layers",
+        WHOLE_OR_ZERO,
+        typical=(0, 1000),
+    ),
+    Arg(
+        "parallel",
+        'How a replica\'s GPUs share the model: "tp" (default) splits every layer '
+        'over them; "ep" runs attention on each GPU for its own sequences and '
+        "spreads a mixture's experts over the GPUs (expert parallelism).",
+        "name",
+        kind="choice",
+        choice=PARALLEL,
+    ),
+    Arg(
+        "request_ms",
+        "Milliseconds (ms) every request costs besides its prompt's processing "
+        "(scheduling, tokenizing, the first step): 8 (default, NVIDIA NIM's "
+        "measured times to first token; docs/serving.md).",
+        "ms",
+        NONNEGATIVE,
+        typical=(0, 1000),
+    ),
+    Arg(
+        "expert_parallel",
+        "How a replica's GPUs share a mixture: 0 (default, a flag) tensor parallel, "
+        "every layer split over them; 1 attention data-parallel with expert "
+        "parallelism: each GPU runs attention for its own sequences and holds "
+        "1/gpus of the experts.",
+        "flag",
+        FLAG,
     ),
     # Energy and emissions
     Arg(
@@ -1007,10 +1128,11 @@ _ARGS = (
     ),
     Arg(
         "ms_per_token",
-        "Latency target: the most milliseconds (ms) one decoding step may take "
-        "(time per output token, e.g. 40); where optional, blank for none "
-        "(maximum throughput).",
+        "Latency target: the most milliseconds (ms) a user waits between output "
+        "tokens (time per output token, e.g. 40); where optional, 0 or blank for "
+        "none (maximum throughput).",
         "ms",
+        NONNEGATIVE,
         typical=(1, 2000),
         slips=((1000, "seconds typed"),),
     ),

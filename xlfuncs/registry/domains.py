@@ -161,6 +161,8 @@ ZERO_STAGE = Domain(
     "be 0, 1, 2 or 3 (0: no sharding; 1, 2, 3: ZeRO stage)",
     "be 0, 1, 2 or 3 (0: no sharding; 1, 2, 3: ZeRO stage)", whole=True,
 )  # fmt: skip
+# A switch between two ways of doing a thing: 0 or 1.
+FLAG = Domain(0.0, 1.0, True, True, "be 0 or 1", "be 0 or 1", whole=True)
 # Power usage effectiveness: facility energy over IT energy, 1 at best.
 PUE = Domain(
     1.0, INF, True, False,

@@ -14,11 +14,13 @@ the Excel math of a function is written in one place, next to its Python.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from ..data.names import IGNORED
+from ..excel.tree import Expr
+from ..excel.values import literal as literal
+from ..excel.values import xl as xl
 
 # The reference tables expressions read, as workbook names a data sheet defines
 # (xlfuncs.templates.data_sheet writes them).
@@ -78,37 +80,17 @@ def key(expr: str) -> str:
     return exact(expr)
 
 
-def xl(x: float) -> str:
-    """A number as an Excel formula literal: ``8.64E+19``, ``0.5``, ``6``.
-
-    Always with a signed exponent: some readers (the ``formulas`` engine) fail on
-    ``1E6``; Excel writes ``1E+6`` itself.
-    """
-    x = float(x)
-    if not math.isfinite(x):
-        raise ValueError(f"{x} has no Excel literal")
-    if x.is_integer() and abs(x) < 1e15:
-        return str(int(x))
-    text = repr(x).upper()
-    if "E" in text and "E-" not in text and "E+" not in text:
-        text = text.replace("E", "E+")
-    return text
-
-
-def literal(value: object) -> str:
-    """A text or a number as an Excel formula literal: ``"H100"``, ``8.64E+19``."""
-    if isinstance(value, str):
-        return '"' + value.replace('"', '""') + '"'
-    return xl(float(value))  # type: ignore[arg-type]
-
-
 class ExcelFunction(NamedTuple):
     """A registered function, as :func:`xlfuncs.templates.written.inline` writes
     its calls out."""
 
     params: Sequence[str]  # its argument names, in order
     defaults: Mapping[str, object]  # optional arguments and their defaults
-    expr: str  # its result as an Excel expression over ``params``
+    expr: Expr  # its result as an Excel expression over ``params``
+    # Its declaration: named parts, each over the params and the parts before
+    # it, and the result over both (a LAMBDA's LET holds them).
+    parts: Sequence[tuple[str, Expr]] = ()
+    result: Expr | None = None
 
 
 #: Every function with an Excel expression, by its Excel name.

@@ -330,6 +330,19 @@ DATA_TEXTS = {
         " parámetros.",
     ),
     "data.params_source": T("Parameter count", "Número de parámetros"),
+    "data.user_models": T(
+        "Your own models: the yellow rows under the table. Type a name and the shape"
+        " from the model's config.json (params and, for a mixture, active_params;"
+        " layers, d_model, heads, kv_heads, head_dim, ffn_dim, vocab, context); the"
+        " other fields start as a dense model with a gated MLP, and the grey ones are"
+        " computed. Every function and workbook then takes the model by that name.",
+        "Sus propios modelos: las filas amarillas bajo la tabla. Escriba un nombre y"
+        " la forma del config.json del modelo (params y, en una mezcla,"
+        " active_params; layers, d_model, heads, kv_heads, head_dim, ffn_dim, vocab,"
+        " context); los demás campos empiezan como un modelo denso con MLP con"
+        " puerta, y los grises se calculan. Cada función y libro toma entonces el"
+        " modelo por ese nombre.",
+    ),
     "data.recompute": T("Recomputation modes", "Modos de recálculo"),
     "data.fits": T(
         "Fitted scaling laws: L = E + A/N^α + B/D^β",
@@ -341,6 +354,8 @@ DATA_TEXTS = {
     ),
     "data.currency": T("Currency", "Moneda"),
     "data.methods": T("Fine-tuning methods", "Métodos de ajuste"),
+    "data.precisions": T("Serving precisions", "Precisiones de servicio"),
+    "data.optimizers": T("Optimizers", "Optimizadores"),
     "data.sources_list": T(
         "Throughput per GPU: measured or estimated",
         "Rendimiento por GPU: medido o estimado",

@@ -20,6 +20,7 @@ from typing import Any
 
 from openpyxl import Workbook
 from openpyxl.styles import Alignment, Font
+from openpyxl.utils import quote_sheetname
 from openpyxl.worksheet.worksheet import Worksheet
 
 from ..data.accelerators import ACCELERATORS, find
@@ -36,6 +37,8 @@ from ..data.planning import (
     SOURCE_KEYS,
     SOURCE_NAMES,
 )
+from ..data.serving import SERVING_PRECISIONS
+from ..data.training import OPTIMIZER_BYTES
 from ..data.units import (
     DTYPE_ALIASES,
     DTYPES,
@@ -43,6 +46,7 @@ from ..data.units import (
     TRAINING_DTYPES,
     find_dtype,
 )
+from ..excel.values import Range
 from ..registry.excel import (
     ACCELERATOR_BANDWIDTH,
     ACCELERATOR_KEYS,
@@ -60,10 +64,48 @@ from ..registry.excel import (
     MODEL_ROW,
     MODEL_SPECS,
 )
+from ..registry.excel import key as typed_key
 from ..workbook import writer as wr
-from ..workbook.page import lines
+from ..workbook.page import WIDTH_PX, lines
 from ..workbook.writer import Column, SheetWriter, Style
-from .semantics import Range
+
+#: The optimizers the memory functions take, by name, for the drop-downs.
+OPTIMIZERS = tuple(OPTIMIZER_BYTES)
+
+#: Rows at the foot of the Models sheet for models of the user's own, typed in
+#: and then used by name like any other.
+USER_MODELS = 4
+#: A user row's fields before anything is typed: a dense model with no window,
+#: a gated MLP and untied embeddings (Llama's kind).
+USER_DEFAULTS = {
+    "experts": 1.0, "experts_per_token": 1.0, "window": 0.0, "windowed_layers": 0.0,
+    "shared_experts": 0.0, "dense_layers": 0.0, "dense_ffn_dim": 0.0,
+    "mlp_matrices": 3.0, "embedding_matrices": 2.0, "kv_lora_rank": 0.0,
+    "q_lora_rank": 0.0, "qk_rope_head_dim": 0.0, "v_head_dim": 0.0,
+}  # fmt: skip
+#: A user row's fields computed from the others, as the table's Model does
+#: (xlfuncs.data.shapes): {field: Excel text over {field} placeholders}. Latent
+#: attention is a kv_lora_rank above 0. active_params starts as params and
+#: takes a mixture's own count typed over it.
+USER_DERIVED = {
+    "active_params": "{params}",
+    "attention_width": "{heads}*{head_dim}",
+    "kv_width": "IF({kv_lora_rank}>0,{kv_lora_rank}+{qk_rope_head_dim},"
+    "{kv_heads}*{head_dim})",
+    "cache_width": "IF({kv_lora_rank}>0,{kv_width},2*{kv_width})",
+    "cache_heads": "IF({kv_lora_rank}>0,1,{kv_heads})",
+    "active_ffn_dim": "IF({experts}<=1,{ffn_dim},(({layers}-{dense_layers})*{ffn_dim}"
+    "*({experts_per_token}+{shared_experts})+{dense_layers}*{dense_ffn_dim})/{layers})",
+}
+#: A user row's key while it has no name: a space, which no typed name's key
+#: holds (key() removes spaces), so no look-up finds the empty row.
+NO_KEY = " "
+
+
+def user_row() -> tuple[float, ...]:
+    """A user row's values before anything is typed, as Excel computes them."""
+    return tuple(USER_DEFAULTS.get(f, 0.0) for f in FIELDS)
+
 
 #: Words a vendor's names may start with; the Python look-up strips them too.
 VENDOR_WORDS = {
@@ -149,15 +191,18 @@ def tables() -> dict[str, Range]:
         "RecomputeNames": Range.row(RECOMPUTE_MODES),
         "CurrencyCodes": Range.column([c.code for c in CURRENCIES]),
         "MethodNames": Range.row(METHOD_NAMES),
+        "PrecisionNames": Range.row(SERVING_PRECISIONS),
+        "OptimizerNames": Range.row(OPTIMIZERS),
         "SourceNames": Range.row(SOURCE_NAMES),
         "MethodKeys": Range.column([k for k, _ in METHOD_KEYS]),
         "MethodCode": Range.column([float(v) for _, v in METHOD_KEYS]),
         "SourceKeys": Range.column([k for k, _ in SOURCE_KEYS]),
         "SourceCode": Range.column([float(v) for _, v in SOURCE_KEYS]),
         "CurrencyPerUSD": Range.column([c.per_usd for c in CURRENCIES]),
-        "ModelNames": Range.column([m.name for m in MODELS]),
+        "ModelNames": Range.column([m.name for m in MODELS] + [None] * USER_MODELS),
         MODEL_SPECS: Range(
             tuple(tuple(float(model_value(m, f)) for f in FIELDS) for m in MODELS)
+            + (user_row(),) * USER_MODELS
         ),
     }
     for which, attr in zip(
@@ -171,6 +216,8 @@ def tables() -> dict[str, Range]:
         (list(model_keys()), MODEL_KEYS, MODEL_ROW),
         (list(field_keys()), MODEL_FIELD_KEYS, MODEL_FIELD_COLUMN),
     ):
+        if keys_name == MODEL_KEYS:  # the user's rows, named or not
+            found += [(NO_KEY, len(MODELS) + k) for k in range(1, USER_MODELS + 1)]
         out[keys_name] = Range.column([k for k, _ in found])
         out[index_name] = Range.column([float(i) for _, i in found])
     return out
@@ -318,7 +365,9 @@ def add_data_sheet(
         w.put(key, mode, fit=False)
     _range(w, "RecomputeNames", mode_keys[0], mode_keys[-1], w.row, w.row)
     for title, names, name in ((t("data.methods"), METHOD_NAMES, "MethodNames"),
-                               (t("data.sources_list"), SOURCE_NAMES, "SourceNames")):  # fmt: skip
+                               (t("data.sources_list"), SOURCE_NAMES, "SourceNames"),
+                               (t("data.precisions"), SERVING_PRECISIONS, "PrecisionNames"),
+                               (t("data.optimizers"), OPTIMIZERS, "OptimizerNames")):  # fmt: skip
         w.next()
         w.put("accelerator", title, _HEADING, fit=False)
         w.next()
@@ -347,15 +396,24 @@ def add_data_sheet(
     data = w.ws
 
     # Models: a row each, a column per MODEL_SPEC field, the sources last. A
-    # field's name is what MODEL_SPEC takes: it breaks only after "_". Parameter
-    # counts need room for "405,0 mil M".
+    # field's name is what MODEL_SPEC takes: it breaks only after "_". Two
+    # landscape pages across, the model's name on each.
     parts = [field.replace("_", "_\n") for field in FIELDS]
     # Parameter counts in billions, without a word ("405.0"; the title says so):
     # as plain counts they overflow (###), and "405,0 mil M" would not fit.
-    widths = [max(7.0, max(len(x) for x in p.split()) + 1.0) for p in parts]
+    widths = [max(6.5, max(len(x) for x in p.split()) + 1.0) for p in parts]
     m = SheetWriter(wb, wb.create_sheet(t("data.models_sheet")),
                     [Column("model", 16.0)] + [Column(f, wd) for f, wd in zip(FIELDS, widths)])  # fmt: skip
-    _title(m, FIELDS[-1], t("data.models_title"))
+    # Text across the table stops at the first page's edge: the table prints two
+    # pages across, and a note merged over both would be cut at the fold.
+    page_widths = [7 * w + 5 for w in [16.0, *widths]]
+    first_page = max(
+        k
+        for k in range(len(page_widths))
+        if sum(page_widths[: k + 1]) <= WIDTH_PX["landscape"]
+    )
+    fold = ["model", *FIELDS][first_page]
+    _title(m, fold, t("data.models_title"))
     _header(m, [t("data.model"), *parts], 30)
     for k, model in enumerate(MODELS):
         m.next()
@@ -365,14 +423,35 @@ def add_data_sheet(
             m.put(
                 field, value, wr.BODY.but(fmt=billions if big else "#,##0"), fit=False
             )
+    for _ in range(USER_MODELS):
+        m.next()
+        m.put("model", "", wr.INPUT.but(align=Alignment(horizontal="left")), fit=False)
+        cells = {f: m.coord(f) for f in FIELDS}
+        for field in FIELDS:
+            if field in USER_DERIVED:
+                text = USER_DERIVED[field].format(**cells)
+                style = wr.INPUT if field == "active_params" else wr.BODY
+                # Zero, before the row is filled in, shows as blank: no data yet.
+                fmt = billions if field == "active_params" else "#,##0"
+                m.formula(field, text, 0.0, style.but(fmt=f"{fmt};-{fmt};"))
+            elif field in USER_DEFAULTS:
+                m.put(field, USER_DEFAULTS[field], wr.INPUT.but(fmt="#,##0"), fit=False)
+            else:
+                big = field == "params"
+                m.put(
+                    field, "", wr.INPUT.but(fmt=billions if big else "#,##0"), fit=False
+                )
     end = m.row
     _range(m, "ModelNames", "model", "model", HEAD + 1, end)
     _range(m, MODEL_SPECS, FIELDS[0], FIELDS[-1], HEAD + 1, end)
     m.next()
     sources = [f"{x.name}: {x.source}. {t('data.params_source')}: {x.params_source}"
                for x in MODELS]  # fmt: skip
-    _sources(m, FIELDS[-1], t("data.model_sources"), sources)
-    m.finish("en", last=FIELDS[-1], title_rows="1:1", freeze=f"B{HEAD + 1}")
+    sources.append(t("data.user_models"))
+    _sources(m, fold, t("data.model_sources"), sources)
+    m.finish("en", last=FIELDS[-1], title_rows="1:1", freeze=f"B{HEAD + 1}",
+             pages_wide=2)  # fmt: skip
+    m.ws.page_setup.pageOrder = "overThenDown"  # a row's two halves together
 
     # Keys, on a hidden sheet: every spelling a formula accepts, beside the row
     # or column it means.
@@ -390,7 +469,12 @@ def add_data_sheet(
     for kind, (keys_name, index_name) in zip(kinds, KEY_TABLES):
         found = zip(values[keys_name].flat(), values[index_name].flat())
         for row, (text, index) in enumerate(found, start=2):
-            keys_w.put(f"{kind}.key", text, row=row, fit=False)
+            if keys_name == MODEL_KEYS and text == NO_KEY:  # a row of the user's
+                name = f"{quote_sheetname(m.ws.title)}!$A${HEAD + int(index)}"
+                keys_w.formula(f"{kind}.key", f'IF(ISBLANK({name}),"{NO_KEY}",{typed_key(name)})',
+                               NO_KEY, row=row)  # fmt: skip
+            else:
+                keys_w.put(f"{kind}.key", text, row=row, fit=False)
             keys_w.put(f"{kind}.index", index, row=row, fit=False)
         bottom = 1 + len(values[keys_name].rows)
         _range(keys_w, keys_name, f"{kind}.key", f"{kind}.key", 2, bottom)
@@ -401,6 +485,8 @@ def add_data_sheet(
     # prints a hidden sheet's print area (here a stray header page at the end
     # of every print), and skips a hidden sheet that has none.
     keys_w.ws.print_area = None
+    cached.update(m.cached)
+    cached.update(keys_w.cached)
     return [data, m.ws, keys_w.ws], cached
 
 

@@ -34,10 +34,11 @@ from .shared import (
     DTYPE,
     EPOCHS,
     FT_METHOD,
+    FT_MFU,
     FT_MODEL,
     GPU_MODEL,
     LORA_SPEED,
-    MFU,
+    OPTIMIZER,
     PRICE,
     RECOMPUTE,
     SOURCE,
@@ -110,7 +111,7 @@ SPEED = Inputs(
               "medidos con un lote y una secuencia representativos."),
         ),
         DTYPE,
-        MFU,
+        FT_MFU,
         LORA_SPEED,
     ),
 )  # fmt: skip
@@ -228,12 +229,13 @@ MEMORY_INPUTS = Inputs(
             "ZeroStage", "zero_stage", 3,
             T("ZeRO stage", "Etapa de ZeRO"), T("0 to 3", "0 a 3"),
             T("How the GPUs above share the model state: 3 shards weights, gradients "
-              "and Adam states; LoRA and QLoRA shard their frozen weights at 3 too.",
+              "and optimizer states; LoRA and QLoRA shard their frozen weights at 3 too.",
               "Cómo se reparten el estado del modelo las GPU de arriba: 3 reparte "
-              "pesos, gradientes y estados de Adam; LoRA y QLoRA reparten también sus "
+              "pesos, gradientes y estados del optimizador; LoRA y QLoRA reparten también sus "
               "pesos congelados en la 3."),
         ),
         RECOMPUTE,
+        OPTIMIZER,
     ),
 )  # fmt: skip
 

@@ -1,9 +1,10 @@
 """Each function as a named Excel LAMBDA, stored exactly as Excel stores it.
 
-A function's LAMBDA is its Excel expression (``@formula(excel=...)``, the one the
-templates use), written out by :func:`~xlfuncs.registry.excel.expand` with each
-argument bound to the LAMBDA's parameter, and wrapped in the argument checks the
-xlwings functions make, so that the same bad input gives the same Excel error:
+A function is declared once, as named parts (:mod:`xlfuncs.registry.formula`):
+its LAMBDA is that declaration, each part a ``LET`` variable of its name
+(``_xlpm.cache_bytes``), the result last, with each argument bound to the
+LAMBDA's parameter, and wrapped in the argument checks the xlwings functions
+make, so that the same bad input gives the same Excel error:
 
 - an error value received is passed on (``#N/A`` in, ``#N/A`` out);
 - text, a boolean or a blank cell where a number belongs: ``#VALUE!``;
@@ -29,16 +30,13 @@ not declared ``_xlop.`` is one Excel was seen to refuse in a stored name, and
 the ``formulas`` engine, which reads ISOMITTED as ISBLANK, could not tell such a
 guard from the blank-cell check anyway.
 
-Sibling functions are written out inside each body rather than called by name,
-so that every name works on its own (a user may copy just one), and because the
-``formulas`` engine that proves them cannot evaluate a named LAMBDA calling
-another.
-
-A body that, written out so, would pass Excel's limits (8,192 characters, 64
-levels of nesting) is written once more with ``LET`` (:func:`let_body`): each
-sibling call, each argument expression passed to one and each optional
-argument's default that the body uses more than once becomes a variable,
-computed once. The others stay as they are.
+A function calls its siblings by their names, as its Python body does
+(``REPLICA_BATCH(…)`` in ``REPLICA_TOKENS_PER_SEC``): the library holds them
+all, and a user who copies one name copies those it calls
+(:func:`calls`). A body passes a sibling values, never an argument it was not
+given: the functions resolve a left-out argument before passing it on.
+A variable used once is put back in place, and a part the rest repeats (a
+typed name's clean-up) becomes one.
 """
 
 from __future__ import annotations
@@ -48,8 +46,12 @@ from collections.abc import Mapping
 
 from openpyxl.formula import Tokenizer
 
+from ..data.serving import PARALLEL_KEYS
+from ..data.training import OPTIMIZER_KEYS
 from ..data.units import RECOMPUTE_MODES
-from ..registry import Arg, Formula
+from ..excel.rewrite import fold
+from ..excel.rewrite import nesting as tree_nesting
+from ..registry import REGISTRY, Arg, Formula
 from ..registry import arguments as A
 from ..registry.excel import (
     ACCELERATOR_KEYS,
@@ -63,8 +65,7 @@ from ..registry.excel import (
 )
 from ..registry.formula import excel_functions
 from .expr import AS_WRITTEN, FALSE, TRUE, Call, Expr, Fn, Lit, Omitted, Op, Ref, lift
-from .written import bind, fold, parse
-from .written import nesting as tree_nesting
+from .written import bind, parse
 
 #: The keys a typed name is looked up in (through key(), as the function's own
 #: expression does), per kind of name.
@@ -77,6 +78,8 @@ MEMBERSHIP: dict[A.Choice, str] = {
     A.RECOMPUTE: "{" + ",".join(f'"{m}"' for m in RECOMPUTE_MODES) + "}",
     A.PRECISION: A.PRECISION_KEYS,
     A.METHOD: A.METHOD_KEYS,
+    A.PARALLEL: "{" + ",".join(f'"{k}"' for k, _ in PARALLEL_KEYS) + "}",
+    A.OPTIMIZER: "{" + ",".join(f'"{k}"' for k, _ in OPTIMIZER_KEYS) + "}",
 }
 
 #: Excel's limits for one formula: characters and levels of nested functions.
@@ -88,7 +91,7 @@ MAX_NESTING = 64
 #: functions and the API keep theirs). Each of these arguments shares its name,
 #: case aside, with a name of the library (the functions MFU, KV_CACHE_GB and
 #: TOKENS_PER_SEC_PER_GPU) or of a template the library may be pasted beside
-#: (GPUs, Efficiency, Epochs, Days, Dtype, Recompute, PUE); IronCalc then reads
+#: (GPUs, Efficiency, Epochs, Days, Dtype, Recompute, PUE, Optimizer); IronCalc then reads
 #: the workbook's name, not the parameter, and another engine might. The test
 #: holds every parameter apart from every name of every workbook we write.
 RENAMED = {
@@ -102,6 +105,7 @@ RENAMED = {
     "recompute": "recompute_mode",
     "pue": "pue_ratio",
     "kv_cache_gb": "kv_gb",
+    "optimizer": "optimizer_kind",
 }
 
 
@@ -170,10 +174,14 @@ def checks(arg: Arg, x: str) -> tuple[str, str]:
         code = f"IF({error},MIN({x}),IF({empty},#DIV/0!,#NUM!))"
         return ok, code
     number = _number(x)
-    ok = f"IF({number},{_product(_inside(arg, x, x))},FALSE)"
+    conditions = _inside(arg, x, x)
     zero = arg.domain.zero_code if arg.domain else "#NUM!"
     outside = "#NUM!" if zero == "#NUM!" else f"IF({x}=0,{zero},#NUM!)"
-    return ok, f"IF(ISERROR({x}),{x},IF({number},{outside},#VALUE!))"
+    if not conditions:  # no domain: an error received is told apart by its test
+        return number, f"IF(ISERROR({x}),{x},IF({number},{outside},#VALUE!))"
+    # ISNUMBER times the domain's conditions: 0 for text or TRUE/FALSE, and an
+    # error received is an error in the product, so IF passes it on itself.
+    return _product([number, *conditions]), f"IF({number},{outside},#VALUE!)"
 
 
 def lambda_text(spec: Formula, functions: Functions | None = None) -> str:
@@ -196,14 +204,14 @@ def lambda_text(spec: Formula, functions: Functions | None = None) -> str:
             bindings[a.name], left_out[a.name] = parse(p), parse(omitted(p))
         else:
             bindings[a.name] = parse(with_default(p, literal(default)))
-    tree = parse(spec.excel, functions)
-    body = _checked(spec, bind(tree, bindings, left_out, functions))
+    tree = spec.expression
+    assert tree is not None
+    if spec.result is None:  # written by hand (no parts): written out
+        body = _checked(spec, bind(tree, bindings, left_out, functions))
+    else:
+        body = let_body(spec, tree, bindings, left_out, functions)
     text = f"_xlfn.LAMBDA({','.join(declared)},{body.excel(AS_WRITTEN)})"
     depth = tree_nesting(body) + 1
-    if len(text) > MAX_CHARS or depth > MAX_NESTING:  # the same, with LET
-        body = let_body(spec, tree, bindings, left_out, functions)
-        text = f"_xlfn.LAMBDA({','.join(declared)},{body.excel(AS_WRITTEN)})"
-        depth = tree_nesting(body) + 1
     if len(text) > MAX_CHARS or depth > MAX_NESTING:
         raise ValueError(
             f"{spec.name}: its LAMBDA has {len(text):,} characters and "
@@ -211,6 +219,23 @@ def lambda_text(spec: Formula, functions: Functions | None = None) -> str:
             f"over {MAX_CHARS:,} characters or {MAX_NESTING} levels"
         )
     return text
+
+
+def _has_parts(spec: Formula, functions: Functions) -> bool:
+    """Whether the function or a sibling it calls is declared with parts."""
+    seen: set[str] = set()
+    todo = [spec.name]
+    while todo:
+        f = functions.get(todo.pop())
+        if f is None or f.result is None:
+            continue
+        if f.parts:
+            return True
+        for x in f.result.walk():
+            if isinstance(x, Call) and x.function not in seen:
+                seen.add(x.function)
+                todo.append(x.function)
+    return False
 
 
 def _checked(spec: Formula, body: Expr) -> Expr:
@@ -234,24 +259,37 @@ def let_body(
     left_out: Mapping[str, Expr],
     functions: Functions,
 ) -> Expr:
-    """The LAMBDA's body as :func:`bind` and :func:`_checked` write it, but in
-    a ``LET``: an optional argument's default, a sibling call, and an
-    expression passed to a sibling as an argument are each computed once, in
-    a variable named after the argument it stands for (``_xlpm.batch``), where
-    they are used more than once; then each part still repeated, checks
-    included, in a variable ``_xlpm.partN``.
-
-    ``tree`` is the function's Excel expression; its sibling calls are
-    written out with the registry's rules for arguments
-    (:func:`~xlfuncs.templates.written.inline`'s): given, left to its default,
-    or passed through with its OMITTED test. A variable is computed before the
-    checks run; a value that is an error where an argument is bad is not read.
-    """
+    """The LAMBDA's body: the function's parts, each a ``LET`` variable named
+    after it, sibling functions called by name, the argument checks around the
+    result (:func:`_checked`). An optional argument's default used more than
+    once is a variable too. A variable is computed before the checks run; a
+    value that is an error where an argument is bad is not read."""
     params = {a.name for a in spec.args}
     lets = _Lets(functions, params | {_written(p) for p in params})
-    bound = {k: lets.hoist(v, k) for k, v in bindings.items()}
-    body = lets.expand(tree, bound, dict(left_out))
+    local: dict[str, Expr] = {k: lets.hoist(v, k) for k, v in bindings.items()}
+    omitted_ = dict(left_out)
+    for part, part_tree in spec.parts:
+        value = fold(lets.calling(part_tree, local, omitted_))
+        local[part] = lets.hoist(value, part)
+    assert spec.result is not None
+    body = lets.calling(spec.result, local, omitted_)
     return lets.written(_checked(spec, fold(body)))
+
+
+def calls(spec: Formula) -> list[str]:
+    """The library functions a function's LAMBDA calls, directly or through
+    those it calls: what a user copies with it."""
+    out: list[str] = []
+    todo = [spec]
+    while todo:
+        f = todo.pop()
+        trees = [t for _, t in f.parts] + ([f.result] if f.result is not None else [])
+        for t in trees:
+            for x in t.walk():
+                if isinstance(x, Call) and x.function not in out:
+                    out.append(x.function)
+                    todo.append(REGISTRY[x.function])
+    return out
 
 
 class _Lets:
@@ -293,6 +331,9 @@ class _Lets:
             return bindings.get(e.name, e)
         if isinstance(e, Omitted):
             return omitted[e.param]
+        form = getattr(e, "excel_form", None)
+        if form is not None:  # a look-up: the Excel expression it prints
+            return self.expand(form(), bindings, omitted)
         if not isinstance(e, Call):
             return e.rebuilt([self.expand(c, bindings, omitted) for c in e.children()])
         args = [self.expand(a, bindings, omitted) for a in e.args]
@@ -311,13 +352,41 @@ class _Lets:
                 inner[p], inner_omitted[p] = Lit(0), TRUE
         key = (e.function, *inner.items(), *inner_omitted.items())
         if key not in self.calls:
-            body = self.expand(parse(spec.expr, self.functions), inner, inner_omitted)
+            if spec.result is None:
+                body = self.expand(spec.expr, inner, inner_omitted)
+            else:  # its parts, each a variable named after it
+                local = dict(inner)
+                for part, tree in spec.parts:
+                    value = fold(self.expand(tree, local, inner_omitted))
+                    local[part] = self.hoist(value, part)
+                body = self.expand(spec.result, local, inner_omitted)
             value = self.hoist(fold(body), "")  # named by where it is passed
             if not isinstance(value, Ref):
                 return value
             self.called[value.name] = e.function.lower()
             self.calls[key] = value
         return self.calls[key]
+
+    def calling(
+        self, e: Expr, bindings: Mapping[str, Expr], omitted: Mapping[str, Expr]
+    ) -> Expr:
+        """``e`` over the LAMBDA's names: its arguments and parts bound, its
+        OMITTED tests decided, look-ups as Excel reads them, sibling calls
+        kept as calls (of values: see the module's docstring)."""
+        if isinstance(e, Ref):
+            return bindings.get(e.name, e)
+        if isinstance(e, Omitted):
+            return omitted[e.param]
+        form = getattr(e, "excel_form", None)
+        if form is not None:
+            return self.calling(form(), bindings, omitted)
+        kids = [self.calling(c, bindings, omitted) for c in e.children()]
+        if isinstance(e, Call):  # an argument passed on: a value, named if big
+            kids = [
+                self.hoist(fold(k), p)
+                for k, p in zip(kids, self.functions[e.function].params)
+            ]
+        return e.rebuilt(kids) if kids else e
 
     def written(self, body: Expr) -> Expr:
         """``LET(name, value, …, body)``: variables used once put back in

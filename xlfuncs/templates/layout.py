@@ -21,6 +21,7 @@ from typing import Any
 from openpyxl import Workbook
 
 from .. import __version__
+from ..excel.values import Range, Value, XlError
 from ..workbook import writer as wr
 from ..workbook.numfmt import shown
 from ..workbook.writer import Column, SheetWriter, Style
@@ -29,7 +30,6 @@ from . import texts as tx
 from .blocks import Check, Input, Result, Template
 from .expr import Env, Expr, F, Lit, Ref, Say, Span
 from .model import MESSAGES, Model, SheetCtx, check_name, severity_name
-from .semantics import Range, Value, XlError
 from .texts import Text
 
 #: Release date of this version: builds are dated by it unless SOURCE_DATE_EPOCH says.

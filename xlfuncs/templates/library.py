@@ -394,10 +394,10 @@ def _functions_sheet(
     by_name = {f.name: f for f in library}
     groups = [("The two calculators' worked examples", [by_name[n] for n in WORKED])]
     for module, title in TOPICS.items():
-        members = [f for f in library if f.module == module]
+        members = [f for f in library if f.topic == module]
         if members:
             groups.append((title, members))
-    assert {f.module for f in library} <= set(TOPICS), "a topic has no title"
+    assert {f.topic for f in library} <= set(TOPICS), "a topic has no title"
     for title, members in groups:
         with w.block():
             w.next()

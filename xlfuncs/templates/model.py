@@ -27,14 +27,15 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..excel.rewrite import rename
+from ..excel.values import Range, Value, XlError, as_cell
 from ..registry.excel import key
 from . import checks as ck
 from . import texts as tx
 from .blocks import Check, Input, Template
 from .expr import Call, Ctx, Env, Expr, F, Fn, Guard, Lit, Op, Problems, Ref, Refs, Say
-from .semantics import Range, Value, XlError, as_cell
 from .texts import Text
-from .written import Held, Writing, inline, parse, rename
+from .written import Held, Writing, inline, parse
 
 
 @dataclass
@@ -425,9 +426,12 @@ class Model:
             out = False  # a typed value: its check judges it
         else:
             tree = self.tree(name)
-            if isinstance(tree, Fn) and tree.name == "IF" and len(tree.args) == 3:
-                tree = tree.args[1]  # a guarded result: judge its calculation
-            out = self.may_fail(tree)
+            if isinstance(tree, Fn) and tree.name == "IFERROR":
+                out = True  # its calculation can fail, and it then shows n/a
+            else:
+                if isinstance(tree, Fn) and tree.name == "IF" and len(tree.args) == 3:
+                    tree = tree.args[1]  # a guarded result: judge its calculation
+                out = self.may_fail(tree)
         self._fails[name] = out
         return out
 

@@ -15,6 +15,7 @@ from typing import Any
 from openpyxl.utils import quote_sheetname
 
 from .. import __version__
+from ..excel.rewrite import rename
 from ..workbook import charts
 from ..workbook import writer as wr
 from ..workbook.page import LINE, lines
@@ -43,7 +44,6 @@ from .expr import Expr, F, Guard, Ref, Say
 from .layout import DATA, Entry, Layout, build_date, heading
 from .model import check_name
 from .texts import T, Text
-from .written import rename
 
 CHART_ROWS = 18  # rows a chart takes below its table
 

@@ -8,6 +8,8 @@ build their fine-tune from the same rows, so the two answer a question alike.
 
 from __future__ import annotations
 
+import dataclasses
+
 from ..data.planning import (
     CONTINGENCY,
     CONTINGENCY_SOURCE,
@@ -102,12 +104,14 @@ USABLE = Input(
 )  # fmt: skip
 
 STATE_BYTES = T(
-    "Full fine-tuning holds 16 bytes a parameter: 16-bit weights and gradients "
-    "(2 + 2) and fp32 Adam states (4 + 4 + 4). Peers that keep fp32 gradients "
-    "count 18.",
-    "El ajuste completo guarda 16 bytes por parámetro: pesos y gradientes de 16 "
-    "bits (2 + 2) y estados de Adam en fp32 (4 + 4 + 4). Quien guarda gradientes "
-    "en fp32 cuenta 18.",
+    "Full fine-tuning holds 16-bit weights and gradients (2 + 2 bytes a parameter) "
+    "and the optimizer's state: 12 for Adam in mixed precision (an fp32 copy and "
+    "two moments), 4 for bf16 AdamW, 2 for 8-bit Adam (the Optimizer state input). "
+    "Peers that keep fp32 gradients count 2 more.",
+    "El ajuste completo guarda pesos y gradientes de 16 bits (2 + 2 bytes por "
+    "parámetro) y el estado del optimizador: 12 con Adam en precisión mixta (una "
+    "copia fp32 y dos momentos), 4 con AdamW en bf16, 2 con Adam de 8 bits (el "
+    "dato Estado del optimizador). Quien guarda gradientes en fp32 cuenta 2 más.",
 )
 
 # ------------------------------------------------------------------ method
@@ -218,6 +222,21 @@ MFU = Input(
     fmt=tx.PERCENT_FMT, usual=False, rules=mfu_checks("MFU")[1:],
 )  # fmt: skip
 
+# The fine-tune's MFU: full recomputation, the default, spends a quarter of the
+# GPUs' work on the forward pass again (RECOMPUTE_MFU(40%, "full") = 30 %).
+FT_MFU = dataclasses.replace(
+    MFU, default=0.3,
+    help=T("Useful model FLOPs as a share of the GPU's dense peak: 30 %, the 40 % "
+           "GPUs typically keep busy less the quarter full recomputation spends on "
+           "the forward pass again (RECOMPUTE_MFU(40%, \"full\")); type 40 % with "
+           "no recomputation, or your run's measured MFU.",
+           "FLOPs útiles del modelo respecto al pico denso de la GPU: 30 %, el 40 % "
+           "que suelen estar ocupadas las GPU menos la cuarta parte que el "
+           "recálculo completo dedica a repetir la pasada hacia delante "
+           "(RECOMPUTE_MFU(40%; \"full\")); escriba 40 % sin recálculo, o la MFU "
+           "medida de su entrenamiento."),
+)  # fmt: skip
+
 LORA_SPEED = Input(
     "LoRASpeedup", "", LORA_SPEEDUP,
     T("LoRA and QLoRA speed", "Velocidad de LoRA y QLoRA"), T("× full", "× completo"),
@@ -305,13 +324,26 @@ RECOMPUTE = Input(
     kind="list", keys="RecomputeNames", menu="RecomputeNames",
 )  # fmt: skip
 
+OPTIMIZER = Input(
+    "Optimizer", "optimizer", "adam",
+    T("Optimizer state", "Estado del optimizador"), T("kind", "tipo"),
+    T("adam: Adam in mixed precision, an fp32 copy and two fp32 moments, 12 bytes a "
+      "trained weight; bf16: AdamW on a bf16 model, two bf16 moments, 4; 8bit: 8-bit "
+      "Adam (bitsandbytes), 2.",
+      "adam: Adam en precisión mixta, una copia fp32 y dos momentos fp32, 12 bytes "
+      "por peso entrenado; bf16: AdamW sobre un modelo bf16, dos momentos bf16, 4; "
+      "8bit: Adam de 8 bits (bitsandbytes), 2."),
+    kind="list", keys="OptimizerNames", menu="OptimizerNames",
+)  # fmt: skip
+
 _PARAMS_HOW = T("From the model's published configuration (the Models sheet).",
                 "De la configuración publicada del modelo (hoja Modelos).")  # fmt: skip
 
 
-def shape_rows() -> tuple[Result, ...]:
-    """The fine-tuned model's figures, from the Models sheet."""
-    rows = (
+def shape_rows(serving: bool = False) -> tuple[Result, ...]:
+    """The fine-tuned model's figures, from the Models sheet; ``serving``: the
+    cache's split, the windowed layers and the context a replica reads too."""
+    rows: tuple[tuple[str, str, T, T, str | T], ...] = (
         ("BaseParams", "params", T("Parameters (N)", "Parámetros (N)"), T("parameters", "parámetros"), tx.LARGE),
         ("BaseActiveParams", "active_params", T("Parameters per token", "Parámetros por token"), T("parameters", "parámetros"), tx.LARGE),
         ("BaseLayers", "layers", T("Layers (L)", "Capas (L)"), T("layers", "capas"), tx.COUNT),
@@ -320,10 +352,18 @@ def shape_rows() -> tuple[Result, ...]:
         ("BaseAttentionWidth", "attention_width", T("Attention width (heads × head size)", "Anchura de atención (cabezas × tamaño)"), T("dimensions", "dimensiones"), tx.COUNT),
         ("BaseFFN", "ffn_dim", T("MLP width", "Anchura del MLP"), T("dimensions", "dimensiones"), tx.COUNT),
         ("BaseKVWidth", "kv_width", T("Key/value width", "Anchura de claves/valores"), T("dimensions", "dimensiones"), tx.COUNT),
+        ("BaseCacheWidth", "cache_width", T("Cached values a token and layer", "Valores en caché por token y capa"), T("values", "valores"), tx.COUNT),
         ("BaseExperts", "experts", T("Experts per layer", "Expertos por capa"), T("experts", "expertos"), tx.COUNT),
         ("BaseExpertsPerToken", "experts_per_token", T("Experts a token", "Expertos por token"), T("experts", "expertos"), tx.COUNT),
         ("BaseVocab", "vocab", T("Vocabulary", "Vocabulario"), T("tokens", "tokens"), tx.COUNT),
     )  # fmt: skip
+    if serving:
+        rows += (
+            ("BaseCacheHeads", "cache_heads", T("Heads the cache splits by", "Cabezas en que se reparte la caché"), T("heads", "cabezas"), tx.COUNT),
+            ("BaseWindow", "window", T("Window of a windowed layer", "Ventana de una capa con ventana"), T("tokens", "tokens"), tx.COUNT),
+            ("BaseWindowedLayers", "windowed_layers", T("Windowed layers", "Capas con ventana"), T("layers", "capas"), tx.COUNT),
+            ("BaseContext", "context", T("Context", "Contexto"), T("tokens", "tokens"), tx.COUNT),
+        )  # fmt: skip
     return tuple(
         Result(name, call("MODEL_SPEC", "FTModel", Lit(field)), label, unit, _PARAMS_HOW, fmt=fmt)
         for name, field, label, unit, fmt in rows
@@ -346,6 +386,11 @@ def memory_rows(
     ``gpu_memory`` False: the template shows GPUMemoryGB elsewhere."""
     rows = [gpu_memory_row()] if gpu_memory else []
     rows += [
+        Result("OptimizerBytes", call("OPTIMIZER_STATE_BYTES", "Optimizer"),
+               T("Optimizer state a trained weight", "Estado del optimizador por peso entrenado"),
+               T("bytes", "bytes"),
+               T("The optimizer chosen above: 12, 4 or 2 bytes.",
+                 "El optimizador elegido arriba: 12, 4 o 2 bytes."), fmt=tx.COUNT),
         Result("LoRAParams", call("MODEL_LORA_PARAMS", "FTModel", "LoRARank"),
                T("LoRA trainable parameters", "Parámetros entrenables de LoRA"), T("parameters", "parámetros"),
                T("Rank × (inputs + outputs) of every linear layer's adapter (q, k, v, o, "
@@ -370,18 +415,19 @@ def memory_rows(
         rows += [
             Result(f"{prefix}MemoryGB",
                    call("TRAINING_PEAK_GB", *shape, code, "Recompute", "LoRAParams",
-                        "FTEmbeddingParams", "BaseExpertsPerToken", gpus, zero, 1),
+                        "FTEmbeddingParams", "BaseExpertsPerToken", gpus, zero, 1,
+                        "OptimizerBytes"),
                    label + T(": per GPU", ": por GPU"), T("GB", "GB"),
                    T("A training step's peak (TRAINING_MEMORY_GB): the weights, gradients "
-                     "and Adam states the ZeRO stage shards, the activations, the loss, the "
-                     "allocator's reserve.",
+                     "and optimizer states the ZeRO stage shards, the activations, the "
+                     "loss, the allocator's reserve.",
                      "El pico de un paso de entrenamiento (TRAINING_MEMORY_GB): pesos, "
-                     "gradientes y estados de Adam que reparte ZeRO, activaciones, la "
-                     "pérdida y la reserva del asignador."), fmt=tx.DECIMAL),
+                     "gradientes y estados del optimizador que reparte ZeRO, "
+                     "activaciones, la pérdida y la reserva del asignador."), fmt=tx.DECIMAL),
             Result(f"{prefix}MinGPUs",
                    call("MIN_GPUS_FOR_PEAK", *shape, "GPUMemoryGB", code, "Recompute",
                         "LoRAParams", "FTEmbeddingParams", "BaseExpertsPerToken", zero, 1,
-                        "UsableMemory"),
+                        "UsableMemory", "OptimizerBytes"),
                    label + T(": fewest GPUs", ": mínimo de GPU"), T("GPUs", "GPU"),
                    T("The fewest GPUs at this ZeRO stage whose peak fits within the "
                      "usable share (MIN_GPUS_FOR_TRAINING).",
@@ -445,7 +491,9 @@ def memory_verdicts(label: T = MEMORY_CHECK) -> tuple[Verdict, ...]:
     return (chosen, *compare)
 
 
-def estimate_rows(seq: str = "SeqLen", *, peak: bool = True) -> tuple[Result, ...]:
+def estimate_rows(
+    seq: str = "SeqLen", *, peak: bool = True, mfu: str = "MFU"
+) -> tuple[Result, ...]:
     """Tokens per second a GPU fine-tunes at, estimated from the model, the GPU's
     dense peak and an MFU, the attention's FLOPs at ``seq`` tokens counted; LoRA
     and QLoRA at the LoRASpeedup typed. ``peak`` False: the template shows
@@ -458,7 +506,7 @@ def estimate_rows(seq: str = "SeqLen", *, peak: bool = True) -> tuple[Result, ..
                  "1 en el ajuste completo; la velocidad de LoRA y QLoRA escrita arriba "
                  "para ellos."), fmt=tx.TWO),
         Result("EstimatedTokensPerSec",
-               call("TOKENS_PER_SEC_PER_GPU", "BaseActiveParams", "PeakTFLOPS", "MFU",
+               call("TOKENS_PER_SEC_PER_GPU", "BaseActiveParams", "PeakTFLOPS", mfu,
                     "BaseLayers", "BaseAttentionWidth", seq)
                * Ref("MethodSpeedup"),
                T("Estimated tokens/s per GPU", "Tokens/s por GPU estimados"), T("tokens/s", "tokens/s"),
@@ -667,7 +715,9 @@ __all__ = [
     "glossary",
     "GPU_MODEL",
     "METHOD",
+    "FT_MFU",
     "MFU",
+    "OPTIMIZER",
     "LORA_SPEED",
     "mfu_checks",
     "PRICE",

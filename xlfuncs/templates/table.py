@@ -25,6 +25,8 @@ from collections.abc import Mapping, Sequence
 from openpyxl.worksheet.pagebreak import Break
 
 from ..data.names import normalize
+from ..excel.rewrite import rename
+from ..excel.values import Value
 from ..registry.excel import key
 from ..workbook import writer as wr
 from ..workbook.writer import SheetWriter
@@ -50,9 +52,8 @@ from .expr import (
 from .layout import Cells, Layout
 from .model import Model, ValidOf, check_name, key_name
 from .render import RENDERERS, note, section
-from .semantics import Value
 from .texts import Text
-from .written import Held, parse, rename
+from .written import Held, parse
 
 
 def cell(field: str, k: int) -> str:

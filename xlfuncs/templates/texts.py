@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..excel.tree import ATOM, Ctx, Env, Expr
+from ..excel.values import Value, literal
+
 LANGS = ("en", "es")
 
 
@@ -33,6 +36,23 @@ class Text:
         """The text before and after ``placeholder``, in both editions."""
         en, es = self.en.split(placeholder, 1), self.es.split(placeholder, 1)
         return Text(en[0], es[0]), Text(en[1], es[1])
+
+    def expr_node(self) -> Expr:
+        """In a formula: the words of the edition it is printed for."""
+        return Say(self)
+
+
+@dataclass(frozen=True)
+class Say(Expr):
+    """A text in the edition's language: a message, a unit, OK."""
+
+    text: Text
+
+    def printed(self, ctx: Ctx) -> tuple[str, int]:
+        return literal(self.text(ctx.lang)), ATOM
+
+    def value(self, env: Env) -> Value:
+        return self.text(env.lang)
 
 
 T = Text  # a row's texts read best short: T("GPUs", "GPU")

@@ -57,6 +57,7 @@ def setup_print(
     stamp: str = "",
     one_page: bool = False,
     appendix: str = "",
+    pages_wide: int | None = None,
 ) -> None:
     """Paper, margins and the footer every printed sheet has (the file, the page,
     and ``stamp``, the version that built it), printed one page wide.
@@ -66,13 +67,20 @@ def setup_print(
     scale would then split every page in two. Each sheet is designed to print
     at full size with Calibri (:data:`WIDTH_PX`), so that a face a quarter wider
     still prints 10-pt text at 8 pt. ``one_page``: one page tall too (a summary
-    designed to fit, so the shrink stays small). ``appendix``: its letter, for
+    designed to fit, so the shrink stays small). ``pages_wide``: a reference
+    table too wide for one page prints that many pages across, its first
+    column (the row's name) repeated on each (None: as the sheet was set
+    up before, else one). ``appendix``: its letter, for
     a reference sheet (Checks, Data, Models): a header saying so and pages
     numbered A-1, A-2… of its own, so the pages to sign stay a set.
     """
     ws.page_setup.orientation = "portrait" if portrait else "landscape"
     ws.page_setup.paperSize = ws.PAPERSIZE_LETTER if lang == "en" else ws.PAPERSIZE_A4
-    ws.page_setup.fitToWidth = 1
+    if pages_wide is None:
+        pages_wide = ws.page_setup.fitToWidth or 1
+    ws.page_setup.fitToWidth = pages_wide
+    if pages_wide > 1:
+        ws.print_title_cols = "A:A"
     ws.page_setup.fitToHeight = 1 if one_page else 0
     ws.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
     ws.page_margins.left = ws.page_margins.right = 0.5

@@ -264,6 +264,7 @@ class SheetWriter:
         protect: bool = True,
         one_page: bool = False,
         appendix: str = "",
+        pages_wide: int = 1,
     ) -> None:
         """Heights, print area to column ``last``, paper and footer, page breaks
         between blocks (``breaks``), frozen panes and protection (no password;
@@ -277,7 +278,7 @@ class SheetWriter:
         if freeze:
             ws.freeze_panes = freeze
         setup_print(ws, lang, portrait=portrait, stamp=stamp, one_page=one_page,
-                    appendix=appendix)  # fmt: skip
+                    appendix=appendix, pages_wide=pages_wide)  # fmt: skip
         if breaks:
             self._breaks(PAGE["portrait" if portrait else "landscape"])
         ws.sheet_view.showGridLines = False

@@ -119,25 +119,26 @@ _FEWEST_COUNT = call("MIN_GPUS_FOR_MEMORY", "RunParams", "RunGPUMemoryGB", 0, "R
 # (MAX_DECODE_BATCH), the batch the latency target allows (LATENCY_BATCH), the
 # batch run (REPLICA_BATCH), a request's prompt time and a decode step's time.
 _REQUEST = Ref("RunPromptLen") + Ref("RunOutputLen") / 2  # a sequence's average context
-_SHAPE = ("RunParams", "RunActiveParams", "RunLayers", "RunKVWidth", "RunAttentionWidth",
-          "RunDModel")  # fmt: skip
+_LENGTH = Ref("RunPromptLen") + Ref("RunOutputLen")  # a sequence's whole length
+_SHAPE = ("RunParams", "RunActiveParams", "RunLayers", "RunCacheWidth", "RunAttentionWidth",
+          "RunDModel", "RunExperts", "RunExpertsPerToken")  # fmt: skip
 _DECODE = call("MAX_DECODE_BATCH", "RunParams", "RunGPUMemoryGB",
-               _REQUEST * 2 * Ref("RunLayers") * Ref("RunKVWidth") * Ref("RunBytes") / 1e9,
+               _LENGTH * Ref("RunLayers") * Ref("RunCacheWidth") * Ref("RunBytes") / 1e9,
                "RunBytes", "RunReplicaGPUs")  # fmt: skip
 _LATENCY = call("LATENCY_BATCH", *_SHAPE, "RunBandwidth", "RunServePeak", "RunReplicaGPUs",
-                _REQUEST, "RunLatency", "RunLink", "RunBytes", "ServingUtilization",
-                "PrefillMFU")  # fmt: skip
+                "RunPromptLen", "RunOutputLen", "RunLatency", "RunLink", "RunBytes",
+                "ServingUtilization", "PrefillMFU")  # fmt: skip
 _BATCH = call("REPLICA_BATCH", *_SHAPE, "RunGPUMemoryGB", "RunBandwidth", "RunServePeak",
               "RunReplicaGPUs", "RunPromptLen", "RunOutputLen", "RunLink", "RunBytes",
               "ServingBatch", "RunLatency", "ServingUtilization", "PrefillMFU")  # fmt: skip
 _PREFILL = call("REPLICA_PREFILL_MS", "RunActiveParams", "RunLayers", "RunAttentionWidth",
                 "RunDModel", "RunServePeak", "RunReplicaGPUs", "RunPromptLen", "RunLink",
                 "PrefillMFU")  # fmt: skip
-_STEP = call("REPLICA_STEP_MS", *_SHAPE, "RunExperts", "RunExpertsPerToken", "RunBandwidth",
+_STEP = call("REPLICA_STEP_MS", *_SHAPE, "RunBandwidth",
              "RunServePeak", "RunReplicaGPUs", "RunServeBatch", _REQUEST, "RunLink",
              "RunBytes", "ServingUtilization", "PrefillMFU")  # fmt: skip
 _REPLICA_SPEED = call(
-    "REPLICA_TOKENS_PER_SEC", *_SHAPE, "RunExperts", "RunExpertsPerToken", "RunGPUMemoryGB",
+    "REPLICA_TOKENS_PER_SEC", *_SHAPE, "RunGPUMemoryGB",
     "RunBandwidth", "RunServePeak", "RunReplicaGPUs", "RunPromptLen", "RunOutputLen",
     "RunLink", "RunBytes", "ServingBatch", "RunLatency", "ServingUtilization", "PrefillMFU",
 )  # fmt: skip
@@ -326,6 +327,8 @@ RUN_FIELDS = (
            expr=F.IF(_NAMED, _spec("attention_width"), 0), holds=_spec("attention_width")),
     _field("RunKVWidth", T("Key/value width", "Anchura k/v"), T("", ""), band=4,
            expr=F.IF(_NAMED, _spec("kv_width"), 0), holds=_spec("kv_width")),
+    _field("RunCacheWidth", T("Cached a token and layer", "Caché por token y capa"), T("", ""),
+           band=4, expr=F.IF(_NAMED, _spec("cache_width"), 0), holds=_spec("cache_width")),
     _field("RunFFN", T("MLP width", "Anchura MLP"), T("", ""), band=4,
            expr=F.IF(_NAMED, _spec("ffn_dim"), 0), holds=_spec("ffn_dim")),
     _field("RunExperts", T("Experts", "Expertos"), T("", ""), band=4,
@@ -572,8 +575,8 @@ EXAMPLE = (
          RunMFU=0.35),
     _run("Multilingual 70B", "fine-tuning", "Llama 3.3 70B", "full", 20e9, "H200 SXM", 32, 6, None,
          "on-demand", RunMFU=0.4),
-    _run("Assistant 70B", "serving", "Llama 3.1 70B", None, 20e9, "H100 SXM", 2, 3, 10, "reserved",
-         RunPromptTokens=40e9, RunPrecision="fp8", RunSpare=1),
+    _run("Assistant 70B", "serving", "Llama 3.1 70B", None, 24e9, "H100 SXM", 2, 3, 10, "reserved",
+         RunPromptTokens=48e9, RunPrecision="fp8", RunSpare=1),
 )  # fmt: skip
 
 RUNS = Table(

@@ -9,15 +9,18 @@ from __future__ import annotations
 import dataclasses
 
 from ...data.prices import API_8B
+from ...data.serving import REQUEST_MS
+from ...registry.domains import Domain
 from .. import texts as tx
-from ..blocks import Input, Inputs, Result, Results, Verdict
-from ..expr import F, Lit, Ref, Say, call
+from ..blocks import Check, Input, Inputs, Result, Results, Verdict
+from ..expr import F, Ref, Say, call
 from ..shared import (
     API_PRICE_INPUT,
     API_PRICE_OUTPUT,
     DATASET_EXAMPLES,
     EPOCHS,
     FT_METHOD,
+    FT_MFU,
     FT_MODEL,
     LORA_SPEED,
     PEAK_TO_AVERAGE,
@@ -34,7 +37,8 @@ from ..shared import (
 from ..texts import T
 
 HOURS_A_MONTH = 730  # 8,760 hours a year ÷ 12
-SECONDS_A_MONTH = HOURS_A_MONTH * 3600
+DAYS_A_MONTH = HOURS_A_MONTH / 24
+SECONDS_A_DAY = 86_400
 
 FT_INPUTS = Inputs(
     T("Fine-tuning on this cluster", "Ajuste fino en este clúster"),
@@ -59,6 +63,7 @@ FT_INPUTS = Inputs(
               "comunicación, evaluación y secuencias cortas que la MFU no cuenta."),
             fmt=tx.PERCENT_FMT,
         ),
+        dataclasses.replace(FT_MFU, name="FTMFU"),
         TOKENS_PER_EXAMPLE,
         DATASET_EXAMPLES,
         EPOCHS,
@@ -78,10 +83,10 @@ FT_INPUTS = Inputs(
             "FTZeroStage", "zero_stage", 3,
             T("Fine-tune ZeRO stage", "Etapa de ZeRO del ajuste"), T("0 to 3", "0 a 3"),
             T("How the fine-tune's GPUs share the model state: 3 shards weights, "
-              "gradients and Adam states; LoRA and QLoRA shard their frozen weights "
+              "gradients and optimizer states; LoRA and QLoRA shard their frozen weights "
               "at 3 too.",
               "Cómo se reparten el estado del modelo las GPU del ajuste: 3 reparte "
-              "pesos, gradientes y estados de Adam; LoRA y QLoRA reparten también "
+              "pesos, gradientes y estados del optimizador; LoRA y QLoRA reparten también "
               "sus pesos congelados en la 3."),
         ),
         Input(
@@ -107,7 +112,7 @@ _RUN = ("DatasetExamples", "Epochs", *_FT, "TokensPerExample")
 FT = Results(
     T("Fine-tuning: results", "Ajuste fino: resultados"),
     (
-        *estimate_rows("FTSeqLen", peak=False),
+        *estimate_rows("FTSeqLen", peak=False, mfu="FTMFU"),
         Result(
             "FTExamplesPerSec", call("FT_EXAMPLES_PER_SEC", *_FT, "TokensPerExample"),
             T("Examples per second", "Ejemplos por segundo"), T("examples/s", "ejemplos/s"),
@@ -149,12 +154,16 @@ SERVING_INPUTS = Inputs(
     T("Serving the fine-tuned model", "Servir el modelo ajustado"),
     (
         Input(
-            "ServingTokensPerSec", "tokens_per_sec", 5_000,
-            T("Peak traffic", "Tráfico punta"), T("output tokens/s", "tokens de salida/s"),
-            T("Output tokens per second the service generates at its busiest hour, over "
-              "all users.",
-              "Tokens de salida por segundo que genera el servicio en su hora de más "
-              "uso, sumando todos los usuarios."),
+            "ServingRequests", "", 432_000,
+            T("Requests a day", "Peticiones al día"), T("requests/day", "peticiones/día"),
+            T("Requests the service answers on an average day, over all users: the "
+              "month's tokens, and with the peak over the average below, the busiest "
+              "hour's.",
+              "Peticiones que atiende el servicio un día medio, sumando todos los "
+              "usuarios: los tokens del mes y, con la punta sobre la media de abajo, "
+              "los de la hora de más uso."),
+            fmt="#,##0", domain=Domain(0.0, 1e15, False, True, "be a positive number"),
+            typical=(1, 1e10),
         ),
         Input(
             "ServingPrompt", "prompt_tokens", 1_000,
@@ -171,15 +180,36 @@ SERVING_INPUTS = Inputs(
               "Los tokens que genera una petición, de media."),
         ),
         Input(
+            "ServingPrecision", "precision", "bf16",
+            T("Serving precision", "Precisión de servicio"), T("weights", "pesos"),
+            T("The weights' precision: bf16, fp16, fp8, int8, int4, or fp4 on Blackwell. "
+              "fp8 and fp4 keep the key/value cache in fp8, the others in 16 bits.",
+              "La precisión de los pesos: bf16, fp16, fp8, int8, int4, o fp4 en "
+              "Blackwell. fp8 y fp4 guardan la caché de claves/valores en fp8; las "
+              "demás, en 16 bits."),
+            kind="list", keys="PrecisionNames", menu="PrecisionNames",
+        ),
+        Input(
             "ServingReplicaGPUs", "gpus", 1,
             T("GPUs per replica", "GPU por réplica"), T("GPUs", "GPU"),
             T("GPUs that hold one copy of the model (tensor parallel); raise it when "
-              "the weights do not fit one GPU. Served in 16 bits (the budget's serving "
-              "lines take fp8, int8 or int4).",
+              "the weights do not fit one GPU, best to a number that divides the "
+              "model's heads.",
               "GPU que guardan una copia del modelo (paralelismo tensorial); súbalo si "
-              "los pesos no caben en una GPU. Se sirve en 16 bits (los servicios del "
-              "presupuesto admiten fp8, int8 o int4)."),
+              "los pesos no caben en una GPU, mejor a un número que divida las cabezas "
+              "del modelo."),
             whole=True,
+            rules=(Check(F.IF(F.AND(F.ISNUMBER(Ref("BaseHeads")),
+                                     F.ISNUMBER(Ref("ServingReplicaGPUs")),
+                                     Ref("ServingReplicaGPUs").ge(1)),
+                               F.MOD(Ref("BaseHeads"), Ref("ServingReplicaGPUs")).eq(0),
+                               True),
+                         T("Warning: these GPUs do not divide the model's attention "
+                           "heads: tensor parallelism splits them evenly, and servers "
+                           "refuse it",
+                           "Aviso: estas GPU no dividen las cabezas de atención del "
+                           "modelo: el paralelismo tensorial las reparte por igual, y "
+                           "los servidores lo rechazan"), error=False),),
         ),
         Input(
             "ServingLatency", "ms_per_token", None,
@@ -193,6 +223,16 @@ SERVING_INPUTS = Inputs(
         SERVING_BATCH,
         SERVING_UTILIZATION,
         PREFILL_MFU_INPUT,
+        Input(
+            "RequestMs", "request_ms", REQUEST_MS,
+            T("Fixed time a request", "Tiempo fijo por petición"), T("ms", "ms"),
+            T("What a request costs besides its prompt (scheduling, tokenizing, the "
+              "first step): 8 ms, from NVIDIA NIM's measured times to first token.",
+              "Lo que cuesta una petición además de su entrada (planificar, tokenizar, "
+              "el primer paso): 8 ms, de los tiempos medidos de NVIDIA NIM hasta el "
+              "primer token."),
+            fmt=tx.TWO,
+        ),
         PEAK_TO_AVERAGE,
         # The default fine-tune is an 8 B model: its API prices.
         dataclasses.replace(API_PRICE_INPUT, default=API_8B.input),
@@ -202,135 +242,198 @@ SERVING_INPUTS = Inputs(
 
 # A replica's output tokens/s is SERVING_TOKENS_PER_SEC (docs/serving.md): its
 # parts are results of their own, each the library's function on the model's
-# shape and the GPU's figures, and the replica's formula reads them.
-_SHAPE = ("BaseParams", "BaseActiveParams", "BaseLayers", "BaseKVWidth", "BaseAttentionWidth",
-          "BaseWidth")  # fmt: skip
+# shape and the GPU's figures at the serving precision, and the replica's
+# formula reads them.
+_SHAPE = ("BaseParams", "BaseActiveParams", "BaseLayers", "BaseCacheWidth",
+          "BaseAttentionWidth", "BaseWidth", "BaseExperts", "BaseExpertsPerToken")  # fmt: skip
 _CONTEXT = (
     Ref("ServingPrompt") + Ref("ServingOutput") / 2
 )  # a sequence's average context
+_LENGTH = Ref("ServingPrompt") + Ref("ServingOutput")  # a request's whole length
 _GPU = ("GPUMemoryGB", "ServingBandwidth", "ServingPeakTFLOPS", "ServingReplicaGPUs")
-_OPTIONS = ("ServingLink", 2, "ServingBatch", "ServingLatency", "ServingUtilization",
-            "PrefillMFU")  # fmt: skip
+_BYTES = ("ServingWeightBytes", "ServingBatch", "ServingLatencyUsed", "ServingUtilization",
+          "PrefillMFU", "ServingCacheBytes", "BaseCacheHeads", "BaseWindow",
+          "BaseWindowedLayers")  # fmt: skip
+_CACHE = ("ServingCacheBytes", "BaseCacheHeads", "BaseWindow", "BaseWindowedLayers")
 
+_TOO_LONG = Say(
+    T(
+        "Error: a request (prompt and output) is longer than the model's context",
+        "Error: una petición (entrada y salida) es más larga que el contexto "
+        "del modelo",
+    )
+)
+_NO_ROOM = Say(
+    T(
+        "Error: the weights leave no room for a request in a replica's usable "
+        "memory: more GPUs per replica, or a smaller precision",
+        "Error: los pesos no dejan sitio a una petición en la memoria "
+        "utilizable de una réplica: más GPU por réplica o una precisión menor",
+    )
+)
+# A request past the context first (where its lengths are numbers); then the
+# batch: a number, or none fits (the inputs' own checks say where one is not
+# valid, before this verdict).
+_LONG = F.IF(
+    F.AND(
+        F.ISNUMBER(Ref("ServingPrompt")),
+        F.ISNUMBER(Ref("ServingOutput")),
+        F.ISNUMBER(Ref("BaseContext")),
+    ),
+    _LENGTH.gt(Ref("BaseContext")),
+    False,
+)
 _SERVING_FIT = F.IF(
-    F.AND(F.ISNUMBER(Ref("ServingMaxBatch")), Ref("ServingMaxBatch").ge(1)),
-    Say(tx.OK),
-    Say(T("Error: the weights leave no room for a sequence in a replica's usable "
-          "memory: more GPUs per replica",
-          "Error: los pesos no dejan sitio a una secuencia en la memoria utilizable de "
-          "una réplica: más GPU por réplica")),
+    _LONG, _TOO_LONG, F.IF(F.ISNUMBER(Ref("ServingBatchUsed")), Say(tx.OK), _NO_ROOM)
 )  # fmt: skip
 
 SERVING = Results(
     T("Serving: results", "Servicio: resultados"),
     (
-        Result("ServingPeakTFLOPS", call("SERVING_PEAK_TFLOPS", "GPUModel"),
-               T("Peak, 16-bit", "Pico, 16 bits"), T("TFLOP/s", "TFLOP/s"),
-               T("The GPU's dense bf16 peak (the Data sheet): prompts are compute-bound.",
-                 "El pico denso bf16 de la GPU (hoja Datos): las entradas dependen del cómputo."),
+        *shape_rows(serving=True)[-4:],
+        Result("ServingPeakTFLOPS", call("SERVING_PEAK_TFLOPS", "GPUModel", "ServingPrecision"),
+               T("Peak at the serving precision", "Pico a la precisión de servicio"),
+               T("TFLOP/s", "TFLOP/s"),
+               T("The GPU's dense peak for the precision's products (the Data sheet; "
+                 "int4 runs at bf16's): prompts are compute-bound.",
+                 "El pico denso de la GPU para los productos de la precisión (hoja "
+                 "Datos; int4 va al de bf16): las entradas dependen del cómputo."),
                fmt=tx.DECIMAL),
+        Result("ServingWeightBytes", call("SERVING_WEIGHT_BYTES", "ServingPrecision"),
+               T("Bytes a weight", "Bytes por peso"), T("bytes", "bytes"),
+               T("The precision's bits ÷ 8 (fp4: 4.5 bits with its scales).",
+                 "Los bits de la precisión ÷ 8 (fp4: 4,5 bits con sus escalas)."),
+               fmt=tx.TWO),
+        Result("ServingCacheBytes", call("SERVING_CACHE_BYTES", "ServingPrecision"),
+               T("Bytes a cached value", "Bytes por valor en caché"), T("bytes", "bytes"),
+               T("1 where fp8 or fp4 weights keep an fp8 cache, else 2.",
+                 "1 si los pesos fp8 o fp4 guardan la caché en fp8; si no, 2."),
+               fmt=tx.TWO),
         Result("ServingBandwidth", call("GPU_BANDWIDTH_TBS", "GPUModel"),
                T("Memory bandwidth", "Ancho de banda de memoria"), T("TB/s", "TB/s"),
                T("From its datasheet: decoding reads every weight once a step.",
                  "De su ficha: decodificar lee cada peso una vez por paso."), fmt=tx.TWO),
         Result("ServingLink", call("GPU_INTERCONNECT_GBS", "GPUModel"),
                T("Link between GPUs", "Enlace entre GPU"), T("GB/s", "GB/s"),
-               T("NVLink or its like, each way: a replica of several GPUs all-reduces each "
-                 "layer's output.",
-                 "NVLink o similar, en cada sentido: una réplica de varias GPU suma la "
-                 "salida de cada capa (all-reduce)."), fmt="#,##0"),
+               T("NVLink or its like, both ways: a replica of several GPUs all-reduces "
+                 "each layer's output.",
+                 "NVLink o similar, en ambos sentidos: una réplica de varias GPU suma "
+                 "la salida de cada capa (all-reduce)."), fmt="#,##0"),
+        Result("ServingLatencyUsed", F.IF(F.ISBLANK(Ref("ServingLatency")), 0,
+                                          Ref("ServingLatency")),
+               T("Latency target used (0: none)", "Latencia objetivo usada (0: ninguna)"),
+               T("ms/token", "ms/token"),
+               T("The target, or 0 for none.", "La objetivo, o 0 si no hay."),
+               fmt=tx.TWO),
         Result("KVCacheGB",
-               call("KV_CACHE_GB", "BaseLayers", call("MODEL_SPEC", "FTModel", Lit("kv_heads")),
-                    call("MODEL_SPEC", "FTModel", Lit("head_dim")), _CONTEXT, 1),
-               T("Key/value cache per sequence", "Caché de claves/valores por secuencia"),
+               call("MODEL_KV_CACHE_GB", "FTModel", _LENGTH, 1, "ServingCacheBytes"),
+               T("Key/value cache a request", "Caché de claves/valores por petición"),
                T("GB", "GB"),
-               T("2 × layers × key/value heads × head size × the average context (prompt "
-                 "and half the output) × 2 bytes (kipply 2022).",
-                 "2 × capas × cabezas de claves/valores × tamaño de cabeza × el contexto "
-                 "medio (entrada y media salida) × 2 bytes (kipply 2022)."), fmt=tx.TWO),
-        Result("ServingMaxBatch",
-               call("MAX_DECODE_BATCH", "BaseParams", "GPUMemoryGB",
-                    _CONTEXT * 2 * Ref("BaseLayers") * Ref("BaseKVWidth") * 2 / 1e9, 2,
-                    "ServingReplicaGPUs"),
-               T("Most sequences that fit", "Máximo de secuencias que caben"),
-               T("sequences", "secuencias"),
-               T("Sequences whose cache fits 90 % of a replica's memory beside the 16-bit "
-                 "weights.",
-                 "Secuencias cuya caché cabe en el 90 % de la memoria de una réplica junto "
-                 "a los pesos de 16 bits."), holds="MAX_DECODE_BATCH"),
+               T("Layers × cached values a token and layer × a request's whole length "
+                 "(prompt and output; a windowed layer's window) × bytes a value.",
+                 "Capas × valores en caché por token y capa × la longitud entera de una "
+                 "petición (entrada y salida; la ventana en una capa con ventana) × "
+                 "bytes por valor."),
+               fmt=tx.TWO),
         Result("ServingLatencyBatch",
                F.IF(F.ISBLANK(Ref("ServingLatency")), Ref("ServingBatch"),
                     call("LATENCY_BATCH", *_SHAPE, "ServingBandwidth", "ServingPeakTFLOPS",
-                         "ServingReplicaGPUs", _CONTEXT, "ServingLatency", "ServingLink", 2,
-                         "ServingUtilization", "PrefillMFU")),
-               T("Most sequences the latency allows", "Máximo de secuencias que permite la latencia"),
-               T("sequences", "secuencias"),
-               T("The largest batch whose decoding step meets the latency target (the "
-                 "largest batch when there is none).",
-                 "El mayor lote cuyo paso de decodificación cumple la latencia objetivo "
-                 "(el lote máximo si no hay)."), holds="LATENCY_BATCH"),
+                         "ServingReplicaGPUs", "ServingPrompt", "ServingOutput",
+                         "ServingLatency", "ServingLink", "ServingWeightBytes",
+                         "ServingUtilization", "PrefillMFU", *_CACHE)),
+               T("Most requests the latency allows", "Máximo de peticiones que permite la latencia"),
+               T("requests", "peticiones"),
+               T("The largest batch whose steps, with the prompts the batch's requests "
+                 "put into them, meet the latency target (the largest batch when there "
+                 "is none).",
+                 "El mayor lote cuyos pasos, con las entradas que meten en ellos sus "
+                 "peticiones, cumplen la latencia objetivo (el lote máximo si no hay)."),
+               holds="LATENCY_BATCH"),
         Result("ServingBatchUsed",
                call("REPLICA_BATCH", *_SHAPE, *_GPU, "ServingPrompt", "ServingOutput",
-                    *_OPTIONS),
-               T("Sequences decoded together", "Secuencias decodificadas juntas"),
-               T("sequences", "secuencias"),
-               T("The least of what fits, the largest batch and what the latency allows.",
-                 "El menor de lo que cabe, el lote máximo y lo que permite la latencia."),
+                    "ServingLink", *_BYTES),
+               T("Requests decoded together", "Peticiones decodificadas juntas"),
+               T("requests", "peticiones"),
+               T("The least of what fits 90 % of a replica's memory beside its weights, "
+                 "the largest batch and what the latency allows (its steps shared with "
+                 "the prompts).",
+                 "El menor de lo que cabe en el 90 % de la memoria de una réplica junto "
+                 "a sus pesos, el lote máximo y lo que permite la latencia (sus pasos "
+                 "compartidos con las entradas)."),
                holds="REPLICA_BATCH"),
         Result("ServingPrefillMs",
                call("REPLICA_PREFILL_MS", "BaseActiveParams", "BaseLayers", "BaseAttentionWidth",
                     "BaseWidth", "ServingPeakTFLOPS", "ServingReplicaGPUs", "ServingPrompt",
-                    "ServingLink", "PrefillMFU"),
+                    "ServingLink", "PrefillMFU", "BaseWindow", "BaseWindowedLayers"),
                T("Prompt time", "Tiempo de entrada"), T("ms a request", "ms por petición"),
                T("2 FLOPs a parameter and token of the prompt at the prompt MFU, and the "
-                 "replica's all-reduces: the time to the first token.",
+                 "replica's all-reduces.",
                  "2 FLOPs por parámetro y token de la entrada a la MFU de entradas, y las "
-                 "sumas de la réplica: el tiempo hasta el primer token."),
+                 "sumas de la réplica."),
                fmt=tx.TWO, holds="REPLICA_PREFILL_MS"),
+        Result("ServingFirstTokenMs",
+               Ref("ServingPrefillMs") + Ref("RequestMs"),
+               T("Time to first token", "Tiempo hasta el primer token"), T("ms", "ms"),
+               T("The prompt's time and what a request costs besides, when a replica is "
+                 "free: TIME_TO_FIRST_TOKEN_MS.",
+                 "El tiempo de la entrada y lo que cuesta además cada petición, con la "
+                 "réplica libre: TIME_TO_FIRST_TOKEN_MS."),
+               fmt=tx.TWO),
         Result("ServingStepMs",
-               call("REPLICA_STEP_MS", *_SHAPE, "BaseExperts",
-                    call("MODEL_SPEC", "FTModel", Lit("experts_per_token")), "ServingBandwidth",
+               call("REPLICA_STEP_MS", *_SHAPE, "ServingBandwidth",
                     "ServingPeakTFLOPS", "ServingReplicaGPUs", "ServingBatchUsed", _CONTEXT,
-                    "ServingLink", 2, "ServingUtilization", "PrefillMFU"),
+                    "ServingLink", "ServingWeightBytes", "ServingUtilization", "PrefillMFU",
+                    *_CACHE),
                T("Decode step", "Paso de decodificación"), T("ms", "ms"),
                T("A step reads the weights and the batch's cache at the bandwidth reached "
-                 "(or computes, when slower), plus the all-reduces: the time per output "
-                 "token a user sees.",
+                 "(or computes, when slower), plus the all-reduces.",
                  "Un paso lee los pesos y la caché del lote al ancho de banda alcanzado (o "
-                 "calcula, si es más lento), más las sumas: el tiempo por token de salida "
-                 "que ve el usuario."),
+                 "calcula, si es más lento), más las sumas."),
                fmt=tx.TWO, holds="REPLICA_STEP_MS"),
         Result("ServingReplicaTokensPerSec",
-               call("SERVING_TOKENS_PER_SEC", "FTModel", "GPUModel", "ServingReplicaGPUs",
-                    "ServingPrompt", "ServingOutput", Lit("bf16"), "ServingBatch",
-                    "ServingLatency", "ServingUtilization", "PrefillMFU"),
+               call("REPLICA_TOKENS_PER_SEC", *_SHAPE, *_GPU, "ServingPrompt",
+                    "ServingOutput", "ServingLink", *_BYTES),
                T("Output tokens/s per replica", "Tokens de salida/s por réplica"),
                T("tokens/s", "tokens/s"),
-               T("SERVING_TOKENS_PER_SEC: a batch of requests each prompt once and then "
-                 "one token a step; calibrated on measured runs (docs/serving.md).",
-                 "SERVING_TOKENS_PER_SEC: un lote de peticiones, cada una su entrada una "
-                 "vez y luego un token por paso; calibrado con ejecuciones medidas "
+               T("A batch of requests, each its prompt once and then one token a step: "
+                 "SERVING_TOKENS_PER_SEC, checked against measured runs (docs/serving.md).",
+                 "Un lote de peticiones, cada una su entrada una vez y luego un token por "
+                 "paso: SERVING_TOKENS_PER_SEC, contrastado con ejecuciones medidas "
                  "(docs/serving.md)."), fmt="#,##0"),
+        Result(
+            "ServingTokensPerSec",
+            Ref("ServingRequests") * Ref("ServingOutput") / SECONDS_A_DAY
+            * Ref("PeakToAverage"),
+            T("Output tokens/s at the peak", "Tokens de salida/s en la punta"),
+            T("tokens/s", "tokens/s"),
+            T("Requests a day × output a request ÷ 86,400 s × the peak over the "
+              "average: the busiest hour's rate.",
+              "Peticiones al día × salida por petición ÷ 86.400 s × la punta sobre la "
+              "media: el ritmo de la hora de más uso."),
+            fmt="#,##0",
+        ),
         Result(
             "ServingGPUs",
             call("SERVING_GPUS", "ServingTokensPerSec", "ServingReplicaTokensPerSec", 1)
             * Ref("ServingReplicaGPUs"),
             T("GPUs to serve the peak", "GPU para servir la punta"), T("GPUs", "GPU"),
-            T("Whole replicas the peak traffic needs, times the GPUs of a replica.",
-              "Réplicas enteras que necesita el tráfico punta, por las GPU de una "
-              "réplica."),
+            T("Whole replicas the peak needs, times the GPUs of a replica.",
+              "Réplicas enteras que necesita la punta, por las GPU de una réplica."),
             key=True,
         ),
         Result(
             "ServingCostPerMTok",
             call("SERVING_COST_PER_MTOK", "PricePerGPUHour",
-                 Ref("ServingTokensPerSec") / Ref("ServingGPUs")),
-            T("Cost per million output tokens at the peak", "Coste por millón de tokens de salida en la punta"),
+                 Ref("ServingTokensPerSec") / Ref("PeakToAverage") / Ref("ServingGPUs")),
+            T("Cost per million output tokens, the month's average",
+              "Coste por millón de tokens de salida, media del mes"),
             T("{currency}/M tokens", "{currency}/M tokens"),
-            T("Price per GPU-hour ÷ the tokens each GPU generates in an hour at the "
-              "peak, × 1,000,000.",
-              "Precio por GPU-hora ÷ los tokens que genera cada GPU en una hora en la "
-              "punta, × 1.000.000."),
+            T("Price per GPU-hour ÷ the tokens each GPU held generates in an hour at "
+              "the average traffic (the peak ÷ the peak over the average), × "
+              "1,000,000: the monthly cost over the month's output tokens.",
+              "Precio por GPU-hora ÷ los tokens que genera en una hora cada GPU "
+              "reservada al tráfico medio (la punta ÷ la punta sobre la media), × "
+              "1.000.000: el coste mensual entre los tokens de salida del mes."),
             fmt=tx.MONEY,
         ),
         Result(
@@ -343,19 +446,19 @@ SERVING = Results(
         ),
         Result(
             "ServingApiMonthlyCost",
-            Ref("ServingTokensPerSec") / Ref("PeakToAverage") * SECONDS_A_MONTH
-            * (Ref("ApiPriceOutput") + Ref("ApiPriceInput") * Ref("ServingPrompt")
-               / Ref("ServingOutput")) / 1e6,
-            T("The same tokens through an API", "Los mismos tokens con una API"),
+            Ref("ServingRequests") * DAYS_A_MONTH
+            * (Ref("ServingPrompt") * Ref("ApiPriceInput")
+               + Ref("ServingOutput") * Ref("ApiPriceOutput")) / 1e6,
+            T("The same requests through an API", "Las mismas peticiones con una API"),
             T("{currency}/month", "{currency}/mes"),
-            T("A month's tokens at the average traffic (the peak ÷ the peak over the "
-              "average), prompts and output, at the API prices: build or buy.",
-              "Los tokens de un mes al tráfico medio (la punta ÷ la punta sobre la "
-              "media), entradas y salidas, a los precios de la API: hacer o comprar."),
+            T("A month's requests (30.4 days), prompts and output, at the API prices: "
+              "build or buy.",
+              "Las peticiones de un mes (30,4 días), entradas y salidas, a los precios "
+              "de la API: hacer o comprar."),
             fmt=tx.MONEY, key=True,
         ),
     ),
-    verdicts=(Verdict("ServingFit", T("Memory check, serving", "Control de memoria, servicio"),
+    verdicts=(Verdict("ServingFit", T("Check, serving", "Control, servicio"),
                       _SERVING_FIT),),
 )  # fmt: skip
 

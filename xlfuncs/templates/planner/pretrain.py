@@ -32,6 +32,7 @@ from ..shared import (
     DTYPE,
     GPU_MODEL,
     MFU,
+    OPTIMIZER,
     PRICE,
     RECOMPUTE,
     gpu_memory_row,
@@ -243,13 +244,14 @@ MEMORY_INPUTS = Inputs(
         Input(
             "ZeroStage", "zero_stage", 1,
             T("ZeRO stage", "Etapa de ZeRO"), T("0 to 3", "0 a 3"),
-            T("0: every group holds the whole state; 1 shards the Adam states over "
+            T("0: every group holds the whole state; 1 shards the optimizer's states over "
               "the data-parallel GPUs, 2 also the gradients, 3 also the weights.",
-              "0: cada grupo guarda todo el estado; 1 reparte los estados de Adam "
+              "0: cada grupo guarda todo el estado; 1 reparte los estados del optimizador "
               "entre las GPU de datos paralelos, 2 también los gradientes, 3 también "
               "los pesos."),
         ),
         RECOMPUTE,
+        OPTIMIZER,
     ),
 )  # fmt: skip
 
@@ -278,15 +280,16 @@ MEMORY = Results(
         Result(
             "PretrainStateGB",
             call("MODEL_STATE_GB", "RuleParams", "RuleParams", Lit(2), _DATA_PARALLEL,
-                 "ZeroStage", "TensorParallel"),
+                 "ZeroStage", "TensorParallel", "OptimizerBytes"),
             T("Model state", "Estado del modelo"), T("GB", "GB"),
-            T("Weights, gradients and Adam states of the 20-tokens model, 16 bytes a "
-              "parameter, split by the tensor parallelism and sharded over the "
-              "data-parallel GPUs by the ZeRO stage (Rajbhandari et al. 2020).",
-              "Pesos, gradientes y estados de Adam del modelo de 20 tokens, 16 bytes "
-              "por parámetro, divididos por el paralelismo tensorial y repartidos "
-              "entre las GPU de datos paralelos según la etapa de ZeRO (Rajbhandari "
-              "et al. 2020)."),
+            T("Weights, gradients and the optimizer's state of the 20-tokens model "
+              "(2 + 2 bytes a parameter and the optimizer's), split by the tensor "
+              "parallelism and sharded over the data-parallel GPUs by the ZeRO stage "
+              "(Rajbhandari et al. 2020).",
+              "Pesos, gradientes y estado del optimizador del modelo de 20 tokens "
+              "(2 + 2 bytes por parámetro y los del optimizador), divididos por el "
+              "paralelismo tensorial y repartidos entre las GPU de datos paralelos "
+              "según la etapa de ZeRO (Rajbhandari et al. 2020)."),
             fmt=tx.DECIMAL,
         ),
         Result(

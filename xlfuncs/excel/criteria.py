@@ -1,34 +1,17 @@
-"""More of Excel's functions for the budget workbook: SUMIF(S), COUNTIF, COUNTA,
-LARGE, dates.
+"""Excel's functions over ranges with a criterion, and LARGE and COUNTA.
 
-Registered in :data:`~xlfuncs.templates.semantics.FUNCTIONS` as the others are,
-with Excel's rules as :mod:`~xlfuncs.templates.semantics_spec` states them (the
-tests run that table and recalculate the budget on LibreOffice and Gnumeric).
-Dates are serial numbers of Excel's 1900 date system
-(:func:`~xlfuncs.templates.semantics.serial`).
+SUMIF, SUMIFS, COUNTIF and COUNTA, registered in
+:data:`~xlfuncs.excel.builtins.FUNCTIONS` as the others are, with Excel's rules
+as ``tests/semantics_spec.py`` states them (the tests recalculate the budget on
+LibreOffice and Gnumeric).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from datetime import date, timedelta
 
-from .semantics import (
-    EPOCH,
-    FUNCTIONS,
-    NUM,
-    VALUE,
-    Range,
-    Value,
-    XlError,
-    compare,
-    fold,
-    function,
-    numeric,
-    parse_number,
-    serial,
-    wildcard,
-)
+from .builtins import function, wildcard
+from .values import NUM, VALUE, Range, Value, XlError, compare, fold, parse_number
 
 _OPERATORS = ("<=", ">=", "<>", "<", ">", "=")
 
@@ -164,35 +147,3 @@ def _large(v: Sequence[Value], _: str) -> Value:
     if not isinstance(k, (int, float)) or not 1 <= int(k) <= len(xs):
         return NUM
     return xs[int(k) - 1]
-
-
-def _date(y: float, m: float, d: float) -> float | XlError:
-    """DATE(year, month, day): a year from 0 to 1899 is after 1900 (DATE(108,1,2)
-    is 2 January 2008, Microsoft's DATE page); months and days past their end
-    roll over."""
-    y, m = int(y), int(m)
-    y = y + 1900 if 0 <= y < 1900 else y
-    y, m = y + (m - 1) // 12, (m - 1) % 12 + 1
-    if not 1900 <= y <= 9999:
-        return NUM
-    day = date(y, m, 1) + timedelta(days=int(d) - 1)
-    return serial(day) if 1900 <= day.year <= 9999 else NUM
-
-
-def _part(s: float, which: str) -> float | XlError:
-    """YEAR or MONTH of a serial number, with Excel's false 29 February 1900
-    (serial 60) and its 0 January 1900 (serial 0)."""
-    if s < 0:
-        return NUM
-    if s < 61:
-        month = 1 if s < 32 else 2
-        return 1900.0 if which == "year" else float(month)
-    day = EPOCH + timedelta(days=int(s))
-    return float(day.year if which == "year" else day.month)
-
-
-FUNCTIONS |= {
-    "DATE": numeric(_date),
-    "YEAR": numeric(lambda s: _part(s, "year")),
-    "MONTH": numeric(lambda s: _part(s, "month")),
-}

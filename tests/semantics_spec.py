@@ -39,7 +39,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
-from .semantics import DIV0, NA, NUM, REF, VALUE, XlError
+from xlfuncs.excel.values import DIV0, NA, NUM, REF, VALUE, XlError
 
 #: A cell's value in the table: a number, text, TRUE/FALSE, None (blank) or an error.
 Result: TypeAlias = "float | str | bool | None | XlError"
