@@ -436,3 +436,21 @@ def test_another_currency_names_every_amount(tmp_path):
     ws = wb["Summary"]
     units = {r[2].value for r in ws.iter_rows() if r[2].value}
     assert "EUR" in units and "USD" not in units
+
+
+@pytest.mark.parametrize(
+    ("model", "gpu", "gpus", "precision"),
+    [
+        ("Gemma 3 27B", "H100 SXM", 1, "bf16"),  # windowed layers
+        ("DeepSeek-V3", "H200 SXM", 8, "fp8"),  # latent attention, shared experts
+        ("gpt-oss-120b", "B200", 1, "fp4"),  # fp4 weights, an fp8 cache
+    ],
+)
+def test_a_serving_line_of_a_2026_model_is_the_librarys(model, gpu, gpus, precision):
+    # Issue 35: a budget line serves the models of 2026 as SERVING_TOKENS_PER_SEC
+    # does, at the line's request lengths.
+    got = runs({5: {"RunModel": model, "RunGPU": gpu, "RunGPUs": gpus,
+                    "RunPrecision": precision}})  # fmt: skip
+    p, o = got("RunPromptLen")[5], got("RunOutputLen")[5]
+    want = xlfuncs.serving_tokens_per_sec(model, gpu, gpus, p, o, precision)
+    assert got("RunReplicaEstimate")[5] == pytest.approx(want, rel=1e-12)

@@ -21,6 +21,7 @@ Every figure of a run is a library function through its one Excel expression
 from __future__ import annotations
 
 from ...data.prices import GPU_PRICE_SOURCES, GPU_PRICES, PRICES_CURRENCY, PRICES_READ
+from ...data.serving import SERVING_PRECISIONS
 from ...registry.domains import NONNEGATIVE, POSITIVE, WHOLE, Domain
 from ...registry.excel import key
 from .. import texts as tx
@@ -44,7 +45,7 @@ _START = Domain(
 KINDS = (T("pre-training", "preentrenamiento"), T("fine-tuning", "ajuste fino"),
          T("serving", "servicio"))  # fmt: skip
 TIERS = (T("on-demand", "bajo demanda"), T("reserved", "reservada"), T("spot", "spot"))
-PRECISIONS = tuple(T(p, p) for p in ("bf16", "fp16", "fp8", "int8", "int4"))
+PRECISIONS = tuple(T(p, p) for p in SERVING_PRECISIONS)
 
 
 def _field(
@@ -119,28 +120,28 @@ _FEWEST_COUNT = call("MIN_GPUS_FOR_MEMORY", "RunParams", "RunGPUMemoryGB", 0, "R
 # (MAX_DECODE_BATCH), the batch the latency target allows (LATENCY_BATCH), the
 # batch run (REPLICA_BATCH), a request's prompt time and a decode step's time.
 _REQUEST = Ref("RunPromptLen") + Ref("RunOutputLen") / 2  # a sequence's average context
-_LENGTH = Ref("RunPromptLen") + Ref("RunOutputLen")  # a sequence's whole length
 _SHAPE = ("RunParams", "RunActiveParams", "RunLayers", "RunCacheWidth", "RunAttentionWidth",
           "RunDModel", "RunExperts", "RunExpertsPerToken")  # fmt: skip
-_DECODE = call("MAX_DECODE_BATCH", "RunParams", "RunGPUMemoryGB",
-               _LENGTH * Ref("RunLayers") * Ref("RunCacheWidth") * Ref("RunBytes") / 1e9,
-               "RunBytes", "RunReplicaGPUs")  # fmt: skip
+# The cache's bytes, how it splits and the windowed layers: SERVING_TOKENS_PER_SEC's
+# optional arguments after the latency target and the two shares.
+_CACHE = ("RunCacheBytes", "RunCacheHeads", "RunWindow", "RunWindowedLayers")
+_OPTIONS = ("RunLink", "RunBytes", "ServingBatch", "RunLatency", "ServingUtilization",
+            "PrefillMFU", *_CACHE)  # fmt: skip
 _LATENCY = call("LATENCY_BATCH", *_SHAPE, "RunBandwidth", "RunServePeak", "RunReplicaGPUs",
                 "RunPromptLen", "RunOutputLen", "RunLatency", "RunLink", "RunBytes",
-                "ServingUtilization", "PrefillMFU")  # fmt: skip
+                "ServingUtilization", "PrefillMFU", *_CACHE)  # fmt: skip
 _BATCH = call("REPLICA_BATCH", *_SHAPE, "RunGPUMemoryGB", "RunBandwidth", "RunServePeak",
-              "RunReplicaGPUs", "RunPromptLen", "RunOutputLen", "RunLink", "RunBytes",
-              "ServingBatch", "RunLatency", "ServingUtilization", "PrefillMFU")  # fmt: skip
+              "RunReplicaGPUs", "RunPromptLen", "RunOutputLen", *_OPTIONS)  # fmt: skip
 _PREFILL = call("REPLICA_PREFILL_MS", "RunActiveParams", "RunLayers", "RunAttentionWidth",
                 "RunDModel", "RunServePeak", "RunReplicaGPUs", "RunPromptLen", "RunLink",
-                "PrefillMFU")  # fmt: skip
+                "PrefillMFU", "RunWindow", "RunWindowedLayers")  # fmt: skip
 _STEP = call("REPLICA_STEP_MS", *_SHAPE, "RunBandwidth",
              "RunServePeak", "RunReplicaGPUs", "RunServeBatch", _REQUEST, "RunLink",
-             "RunBytes", "ServingUtilization", "PrefillMFU")  # fmt: skip
+             "RunBytes", "ServingUtilization", "PrefillMFU", *_CACHE)  # fmt: skip
 _REPLICA_SPEED = call(
     "REPLICA_TOKENS_PER_SEC", *_SHAPE, "RunGPUMemoryGB",
     "RunBandwidth", "RunServePeak", "RunReplicaGPUs", "RunPromptLen", "RunOutputLen",
-    "RunLink", "RunBytes", "ServingBatch", "RunLatency", "ServingUtilization", "PrefillMFU",
+    *_OPTIONS,
 )  # fmt: skip
 
 _TRAIN_FIT = F.IF(
@@ -152,7 +153,7 @@ _TRAIN_FIT = F.IF(
              figure(Ref("RunFewestGPUs"), 0), T(" GPUs or more", " GPU o más"))),
 )  # fmt: skip
 _SERVE_FIT = F.IF(
-    F.AND(F.ISNUMBER(Ref("RunDecodeBatch")), Ref("RunDecodeBatch").ge(1)), Say(tx.OK),
+    F.ISNUMBER(Ref("RunServeBatch")), Say(tx.OK),
     Say(T("Error: does not fit: the weights leave no room for a sequence in a replica's "
           "memory (GPUs a replica: ",
           "Error: no cabe: los pesos no dejan sitio a una secuencia en la memoria de una "
@@ -243,10 +244,11 @@ RUN_FIELDS = (
              "En servicio: los tokens de entrada al mes, peticiones y contexto (0 si no hay)."),
            fmt=tx.LARGE, domain=NONNEGATIVE, blank=True, band=2),
     _typed("RunPrecision", T("Precision", "Precisión"), T("", ""),
-           T("For serving: the weights' precision, bf16, fp8, int8 or int4 (the key/value "
-             "cache at the same width). Blank: bf16.",
-             "En servicio: la precisión de los pesos, bf16, fp8, int8 o int4 (la caché de "
-             "claves y valores con la misma anchura). En blanco: bf16."),
+           T("For serving: the weights' precision, bf16, fp16, fp8, int8, int4 or fp4 (the "
+             "key/value cache in fp8 with fp8 and fp4, else 16 bits). Blank: bf16.",
+             "En servicio: la precisión de los pesos, bf16, fp16, fp8, int8, int4 o fp4 "
+             "(la caché de claves y valores en fp8 con fp8 y fp4; si no, 16 bits). En "
+             "blanco: bf16."),
            kind="text", choices=PRECISIONS, blank=True, band=2),
     _typed("RunLatency", T("Latency target", "Latencia objetivo"), T("ms/token", "ms/token"),
            T("For serving: the most milliseconds a user waits for each output token (TPOT); "
@@ -329,6 +331,12 @@ RUN_FIELDS = (
            expr=F.IF(_NAMED, _spec("kv_width"), 0), holds=_spec("kv_width")),
     _field("RunCacheWidth", T("Cached a token and layer", "Caché por token y capa"), T("", ""),
            band=4, expr=F.IF(_NAMED, _spec("cache_width"), 0), holds=_spec("cache_width")),
+    _field("RunCacheHeads", T("Heads the cache splits by", "Cabezas de la caché"), T("", ""),
+           band=4, expr=F.IF(_NAMED, _spec("cache_heads"), 0), holds=_spec("cache_heads")),
+    _field("RunWindow", T("Window", "Ventana"), T("tokens", "tokens"), band=4,
+           expr=F.IF(_NAMED, _spec("window"), 0), holds=_spec("window")),
+    _field("RunWindowedLayers", T("Windowed layers", "Capas con ventana"), T("", ""), band=4,
+           expr=F.IF(_NAMED, _spec("windowed_layers"), 0), holds=_spec("windowed_layers")),
     _field("RunFFN", T("MLP width", "Anchura MLP"), T("", ""), band=4,
            expr=F.IF(_NAMED, _spec("ffn_dim"), 0), holds=_spec("ffn_dim")),
     _field("RunExperts", T("Experts", "Expertos"), T("", ""), band=4,
@@ -356,9 +364,12 @@ RUN_FIELDS = (
     _field("RunReplicaGPUs", T("GPUs a replica", "GPU por réplica"), T("GPUs", "GPU"), band=4,
            expr=_REPLICA),
     _field("RunBytes", T("Bytes a weight", "Bytes por peso"), T("B", "B"), tx.TWO, band=4,
-           expr=F.IF(SERVES, F.IF(F.ISBLANK(Ref("RunPrecision")), 2, F.CHOOSE(
-               choice(Field("RunPrecision", T("", ""), T("", ""), choices=PRECISIONS)),
-               2, 2, 1, 1, 0.5)), "")),
+           expr=F.IF(SERVES, F.IF(F.ISBLANK(Ref("RunPrecision")), 2,
+                                  call("SERVING_WEIGHT_BYTES", "RunPrecision")), "")),
+    _field("RunCacheBytes", T("Bytes a cached value", "Bytes por valor en caché"), T("B", "B"),
+           tx.TWO, band=4,
+           expr=F.IF(SERVES, F.IF(F.ISBLANK(Ref("RunPrecision")), 2,
+                                  call("SERVING_CACHE_BYTES", "RunPrecision")), "")),
     _field("RunServePeak", T("Peak at its precision", "Pico a su precisión"),
            T("TFLOP/s", "TFLOP/s"), tx.DECIMAL, band=4,
            expr=F.IF(SERVES, call("SERVING_PEAK_TFLOPS", "RunGPU", "RunPrecision"), "")),
@@ -372,8 +383,6 @@ RUN_FIELDS = (
     _field("RunOutputLen", T("Output a request", "Salida por petición"), T("tokens", "tokens"),
            band=4, expr=F.IF(SERVES, Ref("ServingContext") * Ref("RunTokens")
                                     / (Ref("RunPromptTokens") + Ref("RunTokens")), "")),
-    _field("RunDecodeBatch", T("Batch memory allows", "Lote que cabe"), T("sequences", "secuencias"),
-           band=4, expr=F.IF(SERVES, _DECODE, ""), holds="MAX_DECODE_BATCH"),
     _field("RunLatencyBatch", T("Batch the latency allows", "Lote que permite la latencia"),
            T("sequences", "secuencias"), band=4, holds="LATENCY_BATCH",
            expr=F.IF(SERVES, F.IF(F.ISBLANK(Ref("RunLatency")), Ref("ServingBatch"), _LATENCY), "")),
