@@ -102,23 +102,8 @@ def written_out(definitions: Mapping[str, str], limit: int = 8192) -> dict[str, 
     stored text computes. Those written out past ``limit`` characters (Excel's
     8,192 for a formula) are left out: IronCalc computes them as stored."""
     from xlfuncs.excel.parse import parse
+    from xlfuncs.excel.rewrite import substituted
     from xlfuncs.excel.tree import AS_WRITTEN, Call, Expr, Fn, Ref
-
-    def substituted(e: Expr, env: Mapping[str, Expr]) -> Expr:
-        """``e`` with names replaced, each shared node rewritten once: the
-        trees share their parts, and written out they grow exponentially."""
-        memo: dict[int, Expr] = {}
-
-        def sub(x: Expr) -> Expr:
-            if id(x) not in memo:
-                if isinstance(x, Ref):
-                    memo[id(x)] = env.get(x.name, x)
-                else:
-                    kids = x.children()
-                    memo[id(x)] = x.rebuilt([sub(c) for c in kids]) if kids else x
-            return memo[id(x)]
-
-        return sub(e) if env else e
 
     names = set(definitions)
     done: dict[str, Fn] = {}

@@ -794,3 +794,23 @@ def test_price_rows_name_accelerators_and_their_dates():
         if p.read != PRICES_READ:  # read elsewhere: the source says where, when
             assert "third-party compilation" in p.source and p.read in p.source
     assert {p.gpu for p in GPU_PRICES} >= {"B300", "RTX PRO 6000"}
+
+
+def test_a_user_rows_computed_fields_are_the_tables():
+    # The Models sheet computes a user row's derived fields in Excel
+    # (templates.data_sheet.USER_DERIVED); the table's Model computes them in
+    # Python (data.shapes). Given every published model's typed fields, the
+    # Excel text gives the table's value for each: one rule, twice written.
+    from xlfuncs.data.models import FIELDS, MODELS, value
+    from xlfuncs.excel.parse import parse
+    from xlfuncs.excel.tree import Env
+    from xlfuncs.templates.data_sheet import USER_DERIVED
+
+    for model in MODELS:
+        typed = {f: float(value(model, f)) for f in FIELDS}
+        env = Env(lookup=typed.__getitem__)
+        for field, text in USER_DERIVED.items():
+            if field == "active_params" and model.experts:
+                continue  # a start, typed over for a mixture
+            got = parse(text.format(**{f: f for f in FIELDS})).value(env)
+            assert got == pytest.approx(typed[field], rel=1e-12), (model.name, field)

@@ -10,6 +10,8 @@ same spellings.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
+
 #: Characters a typed name may hold anywhere without changing which name it is:
 #: "H100 SXM", "h100-sxm" and "H100_SXM" are one accelerator, and so is "H100 SXM"
 #: with a tab or a non-breaking space (U+00A0, common in text pasted from a web
@@ -26,4 +28,32 @@ def normalize(text: str) -> str:
     return "".join(ch for ch in text.lower() if ch not in IGNORED)
 
 
-__all__ = ["IGNORED", "normalize"]
+def finder(
+    keys: Iterable[str], aliases: Mapping[str, str]
+) -> Callable[[str], str | None]:
+    """The look-up of a short list of names: a typed name's key among ``keys``,
+    through ``aliases`` (written as :func:`normalize` writes them), or None.
+
+    >>> finder(("fp8",), {"float8": "fp8"})("Float-8")
+    'fp8'
+    """
+    known = frozenset(keys)
+
+    def find(name: str) -> str | None:
+        key = normalize(name)
+        key = aliases.get(key, key)
+        return key if key in known else None
+
+    return find
+
+
+def spelled(
+    keys: Iterable[str], aliases: Mapping[str, str]
+) -> tuple[tuple[str, str], ...]:
+    """Every spelling :func:`finder` accepts, as normalize() writes it, with its
+    key: the key tables the Excel expressions look a typed name up in."""
+    find = finder(keys, aliases)
+    return tuple((normalize(s), find(s) or "") for s in (*keys, *aliases))
+
+
+__all__ = ["IGNORED", "finder", "normalize", "spelled"]

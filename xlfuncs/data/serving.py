@@ -8,7 +8,7 @@ the fit (``tests/test_serving_calibration.py`` holds them all, with sources).
 
 from __future__ import annotations
 
-from .names import normalize
+from .names import finder, spelled
 
 #: Precisions a model's weights are served in, and the bytes of each weight. The
 #: key/value cache is stored at the same width unless ``bytes_per_value`` says
@@ -69,19 +69,10 @@ SERVING_PRECISION_ALIASES = {
 }
 
 
-def find_serving_precision(name: str) -> str | None:
-    """The key of a serving precision, or None: ``"FP-8"`` is ``"fp8"``."""
-    key = normalize(name)
-    key = SERVING_PRECISION_ALIASES.get(key, key)
-    return key if key in SERVING_PRECISIONS else None
-
-
-#: Every spelling a serving precision is accepted in, as normalize() writes it,
-#: with its key: the look-up the Excel expressions make.
-SERVING_PRECISION_KEYS = tuple(
-    (normalize(s), find_serving_precision(s) or "")
-    for s in (*SERVING_PRECISIONS, *SERVING_PRECISION_ALIASES)
-)
+#: The key of a serving precision, or None: ``"FP-8"`` is ``"fp8"``.
+find_serving_precision = finder(SERVING_PRECISIONS, SERVING_PRECISION_ALIASES)
+#: Every spelling a serving precision is accepted in, with its key.
+SERVING_PRECISION_KEYS = spelled(SERVING_PRECISIONS, SERVING_PRECISION_ALIASES)
 
 #: Tokens in the "million tokens" prices are quoted per.
 TOKENS_PER_MTOK = 1e6
@@ -102,16 +93,9 @@ PARALLEL_ALIASES = {
 }
 
 
-def find_parallel(name: str) -> str | None:
-    """The key of a way to split a replica, or None: ``"DEP"`` is ``"ep"``."""
-    key = normalize(name)
-    key = PARALLEL_ALIASES.get(key, key)
-    return key if key in PARALLEL_CODES else None
-
-
-PARALLEL_KEYS = tuple(
-    (normalize(s), find_parallel(s) or "") for s in (*PARALLEL_CODES, *PARALLEL_ALIASES)
-)
+#: The key of a way to split a replica, or None: ``"DEP"`` is ``"ep"``.
+find_parallel = finder(PARALLEL_CODES, PARALLEL_ALIASES)
+PARALLEL_KEYS = spelled(PARALLEL_CODES, PARALLEL_ALIASES)
 
 #: Share of the memory bandwidth a decoding step reaches, calibrated: the value
 #: that best fits TensorRT-LLM's measured maximum throughput (v0.17, H100 SXM, FP8,

@@ -8,7 +8,7 @@ total beside published measured peaks.
 
 from __future__ import annotations
 
-from .names import normalize
+from .names import finder, normalize, spelled
 
 #: Fine-tuning methods: every weight trains (full), low-rank adapters on a frozen
 #: 16-bit model (LoRA), or on a 4-bit one (QLoRA).
@@ -21,11 +21,8 @@ METHOD_ALIASES = {
 }
 
 
-def find_method(name: str) -> str | None:
-    """The key of a fine-tuning method, or None: ``"QLoRA"`` is ``"qlora"``."""
-    key = normalize(name)
-    key = METHOD_ALIASES.get(key, key)
-    return key if key in METHODS else None
+#: The key of a fine-tuning method, or None: ``"QLoRA"`` is ``"qlora"``.
+find_method = finder(METHODS, METHOD_ALIASES)
 
 
 #: A method as a number, for the functions that take the shape as numbers
@@ -121,18 +118,10 @@ OPTIMIZER_ALIASES = {
 }
 
 
-def find_optimizer(name: str) -> str | None:
-    """The key of an optimizer's state, or None: ``"AdamW-8bit"`` is ``"8bit"``."""
-    key = normalize(name)
-    key = OPTIMIZER_ALIASES.get(key, key)
-    return key if key in OPTIMIZER_BYTES else None
-
-
-#: Every spelling of an optimizer, as normalize() writes it, with its key.
-OPTIMIZER_KEYS = tuple(
-    (normalize(s), find_optimizer(s) or "")
-    for s in (*OPTIMIZER_BYTES, *OPTIMIZER_ALIASES)
-)
+#: The key of an optimizer's state, or None: ``"AdamW-8bit"`` is ``"8bit"``.
+find_optimizer = finder(OPTIMIZER_BYTES, OPTIMIZER_ALIASES)
+#: Every spelling of an optimizer, with its key.
+OPTIMIZER_KEYS = spelled(OPTIMIZER_BYTES, OPTIMIZER_ALIASES)
 
 __all__ = [
     "ALLOCATOR_RESERVE",

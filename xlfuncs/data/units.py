@@ -6,7 +6,7 @@ the Python math multiply by the same 8.64e19.
 
 from __future__ import annotations
 
-from .names import normalize
+from .names import finder, normalize
 
 SECONDS_PER_MINUTE = 60.0
 SECONDS_PER_HOUR = 3_600.0
@@ -79,11 +79,8 @@ DTYPE_ALIASES = {
 }
 
 
-def find_dtype(name: str) -> str | None:
-    """The table's key for a precision name, or None: ``"BF-16"`` is ``"bf16"``."""
-    key = normalize(name)
-    key = DTYPE_ALIASES.get(key, key)
-    return key if key in DTYPES else None
+#: The table's key for a precision name, or None: ``"BF-16"`` is ``"bf16"``.
+find_dtype = finder(DTYPES, DTYPE_ALIASES)
 
 
 #: Activation recomputation as Korthikanti et al. 2022 (arXiv 2205.05198) name

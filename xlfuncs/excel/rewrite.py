@@ -152,16 +152,28 @@ def nesting(e: Expr) -> int:
 
 def substituted(e: Expr, trees: Mapping[str, Expr]) -> Expr:
     """``e`` with each name of ``trees`` replaced by its tree (a look-up's
-    expression over its own argument names, given the caller's arguments)."""
+    expression over its own argument names, given the caller's arguments). A
+    sub-tree shared by several places is rewritten once: written out, such
+    trees grow exponentially."""
     if not trees:
         return e
-    if isinstance(e, Ref):
-        return trees.get(e.name, e)
-    kids = e.children()
-    if not kids:
-        return e
-    new = [substituted(c, trees) for c in kids]
-    return e if all(a is b for a, b in zip(new, kids)) else e.rebuilt(new)
+    done: dict[
+        int, tuple[Expr, Expr]
+    ] = {}  # keeps each node alive while its id is a key
+
+    def sub(x: Expr) -> Expr:
+        if id(x) not in done:
+            if isinstance(x, Ref):
+                out = trees.get(x.name, x)
+            else:
+                kids = x.children()
+                new = [sub(c) for c in kids]
+                same = all(a is b for a, b in zip(new, kids))
+                out = x if same else x.rebuilt(new)
+            done[id(x)] = (x, out)
+        return done[id(x)][1]
+
+    return sub(e)
 
 
 __all__ = ["ZERO", "fold", "nesting", "rename", "substituted"]

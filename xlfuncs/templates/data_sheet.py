@@ -46,7 +46,9 @@ from ..data.units import (
     TRAINING_DTYPES,
     find_dtype,
 )
-from ..excel.values import Range
+from ..excel.parse import parse
+from ..excel.tree import Env
+from ..excel.values import Range, as_cell
 from ..registry.excel import (
     ACCELERATOR_BANDWIDTH,
     ACCELERATOR_KEYS,
@@ -102,9 +104,21 @@ USER_DERIVED = {
 NO_KEY = " "
 
 
-def user_row() -> tuple[float, ...]:
-    """A user row's values before anything is typed, as Excel computes them."""
-    return tuple(USER_DEFAULTS.get(f, 0.0) for f in FIELDS)
+@functools.cache
+def user_row() -> dict[str, Any]:
+    """A user row's values before anything is typed: the defaults, blanks, and
+    what the formulas of :data:`USER_DERIVED` compute from them (the cached
+    values the workbook is written with, and the table a computation reads)."""
+    row: dict[str, Any] = {f: USER_DEFAULTS.get(f) for f in FIELDS}
+    for field, text in USER_DERIVED.items():  # in order: each reads those above
+        tree = parse(text.format(**{f: f for f in FIELDS}))
+        row[field] = as_cell(tree.value(Env(lookup=row.__getitem__)))
+    return row
+
+
+def user_key_formula(name: str) -> str:
+    """A user row's key: its typed name's key, or NO_KEY while it has none."""
+    return f'IF(ISBLANK({name}),"{NO_KEY}",{typed_key(name)})'
 
 
 #: Words a vendor's names may start with; the Python look-up strips them too.
@@ -202,7 +216,7 @@ def tables() -> dict[str, Range]:
         "ModelNames": Range.column([m.name for m in MODELS] + [None] * USER_MODELS),
         MODEL_SPECS: Range(
             tuple(tuple(float(model_value(m, f)) for f in FIELDS) for m in MODELS)
-            + (user_row(),) * USER_MODELS
+            + (tuple(float(user_row()[f] or 0) for f in FIELDS),) * USER_MODELS
         ),
     }
     for which, attr in zip(
@@ -433,7 +447,9 @@ def add_data_sheet(
                 style = wr.INPUT if field == "active_params" else wr.BODY
                 # Zero, before the row is filled in, shows as blank: no data yet.
                 fmt = billions if field == "active_params" else "#,##0"
-                m.formula(field, text, 0.0, style.but(fmt=f"{fmt};-{fmt};"))
+                m.formula(
+                    field, text, user_row()[field], style.but(fmt=f"{fmt};-{fmt};")
+                )
             elif field in USER_DEFAULTS:
                 m.put(field, USER_DEFAULTS[field], wr.INPUT.but(fmt="#,##0"), fit=False)
             else:
@@ -471,8 +487,11 @@ def add_data_sheet(
         for row, (text, index) in enumerate(found, start=2):
             if keys_name == MODEL_KEYS and text == NO_KEY:  # a row of the user's
                 name = f"{quote_sheetname(m.ws.title)}!$A${HEAD + int(index)}"
-                keys_w.formula(f"{kind}.key", f'IF(ISBLANK({name}),"{NO_KEY}",{typed_key(name)})',
-                               NO_KEY, row=row)  # fmt: skip
+                formula = user_key_formula(name)
+                blank = parse(user_key_formula("name")).value(
+                    Env(lookup=lambda _: None)
+                )
+                keys_w.formula(f"{kind}.key", formula, blank, row=row)
             else:
                 keys_w.put(f"{kind}.key", text, row=row, fit=False)
             keys_w.put(f"{kind}.index", index, row=row, fit=False)

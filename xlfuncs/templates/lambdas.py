@@ -49,7 +49,7 @@ from openpyxl.formula import Tokenizer
 from ..data.serving import PARALLEL_KEYS
 from ..data.training import OPTIMIZER_KEYS
 from ..data.units import RECOMPUTE_MODES
-from ..excel.rewrite import fold
+from ..excel.rewrite import fold, substituted
 from ..excel.rewrite import nesting as tree_nesting
 from ..registry import REGISTRY, Arg, Formula
 from ..registry import arguments as A
@@ -398,8 +398,8 @@ class _Lets:
             k: Ref(self._name([*self.hints[k], self.called.get(k, "")]))
             for k in self.defs
         }
-        defs = {names[k].name: _substituted(v, names) for k, v in self.defs.items()}
-        body = _substituted(body, names)
+        defs = {names[k].name: substituted(v, names) for k, v in self.defs.items()}
+        body = substituted(body, names)
         parts: list[str] = []
         while (part := _repeated([*defs.values(), body])) is not None:
             known = next((k for k, v in defs.items() if v == part), None)
@@ -416,8 +416,8 @@ class _Lets:
         numbered = {k: Ref(f"_xlpm.part{n}") for n, k in enumerate(ordered, start=1)}
         items: list[Expr] = []
         for k, v in defs.items():
-            items += [numbered.get(k, Ref(k)), fold(_substituted(v, numbered))]
-        return Fn("LET", (*items, fold(_substituted(body, numbered))))
+            items += [numbered.get(k, Ref(k)), fold(substituted(v, numbered))]
+        return Fn("LET", (*items, fold(substituted(body, numbered))))
 
     def _once(self, body: Expr) -> Expr:
         """``body``, with each variable read once or never put back in place."""
@@ -427,8 +427,8 @@ class _Lets:
             if not once:
                 return body
             swap = {once[-1]: self.defs.pop(once[-1])}
-            body = _substituted(body, swap)
-            self.defs = {k: _substituted(v, swap) for k, v in self.defs.items()}
+            body = substituted(body, swap)
+            self.defs = {k: substituted(v, swap) for k, v in self.defs.items()}
 
     def _name(self, hints: list[str]) -> str:
         """The first hint no other name has taken (nor a defined name, which a
@@ -516,16 +516,6 @@ def _uses(trees: list[Expr]) -> dict[str, int]:
             if isinstance(e, Ref):
                 out[e.name] = out.get(e.name, 0) + 1
     return out
-
-
-def _substituted(e: Expr, names: Mapping[str, Expr]) -> Expr:
-    """``e`` with each name of ``names`` replaced by its tree."""
-    if isinstance(e, Ref):
-        return names.get(e.name, e)
-    kids = e.children()
-    if not kids:
-        return e
-    return e.rebuilt([_substituted(c, names) for c in kids])
 
 
 def let_names(text: str) -> list[str]:

@@ -480,7 +480,7 @@ SCENARIO_TOTALS = Results(
     steps=True,
 )  # fmt: skip
 
-_RUN_WIDTHS = (15.5, 14.5, 13, 7, 9, 11, 7, 8, 6, 7, 11, 16)
+_RUN_WIDTHS = (14, 13, 13, 7, 9, 11, 7, 8, 7, 10, 10, 16)
 _MONTH_WIDTHS = (17.5,) + (7.8,) * MONTHS + (10.0,)
 
 BUDGET = Template(

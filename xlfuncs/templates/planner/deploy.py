@@ -372,7 +372,8 @@ SERVING = Results(
                  "sumas de la réplica."),
                fmt=tx.TWO, holds="REPLICA_PREFILL_MS"),
         Result("ServingFirstTokenMs",
-               Ref("ServingPrefillMs") + Ref("RequestMs"),
+               call("TIME_TO_FIRST_TOKEN_MS", "FTModel", "GPUModel", "ServingReplicaGPUs",
+                    "ServingPrompt", "ServingPrecision", "RequestMs"),
                T("Time to first token", "Tiempo hasta el primer token"), T("ms", "ms"),
                T("The prompt's time and what a request costs besides, when a replica is "
                  "free: TIME_TO_FIRST_TOKEN_MS.",
