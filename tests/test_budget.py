@@ -18,11 +18,12 @@ import math
 
 import openpyxl
 import pytest
-from workbook_tools import named_values, with_rows
+from workbook_tools import named_values, with_commitment, with_rows
 
 import xlfuncs
 from xlfuncs.excel.values import Range
 from xlfuncs.templates import BUDGET, TEMPLATES
+from xlfuncs.templates import texts as tx
 from xlfuncs.templates.blocks import Table
 from xlfuncs.templates.build import build_template, laid_out
 from xlfuncs.workbook.xlsx import save_workbook
@@ -131,6 +132,28 @@ def test_every_name_the_first_budget_had_is_kept(default):
     speed = v(default, "RunTokensPerSec")
     assert speed[5] == pytest.approx(2 * v(default, "RunSpeed")[5], rel=1e-12)
     assert speed[0] == v(default, "RunSpeed")[0]
+
+
+def test_each_timeline_row_is_one_formula_across_its_months():
+    # Issue 33 (FAST): a month's formula is the row's copied across: it reads
+    # the period counter and the row's validity, never a month by number or a
+    # validity cell of its own. Only the counter's first month (1) differs.
+    from openpyxl.formula.translate import Translator
+
+    ws = build_template(BUDGET, "en", {}).workbook["Months"]
+    rows = differ = 0
+    for r in range(1, ws.max_row + 1):
+        cells = [ws.cell(r, k) for k in range(2, 14)]
+        if not all(isinstance(c.value, str) and c.value.startswith("=") for c in cells):
+            continue
+        rows += 1
+        first = cells[0].coordinate
+        forms = {Translator(c.value, origin=c.coordinate).translate_formula(first)
+                 for c in cells[1:]}  # fmt: skip
+        if forms != {cells[0].value}:
+            differ += 1
+            assert ws.cell(r, 1).value == "Month number", (r, ws.cell(r, 1).value)
+    assert rows >= 80 and differ == 1
 
 
 def test_unused_rows_show_blank_results_and_the_defaults_read_ok(default):
@@ -337,7 +360,8 @@ def test_a_70b_model_on_one_80gb_gpu_does_not_fit():
     [
         (
             {"PriceOnDemand": 399},
-            "Prices per GPU-hour, H100 SXM: Warning: unusual for USD",
+            "Prices per GPU-hour, H100 SXM: Warning: over 3 times or under a third of "
+            "this GPU's example, 3.99 USD on demand (an 8-GPU node's price, or cents?)",
         ),
         (
             {"Currency": "JPY"},
@@ -357,10 +381,74 @@ def test_prices_far_from_the_market_or_in_another_currency_warn(values, start):
     assert got("ModelCheck").startswith(start)
 
 
+@pytest.mark.parametrize(
+    ("row", "gpu", "price", "example"),
+    [(3, "A100 SXM", 18.00, 2.25), (4, "L40S", 12.40, 1.55)],  # an 8-GPU node's price
+)
+def test_a_price_is_judged_against_its_own_gpus_example(row, gpu, price, example):
+    # Issue 34: both sat inside the one band for every GPU (0.25-25 USD).
+    got = figures(
+        with_rows(BUDGET, "Prices per GPU-hour", {row: {"PriceOnDemand": price}})
+    )
+    assert got("ModelCheck") == (
+        f"Prices per GPU-hour, {gpu}: Warning: over 3 times or under a third of this "
+        f"GPU's example, {example:.2f} USD on demand (an 8-GPU node's price, or cents?)"
+    )
+    # Three times the example is still a price (a hyperscaler's list).
+    ok = figures(
+        with_rows(
+            BUDGET, "Prices per GPU-hour", {row: {"PriceOnDemand": 2.9 * example}}
+        )
+    )
+    assert ok("ModelCheck") == "OK"
+
+
+def test_a_gpu_with_no_example_price_is_judged_by_the_wide_band():
+    got = figures(with_rows(BUDGET, "Prices per GPU-hour",
+                            {2: {"PriceGPU": "MI300X", "PriceOnDemand": 399}}))  # fmt: skip
+    assert got("PriceExampleUSD")[2] == ""
+    assert got("ModelCheck").startswith(
+        "Prices per GPU-hour, MI300X: Warning: unusual for USD"
+    )
+
+
+@pytest.mark.parametrize("currency", ["€", "$", "Euro", "XYZ"])
+def test_a_currency_that_is_no_code_is_an_error(currency):
+    got = figures(values={"Currency": currency})
+    assert got("ModelCheck") == (
+        "Currency: Error: a currency code from the Data sheet's list (USD, EUR, GBP, JPY…)"
+    )
+
+
 def test_tokens_typed_in_millions_are_an_error():
     got = runs({0: {"RunTokens": 2e6}})  # 2 T tokens typed as 2 million
     assert got("ModelCheck").startswith(
         "Runs, Base 8B: Error: under a thousandth of a pre-training's usual tokens"
+    )
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [("en", "Runs, Assistant 70B: Error: over a thousand times a serving month's usual "
+            "tokens (up to 10 T): check the figure and its unit"),
+     ("es", "Ejecuciones, Assistant 70B: Error: más de mil veces los tokens habituales de "
+            "un mes de servicio (hasta 10 bill.): revise la cifra y su unidad")],
+)  # fmt: skip
+def test_tokens_a_thousand_times_the_usual_are_an_error(lang, said):
+    # Issue 34: 5e16 output tokens a month (5,000 times the band's top) only
+    # warned, and page 1 printed ###.
+    got = runs({5: {"RunTokens": 5e16}}, lang=lang)
+    assert got("ModelCheck") == said
+    assert got("BudgetTotal") == tx.NA(lang)
+
+
+@pytest.mark.parametrize("field", [{"RunMFU": 0.4}, {"RunMethod": "LoRA"}])
+def test_a_training_field_on_a_serving_line_warns(field):
+    # Issue 34: an MFU or a method typed on a serving line was ignored in silence.
+    got = runs({5: field})
+    assert got("ModelCheck") == (
+        "Runs, Assistant 70B: Warning: an MFU or a method is for training runs: a "
+        "serving line's speed comes from its replicas"
     )
 
 
@@ -372,20 +460,7 @@ def test_a_row_with_figures_and_no_name_is_an_error():
 
 def committed(gpus: int):
     """The figures with ``gpus`` H100s committed from month 3 (12 by default)."""
-    from dataclasses import replace
-
-    from xlfuncs.templates.blocks import Line, MonthGrid
-
-    def grid(b):
-        if not isinstance(b, MonthGrid):
-            return b
-        lines = tuple(replace(x, values=(0, 0) + (gpus,) * 10)
-                      if isinstance(x, Line) and x.name == "MonthReserved1" else x
-                      for x in b.lines)  # fmt: skip
-        return replace(b, lines=lines)
-
-    sheets = tuple(replace(s, blocks=tuple(map(grid, s.blocks))) for s in BUDGET.sheets)
-    return figures(replace(BUDGET, sheets=sheets))
+    return figures(with_commitment(BUDGET, (0, 0) + (gpus,) * 10))
 
 
 def test_use_above_the_commitment_is_billed_on_demand():
@@ -403,6 +478,148 @@ def test_a_commitment_mostly_idle_warns():
     assert got("CommitmentUse") == pytest.approx(0.5)
     assert got("BudgetIdle") == pytest.approx(12 * 730 * 10 * H100_RESERVED, rel=1e-12)
     assert got("ModelCheck").startswith("Commitment used: Warning: under 70 %")
+
+
+# ------------------------------------------------------------------ reservations (issue 34)
+
+#: The default total (page 1, reconciled by hand in test_the_total_is_the_months_and_its_parts).
+DEFAULT_TOTAL = 681_148.82
+OVERHEADS = 0.10  # the example's overhead share: idle commitment pays it too
+
+
+def test_a_second_reservation_of_the_same_model_adds_to_the_first():
+    # 12 more H100s in months 3-12 on reservation 2: the assistant's 12 GPUs fill
+    # reservation 1 once, and the 12 more are idle: 12 × 730 h × 10 × 2.72 USD,
+    # plus overheads. Typing 24 on reservation 1 alone is the same plan.
+    twice = figures(
+        with_commitment(BUDGET, (0, 0) + (12,) * 10, 2),
+        values={"ReservedGPU2": "H100 SXM"},
+    )
+    once = committed(24)
+    idle = 12 * HOURS_A_MONTH * 10 * H100_RESERVED
+    for got in (twice, once):
+        assert got("BudgetIdle") == pytest.approx(idle, rel=1e-12)
+        assert got("BudgetAbove") == 0
+        assert got("BudgetTotal") == pytest.approx(DEFAULT_TOTAL + idle * (1 + OVERHEADS),
+                                                   abs=0.01)  # fmt: skip
+        assert got("BudgetCommitted") == pytest.approx(2 * idle, rel=1e-12)
+    assert twice("BudgetTotal") == pytest.approx(
+        943_248.02, abs=0.01
+    )  # the review's figure
+
+
+@pytest.mark.parametrize(
+    ("values", "message"),
+    [
+        ({}, "no GPU model reserved (2) on the Assumptions sheet"),
+        (
+            {"ReservedGPU2": "MI300X"},
+            "the GPU model reserved (2) has no row on the Prices sheet",
+        ),
+    ],
+)
+def test_gpus_committed_with_no_priced_model_are_an_error_and_page_1_says_na(
+    values, message
+):
+    got = figures(with_commitment(BUDGET, (0, 0) + (12,) * 10, 2), values=values)
+    assert got("ModelCheck").startswith("Month by month: GPUs reserved (2)")
+    assert message in got("ModelCheck")
+    for name in ("BudgetTotal", "BudgetIdle", "BudgetCommitted", "BudgetQ2"):
+        assert got(name) == "n/a: see Check", name
+
+
+def test_a_reserved_run_is_counted_at_once_not_as_a_monthly_average():
+    # Base 8B on 256 H100s, priced reserved, against 105 committed in month 1
+    # (its GPU-months' average): 151 GPUs run above the commitment for the
+    # run's hours, billed at on-demand less reserved; the committed GPUs idle
+    # for the rest of the month.
+    plan = with_commitment(with_rows(BUDGET, RUNS, {0: {"RunTier": "reserved"}}),
+                           (105,) + (0,) * 11)  # fmt: skip
+    got = figures(plan)
+    h = got("RunHours")[
+        0
+    ]  # by hand: tests/test_budget.py::test_pre_training_cost_by_hand
+    assert got("RunGPUsUsed")[0] == 256 and h < HOURS_A_MONTH
+    assert got("MonthReservedAtOnce1")[0] == 256
+    above_month_1 = (256 - 105) * h * (H100_ON_DEMAND - H100_RESERVED)
+    assistant = (
+        12 * HOURS_A_MONTH * 10 * (H100_ON_DEMAND - H100_RESERVED)
+    )  # none committed
+    assert got("BudgetAbove") == pytest.approx(above_month_1 + assistant, rel=1e-12)
+    assert got("BudgetIdle") == pytest.approx(
+        105 * (HOURS_A_MONTH - h) * H100_RESERVED, rel=1e-12
+    )
+    assert got("ModelCheck") != "OK"
+
+
+def test_capacity_by_model_counts_a_short_run_whole():
+    # Summaries 8B: 4 L40S for about 30 hours in month 4, 0.16 GPUs on average.
+    got = figures()
+    row = got("PriceGPU").index("L40S")
+    assert got(f"MonthGPUsModel{row + 1}")[3] == 4
+
+
+def test_a_latency_target_no_batch_meets_is_the_serving_lines_error():
+    # Issue 33: 20 ms a token for Llama 3.1 70B in fp8 on 2 H100s, which one
+    # request's step misses, was dropped in silence and the total kept.
+    got = runs({5: {"RunLatency": 20}})
+    assert got("ModelCheck").startswith(
+        "Runs, Assistant 70B: Error: no batch meets the latency target of 20 ms a token"
+    )
+    assert got("BudgetTotal") == "n/a: see Check"
+    # 25 ms is met, by a smaller batch than without a target: more replicas.
+    met = runs({5: {"RunLatency": 25}})
+    assert met("RunServeBatch")[5] < figures()("RunServeBatch")[5]
+    assert met("BudgetTotal") > DEFAULT_TOTAL
+
+
+def test_the_fewest_gpus_of_a_qlora_run_is_one_answer_named_or_as_a_count():
+    # Issue 33: Support 70B (QLoRA on 8 A100s) needed 1 GPU by name and 14 as a
+    # count, which counted full fine-tuning's gradients and Adam states. As a
+    # count, its frozen 4-bit weights: 70.55e9 × 0.5 bytes = 35.3 GB, within 90 %
+    # of an A100's 80 GB.
+    params = xlfuncs.model_spec("Llama 3.1 70B", "params")
+    assert params * 0.5 / 1e9 < 0.9 * 80
+    named = figures()("RunFewestGPUs")[1]
+    counted = runs({1: {"RunModel": params}})
+    assert named == counted("RunFewestGPUs")[1] == 1
+    assert counted("ModelCheck") == "OK"
+
+
+@pytest.mark.parametrize(
+    ("change", "lang", "said"),
+    [
+        ({1: {"PriceGPU": "H100 SXM"}}, "en",
+         "Runs, Base 8B: Error: see the Prices sheet: a row there is in error"),
+        ({0: {"PriceOnDemand": "abc"}}, "es",
+         "Ejecuciones, Base 8B: Error: vea la hoja Precios: una de sus filas tiene un error"),
+    ],
+)  # fmt: skip
+def test_a_prices_row_in_error_is_blamed_not_a_missing_price(change, lang, said):
+    # Issue 34: an H100 typed on two rows, or a price typed as text, made every
+    # run say "no price for this GPU and tier".
+    got = figures(with_rows(BUDGET, "Prices per GPU-hour", change), lang)
+    assert got("ModelCheck") == said
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [("en", "Budget, all in: Warning: the plan has no runs: type them on the Runs sheet"),
+     ("es", "Presupuesto, todo incluido: Aviso: el plan no tiene ejecuciones: escríbalas "
+            "en la hoja Ejecuciones")],
+)  # fmt: skip
+def test_an_empty_plan_warns(lang, said):
+    # Issue 34: an empty plan read OK with 0.00.
+    from dataclasses import replace
+
+    def cleared(b):
+        return replace(b, rows=()) if isinstance(b, Table) and b.title.en == RUNS else b
+
+    empty = replace(BUDGET, sheets=tuple(replace(s, blocks=tuple(map(cleared, s.blocks)))
+                                         for s in BUDGET.sheets))  # fmt: skip
+    got = figures(with_commitment(empty, (0,) * 12), lang)
+    assert got("BudgetTotal") == 0
+    assert got("ModelCheck") == said
 
 
 def test_a_tier_with_no_price_is_the_runs_error():

@@ -15,17 +15,15 @@ import math
 import os
 import shutil
 import subprocess
-from dataclasses import replace
 from typing import Any
 
 import openpyxl
 import pytest
 import workbook_tools
 from libreoffice import recalculate, require_libreoffice
-from workbook_tools import named_values, strip_cached_values, with_rows
+from workbook_tools import named_values, strip_cached_values, with_commitment, with_rows
 
 from xlfuncs.templates import BUDGET
-from xlfuncs.templates.blocks import Line, MonthGrid
 from xlfuncs.templates.build import build_template
 from xlfuncs.workbook.xlsx import save_workbook
 
@@ -36,17 +34,7 @@ RUNS, PRICES = "Runs", "Prices per GPU-hour"
 
 def committed(gpus: int):
     """The budget with ``gpus`` H100s committed from month 3 (12 by default)."""
-
-    def grid(b):
-        if not isinstance(b, MonthGrid):
-            return b
-        lines = tuple(replace(x, values=(0, 0) + (gpus,) * 10)
-                      if isinstance(x, Line) and x.name == "MonthReserved1" else x
-                      for x in b.lines)  # fmt: skip
-        return replace(b, lines=lines)
-
-    sheets = tuple(replace(s, blocks=tuple(map(grid, s.blocks))) for s in BUDGET.sheets)
-    return replace(BUDGET, sheets=sheets)
+    return with_commitment(BUDGET, (0, 0) + (gpus,) * 10)
 
 
 #: name: (template, language, inputs, the model check's start in that edition).
@@ -70,7 +58,12 @@ VARIANTS: dict[str, tuple[Any, str, dict[str, Any], str]] = {
     "one-gpu-es": (with_rows(BUDGET, RUNS, {5: {"RunGPUs": 1, "RunPrecision": None}}), "es",
                    {}, "Ejecuciones, Assistant 70B: Error: no cabe: los pesos no dejan sitio"),
     "cents": (with_rows(BUDGET, PRICES, {0: {"PriceOnDemand": 399}}), "en", {},
-              "Prices per GPU-hour, H100 SXM: Warning: unusual for USD"),
+              "Prices per GPU-hour, H100 SXM: Warning: over 3 times or under a third"),
+    "node-price-es": (with_rows(BUDGET, PRICES, {3: {"PriceOnDemand": 18}}), "es", {},
+                      "Precios por GPU-hora, A100 SXM: Aviso: más del triple o menos de un "
+                      "tercio del ejemplo de esta GPU, 2,25 USD"),
+    "euro-sign": (BUDGET, "en", {"Currency": "€"},
+                  "Currency: Error: a currency code from the Data sheet's list"),
     "yen": (BUDGET, "en", {"Currency": "JPY"},
             "A US dollar in the currency: Warning: the Prices sheet still holds the example"),
     "euro": (BUDGET, "es", {"Currency": "EUR"},
@@ -86,6 +79,24 @@ VARIANTS: dict[str, tuple[Any, str, dict[str, Any], str]] = {
     "idle": (committed(24), "es", {}, "Compromiso usado: Aviso: se usa menos del 70 %"),
     "no-tier-price": (with_rows(BUDGET, RUNS, {3: {"RunTier": "reserved"}}), "en", {},
                       "Runs, Summaries 8B: Error: no price for this GPU and tier"),
+    # Issue 34's reservations: a second one of the same GPU model adds to the
+    # first; GPUs committed with no model, or none on the Prices sheet; a
+    # reserved run counted at once against the month's commitment.
+    "same-model-twice": (with_commitment(BUDGET, (0, 0) + (12,) * 10, 2), "en",
+                         {"ReservedGPU2": "H100 SXM"}, "Commitment used: Warning: under 70 %"),
+    "no-model-en": (with_commitment(BUDGET, (0, 0) + (12,) * 10, 2), "en", {},
+                    "Month by month: GPUs reserved (2) D35: Error: GPUs committed, but no GPU model"),
+    "no-model-es": (with_commitment(BUDGET, (0, 0) + (12,) * 10, 2), "es", {},
+                    "Mes a mes: GPU reservadas (2) D35: Error: GPU comprometidas, pero sin modelo"),
+    "no-prices-row": (BUDGET, "en", {"ReservedGPU": "MI300X"},
+                      "Month by month: GPUs reserved (1) D27: Error: GPUs committed, but the GPU model"),
+    "reserved-peak": (with_commitment(with_rows(BUDGET, RUNS, {0: {"RunTier": "reserved"}}),
+                                      (105,) + (0,) * 11), "en", {},
+                      "Commitment used: Warning: under 70 %"),
+    # Issue 33: a latency target no batch meets is the serving line's error.
+    "latency-20ms": (with_rows(BUDGET, RUNS, {5: {"RunLatency": 20}}), "es", {},
+                     "Ejecuciones, Assistant 70B: Error: ningún lote cumple la latencia "
+                     "objetivo de 20 ms"),
     # A run added in a blank row, given by its parameters and a measured speed,
     # and running past the plan's end.
     "added": (with_rows(BUDGET, RUNS, {6: {
@@ -100,6 +111,16 @@ TYPED_ERRORS = {
     "na-name": ("default-en", "RunName", 1, "Runs, row 2: Error: name this run or clear the row"),
     "na-gpu": ("default-es", "PriceGPU", 0, "Ejecuciones, Base 8B: Error: sin precio"),
 }  # fmt: skip
+#: A figure typed over a formula after the build: (variant, defined name, row,
+#: value), the check. Page 1's total cross-casts (issue 33).
+TYPED_OVER = {
+    "q1-typed-over": ("default-en", "BudgetQ1", 0, 12_345.0,
+                      "Budget, all in: Error: the total is not the sum of its quarters: a "
+                      "formula was changed or typed over"),
+    "pretraining-typed-over": ("default-es", "BudgetPretraining", 0, 1.0,
+                               "Presupuesto, todo incluido: Error: el total no es la suma de "
+                               "líneas: se cambió o sobrescribió una fórmula"),
+}  # fmt: skip
 SSCONVERT = shutil.which("ssconvert")
 
 
@@ -111,14 +132,14 @@ def same(want: Any, got: Any) -> bool:
     return (want in (None, "") and got in (None, "")) or want == got
 
 
-def _type_error(path, out, name: str, row: int) -> None:
-    """``=NA()`` typed over row ``row`` of the column ``name``."""
+def _type_error(path, out, name: str, row: int, value: object = "=NA()") -> None:
+    """``=NA()`` (or ``value``) typed over row ``row`` of the column ``name``."""
     wb = openpyxl.load_workbook(path)
     title, ref = wb.defined_names[name].attr_text.replace("$", "").rsplit("!", 1)
     first = ref.split(":")[0]
     col = "".join(ch for ch in first if ch.isalpha())
     ws = wb[title.strip("'")]
-    ws[f"{col}{int(first[len(col) :]) + row}"] = "=NA()"
+    ws[f"{col}{int(first[len(col) :]) + row}"] = value
     wb.save(out)
 
 
@@ -140,6 +161,10 @@ def books(tmp_path_factory):
         lang = VARIANTS[base][1]
         _type_error(stripped[lang] / f"{base}.xlsx", stripped[lang] / f"{name}.xlsx",
                     column, row)  # fmt: skip
+    for name, (base, column, row, value, _) in TYPED_OVER.items():
+        lang = VARIANTS[base][1]
+        _type_error(stripped[lang] / f"{base}.xlsx", stripped[lang] / f"{name}.xlsx",
+                    column, row, value)  # fmt: skip
     lo = {}
     for lang, locale in (("en", "en-US"), ("es", "es-ES")):
         done = recalculate(
@@ -167,7 +192,7 @@ def books(tmp_path_factory):
         )
         for name, path in built.items()
     }
-    for name in TYPED_ERRORS:
+    for name in (*TYPED_ERRORS, *TYPED_OVER):
         out[name] = (None, None, openpyxl.load_workbook(lo[name], data_only=True), None)
     return out
 
@@ -255,3 +280,27 @@ def test_use_above_the_commitment_is_billed_at_on_demand(books):
     assert named_values(lo, "BudgetAbove") == pytest.approx(
         4 * 730 * 10 * (3.99 - 2.72), rel=1e-9
     )
+
+
+@pytest.mark.parametrize("engine", [2, 3], ids=["libreoffice", "gnumeric"])
+def test_reservations_of_one_model_add_up_and_a_missing_model_leaves_page_1_na(
+    books, engine
+):
+    twice = books["same-model-twice"][engine]
+    if twice is None:
+        pytest.skip("Gnumeric is missing: apt-get install gnumeric")
+    # Reservation 1's 12 H100s plus 12 more, idle: 12 × 730 h × 10 months ×
+    # 2.72 USD, plus 10 % overheads, on the default 681,148.82 (issue 34).
+    assert named_values(twice, "BudgetTotal") == pytest.approx(943_248.02, abs=0.01)
+    peak = books["reserved-peak"][engine]
+    assert named_values(peak, "MonthReservedAtOnce1")[0] == 256
+    for variant in ("no-model-en", "no-prices-row"):
+        got = books[variant][engine]
+        for name in ("BudgetTotal", "BudgetQ1", "BudgetIdle", "BudgetCommitted"):
+            assert named_values(got, name) == "n/a: see Check", (variant, name)
+
+
+@pytest.mark.parametrize("variant", list(TYPED_OVER))
+def test_page_1_cross_casts_and_a_figure_typed_over_breaks_it(books, variant):
+    lo = books[variant][2]
+    assert named_values(lo, "ModelCheck") == TYPED_OVER[variant][4]

@@ -66,6 +66,11 @@ REFUSED = [
     (["Currency=" + "x" * 32_768],
      "--set Currency='" + "x" * 40 + "\\u2026': 32,768 characters; a cell holds at "
      "most 32,767"),
+    # Issue 34: a currency that is no code would leave every price unjudged.
+    (["Currency=€"],
+     "--set Currency=€: a currency code from the Data sheet's list (USD, EUR, GBP, JPY…)"),
+    (["Currency=Euro"],
+     "--set Currency=Euro: a currency code from the Data sheet's list (USD, EUR, GBP, JPY…)"),
     # A percent where no fraction is meant (40% would be 0.4 GPUs).
     (["GPUs=40%"], "--set GPUs=40%: GPUs is no percentage; 40% would be 0.4"),
     # Two errors: the first in full, the other named.

@@ -652,6 +652,18 @@ def test_a_price_is_judged_in_its_currency(words, warned, capsys):
     assert (warned in err) if warned else err == ""
 
 
+@pytest.mark.parametrize("currency", ["€", "Euro", "XYZ"])
+def test_a_currency_that_is_no_code_is_refused(currency, capsys):
+    # Issue 34: no price could be judged in it, so none is left unjudged.
+    call = ["calc", "FT_COST", "100000", "3", "8", "2500", "82%", "900", "399"]
+    assert main([*call, "--currency", currency]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(
+        f"xlfuncs: error: --currency {currency}: a currency code, one of USD"
+    )
+    assert err.count("\n") == 1
+
+
 def test_a_name_where_a_figure_belongs_points_to_the_function_giving_it(capsys):
     assert main(["calc", "TRAINING_DAYS", "70B", "1.4T", "1024", "H100"]) == 2
     assert capsys.readouterr().err == (

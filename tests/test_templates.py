@@ -329,6 +329,63 @@ def test_planner_serving_precision_and_context():
     )
 
 
+def test_usable_memory_sizes_the_serving_cache_too():
+    # Issue 33: at 60 % the training fits moved and the serving batch did not.
+    # 60 % of what the H100's 85.52 GB leave beside Llama 3.1 8B's 16-bit
+    # weights, over a 1,500-token request's 0.393 GB cache (as above).
+    params = xlfuncs.model_spec("Llama 3.1 8B", "params")
+    kv = 32 * 1500 * 2048 * 2 / 1e9
+    fits = math.floor(0.6 * (85.520809984 - params * 2 / 1e9) / kv)
+    planner = compute(PLANNER, {"UsableMemory": 0.6})
+    assert planner["ServingBatchUsed"] == fits == 212
+    # The library says the same with the share given.
+    assert planner["ServingReplicaTokensPerSec"] == pytest.approx(
+        xlfuncs.replica_tokens_per_sec(
+            params,
+            params,
+            32,
+            2048,
+            4096,
+            4096,
+            1,
+            1,
+            85.520809984,
+            3.35,
+            989.4,
+            1,
+            1000,
+            500,
+            cache_share=0.6,
+        ),
+        rel=1e-12,
+    )
+    from xlfuncs.templates.build import laid_out
+
+    def batches(values):
+        return laid_out(BUDGET, "en", values).model.value("RunServeBatch").flat()
+
+    row = 5  # Assistant 70B, the serving line
+    assert batches({"UsableMemory": 0.6})[row] < batches({})[row]
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_latency_target_no_batch_meets_is_an_error_not_dropped(lang):
+    # Issue 33: 5 ms a token, which one request's step on an H100 misses (8.03e9
+    # 16-bit weights, 16.06 GB read at 55 % of 3.35 TB/s: 8.7 ms), was dropped:
+    # the batch read the latency cell's n/a text as if no target were set.
+    got = compute(PLANNER, {"ServingLatency": 5}, lang)
+    said = {
+        "en": "Error: no batch meets the latency target of 5 ms a token",
+        "es": "Error: ningún lote cumple la latencia objetivo de 5 ms",
+    }
+    assert got["ServingFit"].startswith(said[lang])
+    assert got["ServingGPUs"] == tx.NA(lang)
+    # The library refuses it too.
+    with pytest.raises(xlfuncs.InvalidValueError, match="misses ms_per_token"):
+        xlfuncs.serving_tokens_per_sec("Llama 3.1 8B", "H100 SXM", 1, 1000, 500,
+                                       ms_per_token=5)  # fmt: skip
+
+
 def test_finetune_memory_by_hand(built):
     v = read_names(built / FINETUNE.filename("en"))
     # Llama 3.1 8B: 32 layers, width 4,096, MLP 14,336, grouped k/v width 1,024.
@@ -577,7 +634,7 @@ def test_the_summary_comes_first_with_money_first(built, tpl):
     first = "Budget, all in" if tpl is BUDGET else "Total, with contingency"
     assert text[text.index("Money") + 1] == first
     basis = "The basis" if tpl is BUDGET else "Key assumptions"
-    assert "Contingency" in text and basis in text
+    assert "Contingency" in text and any(t.startswith(basis) for t in text)
     if tpl.slug not in GLOSSED:  # the budget: money, capacity and energy only
         assert "Glossary" not in text
         return

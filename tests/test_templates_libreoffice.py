@@ -86,7 +86,8 @@ NAMED = [
 ODD = [
     ("set-gpu-spaces", FINETUNE, {"GPUModel": "  h100 sxm "}, "OK"),
     ("set-model-id", FINETUNE, {"FTModel": "meta-llama/Llama-3.1-8B"}, "OK"),
-    ("set-euro", FINETUNE, {"Currency": "€", "PricePerGPUHour": 2.1}, "OK"),
+    # Issue 34: no price could be judged in a currency that is no code.
+    ("set-euro", FINETUNE, {"Currency": "€", "PricePerGPUHour": 2.1}, "Error"),
     ("set-eff-82", FINETUNE, {"Efficiency": 82}, "Error"),
     ("set-gpus-text", PLANNER, {"GPUs": "eight", "GPUModel": " a100 "}, "Error"),
     ("set-zero-price", CHINCHILLA, {"PricePerGPUHour": 0}, "Warning"),
@@ -159,6 +160,12 @@ WORST = [
     # attention recomputed only (87.1 GB a GPU): the error wins.
     ("mfu-100-worst", PLANNER, {"MFU": 1.0, "Recompute": "selective"},
      "Memory check, pre-training: Error: does not fit: "),
+    # Issue 33: a latency target one request's step misses was dropped in
+    # silence (the batch read the latency cell's n/a as no target).
+    ("latency-5ms", PLANNER, {"ServingLatency": 5},
+     "Check, serving: Error: no batch meets the latency target of 5 ms a token (one "
+     "request's step takes longer): a longer target, more GPUs a replica, or a "
+     "smaller precision"),
 ]  # fmt: skip
 BAD = {"blank": None, "zero": 0, "text": "eight"}
 

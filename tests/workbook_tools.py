@@ -401,6 +401,24 @@ def with_rows(tpl, table_title: str, changes: dict[int, dict[str, object]]):
     return replace(tpl, sheets=sheets)
 
 
+def with_commitment(tpl, months: tuple[float, ...], j: int = 1):
+    """The budget with reservation j's GPUs committed month by month."""
+    from dataclasses import replace
+
+    from xlfuncs.templates.blocks import Line, MonthGrid
+
+    def grid(b):
+        if not isinstance(b, MonthGrid):
+            return b
+        lines = tuple(replace(x, values=months)
+                      if isinstance(x, Line) and x.name == f"MonthReserved{j}" else x
+                      for x in b.lines)  # fmt: skip
+        return replace(b, lines=lines)
+
+    sheets = tuple(replace(s, blocks=tuple(map(grid, s.blocks))) for s in tpl.sheets)
+    return replace(tpl, sheets=sheets)
+
+
 def named_values(wb: openpyxl.Workbook, name: str) -> object:
     """A workbook name's value: one cell's, or a range's as a flat list."""
     dest = wb.defined_names[name].attr_text.replace("$", "")

@@ -284,16 +284,24 @@ def calc_warning_slips(
     return result
 
 
+def _rate(currency: str) -> float | None:
+    """A US dollar in ``currency`` (the Data sheet's rate), or None for no code."""
+    from ..data.planning import CURRENCIES
+
+    code = currency.strip().upper()
+    return next((c.per_usd for c in CURRENCIES if c.code == code), None)
+
+
 def price_slip(price: float, currency: str | None) -> str | None:
     """The templates' price band (xlfuncs.data.planning.PRICE_USD_BAND, in the
     currency at the Data sheet's rate): outside it, one line naming the
     likely slip; cents only where cents are what was typed."""
-    from ..data.planning import CURRENCIES, PRICE_USD_BAND
+    from ..data.planning import PRICE_USD_BAND
 
     code = (currency or "USD").strip().upper()
-    rate = next((c.per_usd for c in CURRENCIES if c.code == code), None)
+    rate = _rate(code)
     if rate is None:
-        return None  # a currency without a rate: the templates do not judge it
+        return None  # refused by the command before it gets here
     lo, hi = (x * rate for x in PRICE_USD_BAND)
     if lo <= price <= hi:
         return None
@@ -430,6 +438,11 @@ def cmd_calc(ns: argparse.Namespace) -> None:
             break
     if "--" in words:  # "the options end here": not an argument
         words.remove("--")
+    if currency is not None and _rate(currency) is None:  # no price judged in it
+        from ..data.planning import CURRENCIES
+
+        codes = ", ".join(c.code for c in CURRENCIES)
+        raise CliError(f"--currency {currency}: a currency code, one of {codes}")
     result = calc_warning_slips(spec, words, currency)
     print(result_text(spec, result, _terminal()))
 

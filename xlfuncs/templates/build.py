@@ -361,6 +361,11 @@ DATA_TEXTS = {
         "Rendimiento por GPU: medido o estimado",
     ),
     "data.per_usd": T("Per USD", "Por USD"),
+    "data.example_prices": T(
+        "Example on-demand prices, USD a GPU-hour (Prices sheet)",
+        "Precios bajo demanda de ejemplo, USD por GPU-hora (hoja Precios)",
+    ),
+    "data.usd": T("USD", "USD"),
     "data.keys": T("Keys", "Claves"),
     "data.key": T("Key", "Clave"),
     "data.row": T("Row", "Fila"),

@@ -59,8 +59,8 @@ def input_checks(inp: Input) -> list[Check]:
         short = F.AND(F.ISTEXT(x), F.LEN(F.TRIM(x)).ge(1), F.LEN(x).le(inp.length))
         check = Check(short, tx.ENTER_TEXT)
         if inp.blank:
-            return [Check(F.OR(F.ISBLANK(x), check.cond), check.message)]
-        return [check]
+            return [Check(F.OR(F.ISBLANK(x), check.cond), check.message), *inp.rules]
+        return _ordered([check, *inp.rules])
     if inp.kind == "list":
         assert inp.keys is not None, inp.name
         found = Check(looked_up(inp.name, inp.keys), tx.PICK)
@@ -223,21 +223,22 @@ def validation(inp: Input, lang: str, label: str, prompt: str) -> DataValidation
 def shown(v: float, fmt: str, lang: str) -> str:
     """A number as a cell in ``fmt`` shows it, for a message: 30%, 100,000, 0.05,
     10 B (Spanish separators in Spanish); never E-notation."""
+    word = ""
     if "%" in fmt:
         text = f"{v:.0%}"
     elif abs(v) >= 1e6:
-        for size, word in ((1e12, tx.TRILLION), (1e9, tx.BILLION), (1e6, tx.MILLION)):
+        for size, scale in ((1e12, tx.TRILLION), (1e9, tx.BILLION), (1e6, tx.MILLION)):
             if abs(v) >= size:
-                text = f"{v / size:,.4g} {word(lang)}"
+                text, word = f"{v / size:,.4g}", " " + scale(lang)
                 break
     elif v >= 1000:
         text = f"{v:,.0f}"
     else:
         text = f"{v:g}"
-    if lang == "es":
+    if lang == "es":  # the figure's separators, not the word's ("bill.")
         text = text.replace(",", "\u00a0").replace(".", ",").replace("\u00a0", ".")
         text = text.replace("%", " %")
-    return text
+    return text + word
 
 
 def _shown_with(message: Text, fmt: str, bounds: dict[str, float]) -> Text:

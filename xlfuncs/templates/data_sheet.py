@@ -37,6 +37,7 @@ from ..data.planning import (
     SOURCE_KEYS,
     SOURCE_NAMES,
 )
+from ..data.prices import GPU_PRICES
 from ..data.serving import SERVING_PRECISIONS
 from ..data.training import OPTIMIZER_BYTES
 from ..data.units import (
@@ -213,6 +214,8 @@ def tables() -> dict[str, Range]:
         "SourceKeys": Range.column([k for k, _ in SOURCE_KEYS]),
         "SourceCode": Range.column([float(v) for _, v in SOURCE_KEYS]),
         "CurrencyPerUSD": Range.column([c.per_usd for c in CURRENCIES]),
+        "ExamplePriceGPU": Range.column([p.gpu for p in GPU_PRICES]),
+        "ExamplePriceUSD": Range.column([p.on_demand for p in GPU_PRICES]),
         "ModelNames": Range.column([m.name for m in MODELS] + [None] * USER_MODELS),
         MODEL_SPECS: Range(
             tuple(tuple(float(model_value(m, f)) for f in FIELDS) for m in MODELS)
@@ -404,6 +407,21 @@ def add_data_sheet(
     _range(w, "CurrencyCodes", "accelerator", "accelerator", first, w.row)
     _range(w, "CurrencyPerUSD", "vendor", "vendor", first, w.row)
     sources.append(CURRENCY_SOURCE)
+    # Example prices: a typed price is judged against its GPU's (an 8-GPU
+    # node's price, or cents, is 8 or 100 times off).
+    w.next()
+    w.next()
+    w.put("accelerator", t("data.example_prices"), _HEADING, fit=False)
+    w.next()
+    w.put("accelerator", t("data.accelerator"), HEADER, fit=False)
+    w.put("vendor", t("data.usd"), HEADER, fit=False)
+    first = w.row + 1
+    for p in GPU_PRICES:
+        w.next()
+        w.put("accelerator", p.gpu, fit=False)
+        w.put("vendor", p.on_demand, FIGURE.but(fmt="#,##0.00"), fit=False)
+    _range(w, "ExamplePriceGPU", "accelerator", "accelerator", first, w.row)
+    _range(w, "ExamplePriceUSD", "vendor", "vendor", first, w.row)
     w.next()
     _sources(w, "power", t("data.sources"), sources)
     w.finish("en", last="power", title_rows="1:1", freeze=f"B{head + 1}")

@@ -181,8 +181,10 @@ class Span(Expr):
     """Cells of one sheet in a row or a column, read as one range: printed as
     ``C40:C69`` (its first and last cells), its value theirs, in order."""
 
-    def __init__(self, names: list[str], across: bool = False) -> None:
-        self.cells, self.across = names, across
+    def __init__(
+        self, names: list[str], across: bool = False, anchored: bool = False
+    ) -> None:
+        self.cells, self.across, self.anchored = names, across, anchored
 
     def printed(self, ctx: Ctx) -> tuple[str, int]:
         refs = [ctx.ref(n) for n in self.cells]
@@ -190,6 +192,10 @@ class Span(Expr):
         if not _one_range(refs):  # type: ignore[arg-type]
             raise ValueError(f"cells {refs[0]} to {refs[-1]} are no one range")
         first, last = refs[0], refs[-1]
+        if self.anchored:  # from a fixed first cell: $B$20:C20, copied across
+            m = _A1.match(first)  # type: ignore[arg-type]
+            assert m is not None, first
+            first = f"{m['sheet'] or ''}${m['col'].lstrip('$')}${m['row']}"
         return f"{first}:{last.split('!')[-1]}", ATOM  # type: ignore[union-attr]
 
     def value(self, env: Env) -> Value:

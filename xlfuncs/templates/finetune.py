@@ -354,6 +354,11 @@ ASSUMPTIONS = Notes(
     ),
 )  # fmt: skip
 
+#: Inputs on the model sheet, never on the Summary, which only shows them.
+KEY_ASSUMPTIONS = Inputs(
+    T("Key assumptions", "Supuestos clave"), (CONTINGENCY_INPUT, USABLE)
+)
+
 SUMMARY = Sheet(
     T("Summary", "Resumen"),
     (
@@ -363,7 +368,8 @@ SUMMARY = Sheet(
             ("FTModel", "FTMethod", "GPUModel", "GPUs", "TrainingHours", "GPUHours",
              "ExamplesPerSec", "MethodMemoryGB", "MethodMinGPUs"),
         ),
-        Inputs(T("Key assumptions", "Supuestos clave"), (CONTINGENCY_INPUT, USABLE)),
+        Figures(T("Key assumptions (Fine-tuning sheet)", "Supuestos clave (hoja Ajuste fino)"),
+                ("Contingency", "UsableMemory")),
         ASSUMPTIONS,
         glossary("mfu", "zero", "lora", "gpu_hour"),
         Stamp(),
@@ -436,7 +442,7 @@ FINETUNE = Template(
     sheets=(
         SUMMARY,
         Sheet(T("Fine-tuning", "Ajuste fino"), (
-            RUN, SPEED, SPEED_STEPS, RESULTS, MEMORY_INPUTS, SHAPE, MEMORY,
+            KEY_ASSUMPTIONS, RUN, SPEED, SPEED_STEPS, RESULTS, MEMORY_INPUTS, SHAPE, MEMORY,
             SCENARIOS, HOURS_GRID, COST_GRID, LENGTHS, NOTES,
         )),
     ),

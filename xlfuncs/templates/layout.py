@@ -472,7 +472,12 @@ class Layout:
         cached: dict[tuple[str, str], Any] = {}
         for p in self.cells:
             ctx = SheetCtx(
-                self.model, self.places, self.public, p.writer.title, self.aliases
+                self.model,
+                self.places,
+                self.public,
+                p.writer.title,
+                self.aliases,
+                p.name,
             )
             p.writer.ws[p.coord].value = "=" + self.model.tree(p.name).excel(ctx)
             cached[(p.writer.title, p.coord)] = cache(self.model.value(p.name), p.name)

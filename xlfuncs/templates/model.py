@@ -23,7 +23,7 @@ both its formula (:class:`SheetCtx`) and its cached value (:meth:`Model.value`):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,7 +35,15 @@ from . import texts as tx
 from .blocks import Check, Input, Template
 from .expr import Call, Ctx, Env, Expr, F, Fn, Guard, Lit, Op, Problems, Ref, Refs, Say
 from .texts import Text
-from .written import Held, Writing, inline, parse
+from .written import (
+    Held,
+    Writing,
+    can_fail,
+    held_functions,
+    inline,
+    numeric_reads,
+    parse,
+)
 
 
 @dataclass
@@ -101,6 +109,7 @@ class Model:
         self._guards: dict[str, frozenset[str]] = {}
         self._fails: dict[str, bool] = {}
         self._busy: set[str] = set()
+        self.row_of: dict[str, tuple[str, ...]] = {}  # a timeline cell → its row
         given = dict(values or {})
         self.message(tx.OK)
         for i in tpl.inputs:
@@ -130,6 +139,14 @@ class Model:
                                [r.name])  # fmt: skip
 
     # ------------------------------------------------------------ the graph
+
+    def timeline(self, cells: Sequence[str]) -> None:
+        """A timeline row's cells, month by month: one formula along the row,
+        so one guard for the row (any month's problem makes the row n/a) and
+        its month cells read each other by relative references."""
+        row = tuple(cells)
+        for c in row:
+            self.row_of[c] = row
 
     def add(self, name: str, expr: Expr | None = None, value: Any = None) -> str:
         if name in self.nodes:
@@ -244,6 +261,8 @@ class Model:
             out = node.expr
         else:
             written = self.written(node.expr, skip_key=name in self.keys.values())
+            if name not in self.machinery:  # a check reads n/a as its own case
+                written = numeric_reads(written, self._held_may_fail)
             out = self._guard(name, written)
         self._trees[name] = out
         return out
@@ -416,6 +435,12 @@ class Model:
             return any(self._cell_may_fail(n) for n in cells if n not in skip)
         return any(self.may_fail(c, skip) for c in e.children())
 
+    def _held_may_fail(self, name: str) -> bool:
+        """Whether a cell holding a library call for other formulas can show
+        n/a because the call failed (a latency no batch meets)."""
+        function = held_functions(self.reuse).get(name)
+        return function is not None and can_fail(function) and self._cell_may_fail(name)
+
     def _cell_may_fail(self, name: str) -> bool:
         if name in self._fails:
             return self._fails[name]
@@ -462,16 +487,29 @@ class Model:
                 return self._guards[name]
         if name in self._busy:
             raise ValueError(f"{name} reads itself through its guard")
-        self._busy.add(name)
+        row = self.row_of.get(name, (name,))
+        self._busy.update(row)
         found: set[str] = set()
-        if tree is not None:
-            for y in dict.fromkeys(self.reads(tree)):
-                found |= self._through(y, name)
+        for cell in row:  # a timeline row: every month's, once for the row
+            here = tree if cell == name else self._unguarded(cell)
+            if here is None:
+                continue
+            for y in dict.fromkeys(self.reads(here)):
+                if y not in row:  # the row's own months add nothing
+                    found |= self._through(y, cell)
         covered = set().union(*(self.covers.get(c, ()) for c in found))
         out = frozenset(found - covered)
-        self._busy.discard(name)
-        self._guards[name] = out
+        self._busy.difference_update(row)
+        for cell in row:
+            self._guards[cell] = out
         return out
+
+    def _unguarded(self, name: str) -> Expr | None:
+        """A cell's tree written out, before its guard is resolved."""
+        expr = self.nodes[name].expr
+        if expr is None or getattr(expr, "final", False):
+            return expr
+        return self.written(expr, skip_key=name in self.keys.values())
 
     def _through(self, y: str, reader: str) -> set[str]:
         if y in self.tables or y in self.machinery or y == MESSAGES:
@@ -606,6 +644,12 @@ def _cell(value: Any) -> Value:
     return float(value)
 
 
+def _absolute(coord: str) -> str:
+    """``B7`` as ``$B$7``."""
+    col = coord.rstrip("0123456789")
+    return f"${col}${coord[len(col) :]}"
+
+
 class SheetCtx(Writing):
     """Prints the formulas of one sheet: public names as themselves, other
     cells by their coordinates (with their sheet's name when elsewhere)."""
@@ -617,11 +661,15 @@ class SheetCtx(Writing):
         public: set[str],
         sheet: str,
         aliases: Mapping[str, str] | None = None,
+        cell: str | None = None,
     ) -> None:
         self.model, self.places, self.public, self.sheet = model, places, public, sheet
         self.aliases = aliases or {}
         self.reuse = model.reuse
         self.lang = model.lang
+        # A timeline cell's formula is the row's one formula copied across: it
+        # reads other timeline cells relatively, every other cell absolutely.
+        self.across = cell is not None and cell in model.row_of
 
     def ref(self, name: str) -> str | Expr:
         if name in self.aliases:
@@ -633,6 +681,8 @@ class SheetCtx(Writing):
                 raise ValueError(f"{name} is read on {self.sheet} but has no cell")
             return name  # a library name (a LAMBDA's parameter, a table)
         title, coord = self.places[name]
+        if self.across and name not in self.model.row_of:
+            coord = _absolute(coord)
         if title == self.sheet:
             return coord
         quoted = title if title.isalnum() else "'" + title.replace("'", "''") + "'"

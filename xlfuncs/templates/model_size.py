@@ -186,6 +186,9 @@ NOTES = Notes(
     ),
 )  # fmt: skip
 
+#: An input on the model sheet, never on the Summary, which only shows it.
+KEY_ASSUMPTIONS = Inputs(T("Key assumptions", "Supuestos clave"), (CONTINGENCY_INPUT,))
+
 SUMMARY = Sheet(
     T("Summary", "Resumen"),
     (
@@ -195,7 +198,7 @@ SUMMARY = Sheet(
             ("ComputeBudgetPFDays", "OptimalParams", "OptimalTokens", "GPUs",
              "PeakTFLOPSPerGPU", "ClusterDays", "ClusterGPUHours"),
         ),
-        Inputs(T("Key assumptions", "Supuestos clave"), (CONTINGENCY_INPUT,)),
+        Figures(T("Key assumptions", "Supuestos clave"), ("Contingency",)),
         Notes(
             T("Built-in assumptions", "Supuestos incorporados"),
             (
@@ -277,7 +280,8 @@ CHINCHILLA = Template(
     ),
     sheets=(
         SUMMARY,
-        Sheet(T("Model size", "Tamaño del modelo"), (BUDGET, SIZE, CLUSTER, RUN, BUDGETS, NOTES)),
+        Sheet(T("Model size", "Tamaño del modelo"),
+              (BUDGET, SIZE, CLUSTER, RUN, KEY_ASSUMPTIONS, BUDGETS, NOTES)),
     ),
     data_sheet=True,
 )  # fmt: skip

@@ -20,12 +20,14 @@ from ..workbook import writer as wr
 from ..workbook.writer import SheetWriter
 from . import texts as tx
 from .blocks import Heading, Line, MonthChart, MonthGrid
-from .expr import Expr, F, Guard, Ref, Span
+from .expr import Expr, F, Guard, Lit, Ref, Say, Span
 from .layout import Layout
 from .model import check_name, severity_name
 from .render import CHART_ROWS, RENDERERS, Item, check_line, note, place_chart, section
+from .texts import T
 
 HEAD = "MonthHead"  # the first grid's heading: month m's date is MonthHead.{m}
+COUNTER = "MonthNumber"  # the first grid's period counter: 1, 2, … 12
 
 
 def cell(line: str, m: int) -> str:
@@ -40,6 +42,12 @@ def lines(block: MonthGrid) -> list[Line]:
 def declare(lay: Layout, block: MonthGrid) -> None:
     """Every line's cells, and its months as one range, in the model."""
     model = lay.model
+    if block.first:  # the period counter the timeline rows read, and the dates
+        counter = [cell(COUNTER, m) for m in range(1, block.months + 1)]
+        for m, name in enumerate(counter, start=1):
+            model.add(name, Lit(1) if m == 1 else Ref(counter[m - 2]) + 1)
+        model.timeline(counter)
+        model.timeline([cell(HEAD, m) for m in range(1, block.months + 1)])
     for line in lines(block):
         names = [cell(line.name, m) for m in range(1, block.months + 1)]
         for m, name in enumerate(names, start=1):
@@ -49,16 +57,17 @@ def declare(lay: Layout, block: MonthGrid) -> None:
                 tree = line.month(m)
                 model.add(name, Guard(tree) if line.guard else tree)
         model.add(line.name, Span(names, across=True))
+        model.timeline(names)
 
 
 def heading(block: MonthGrid, m: int) -> Expr:
     """Month m's date: the first of the month ``m - 1`` after the start; M1, M2…
     while the start is no date (a blank is 1900's day 0 to a spreadsheet, which
     engines date differently)."""
-    start = Ref(block.start)
-    date = F.DATE(F.YEAR(start), F.MONTH(start) + (m - 1), 1)
+    start, n = Ref(block.start), Ref(cell(COUNTER, m))
+    date = F.DATE(F.YEAR(start), F.MONTH(start) + n - 1, 1)
     valid = Ref(severity_name(check_name(block.start))).lt(2)
-    return F.IFERROR(F.IF(valid, date, f"M{m}"), m)
+    return F.IFERROR(F.IF(valid, date, Say(T("M", "M")).cat(n)), n)
 
 
 def render_month_grid(lay: Layout, w: SheetWriter, block: MonthGrid) -> None:
@@ -75,6 +84,11 @@ def render_month_grid(lay: Layout, w: SheetWriter, block: MonthGrid) -> None:
         else:
             lay.formula(w, key, Ref(cell(HEAD, m)), style)
     w.put("how", lay.t(block.year_head), wr.HEADER_CENTRED)
+    if block.first:
+        w.next()
+        w.put("label", lay.t(T("Month number", "Número de mes")), wr.WRAPPED)
+        for m, key in enumerate(months, start=1):
+            lay.formula(w, key, None, wr.RESULT.but(fmt="0"), name=cell(COUNTER, m))
     items: list[Item] = []
     for line in block.lines:
         w.next()

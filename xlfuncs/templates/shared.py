@@ -76,6 +76,11 @@ CURRENCY = Input(
       "La moneda del precio y de todos los importes: un código como USD, EUR, GBP o "
       "JPY."),
     kind="text",
+    # Unknown, no price could be judged in it: € or "Euro" would turn the checks off.
+    rules=(Check(F.ISNUMBER(F.MATCH(F.TRIM(Ref("Currency")), Ref("CurrencyCodes"), 0)),
+                 T("Error: a currency code from the Data sheet's list (USD, EUR, GBP, JPY…)",
+                   "Error: un código de moneda de la lista de la hoja Datos (USD, EUR, GBP, "
+                   "JPY…)")),),
 )  # fmt: skip
 
 SHARE = Domain(0.0, 1.0, True, True, "be from 0 to 1", "be from 0% to 100%")
@@ -96,10 +101,12 @@ USABLE = Input(
     T("Usable GPU memory", "Memoria de GPU utilizable"), T("% of the GPU", "% de la GPU"),
     T("The share of each GPU's memory a plan may fill; the rest is for the CUDA "
       "context, buffers and fragmentation. Every memory check and the fewest GPUs "
-      "use it.",
+      "use it; in serving, the cache fills this share of what the weights leave "
+      "(TensorRT-LLM's default, 90 %).",
       "La parte de la memoria de cada GPU que un plan puede llenar; el resto es para "
       "el contexto CUDA, los búferes y la fragmentación. Todos los controles de "
-      "memoria y el mínimo de GPU la usan."),
+      "memoria y el mínimo de GPU la usan; en servicio, la caché llena esta parte de "
+      "lo que dejan los pesos (90 % por defecto en TensorRT-LLM)."),
     fmt=tx.PERCENT_FMT,
 )  # fmt: skip
 

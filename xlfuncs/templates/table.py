@@ -20,7 +20,7 @@ its check OK. Each field's column is a workbook name (a range over the rows).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from openpyxl.worksheet.pagebreak import Break
 
@@ -53,7 +53,7 @@ from .layout import Cells, Layout
 from .model import Model, ValidOf, check_name, key_name
 from .render import RENDERERS, note, section
 from .texts import Text
-from .written import Held, parse
+from .written import Held, can_fail, held_functions, numeric_reads, parse
 
 
 def cell(field: str, k: int) -> str:
@@ -256,6 +256,13 @@ def _ordered(checks: list[Check]) -> list[Check]:
     return [c for c in checks if c.error] + [c for c in checks if not c.error]
 
 
+def _failing_holder(
+    holders: Mapping[str, str], fails: Mapping[str, bool]
+) -> Callable[[str], bool]:
+    """Whether a field holds a library call that can fail, and may then show n/a."""
+    return lambda n: n in holders and can_fail(holders[n]) and fails.get(n, False)
+
+
 def render_table(lay: Layout, w: SheetWriter, block: Table) -> None:
     section(lay, w, block.title)
     note(lay, w, block.note)
@@ -319,6 +326,8 @@ def render_table(lay: Layout, w: SheetWriter, block: Table) -> None:
                         if isinstance(g.holds, str) and g.holds and g is not f},
                        model.reuse)  # fmt: skip
         written = model._write(tree, local=True, reuse=held_by)
+        holders = held_functions(held_by)
+        written = numeric_reads(written, _failing_holder(holders, fails))
         trees[f.name] = written if f in keys else model.keyed(written, every_key)
     # A look-up a field holds (a model's row) is read from it by the others.
     held: dict[Expr, str] = {}

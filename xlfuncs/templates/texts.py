@@ -227,3 +227,17 @@ LARGE_AXIS = T(
     '[>=1000000000000]#,##0,,,," T";[>=1000000000]#,##0,,," B";#,##0,," M"',
     '[>=1000000000000]#,##0,,,," bill.";[>=1000000000]#,##0,,," mil M";#,##0,," M"',
 )
+
+#: A latency target no batch meets: before and after the target's figure.
+NO_LATENCY_BATCH = (
+    T(
+        "Error: no batch meets the latency target of ",
+        "Error: ningún lote cumple la latencia objetivo de ",
+    ),
+    T(
+        " ms a token (one request's step takes longer): a longer target, more GPUs a "
+        "replica, or a smaller precision",
+        " ms por token (el paso de una sola petición tarda más): una latencia mayor, más "
+        "GPU por réplica, o menos precisión",
+    ),
+)

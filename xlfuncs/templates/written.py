@@ -10,8 +10,10 @@ for a LAMBDA's body, its parameters bound to the LAMBDA's.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import functools
+from collections.abc import Callable, Iterator, Mapping
 
+from ..excel.ops import Fail
 from ..excel.parse import parse as _parse
 from ..excel.rewrite import fold, nesting
 from ..registry import REGISTRY
@@ -23,8 +25,10 @@ from .expr import (
     Call,
     Ctx,
     Expr,
+    Fn,
     Lit,
     Omitted,
+    Op,
     Ref,
     lift,
 )
@@ -151,6 +155,84 @@ def _expand(
     return _expand(body, inner, inner_omitted, functions, reuse)
 
 
+def can_fail(function: str) -> bool:
+    """Whether a library function can give an error for valid arguments (no
+    batch meets a latency, no number of GPUs holds a model): its expression,
+    or a sibling's it calls, has a refusal of its own."""
+    return _can_fail(function, len(REGISTRY))
+
+
+@functools.cache
+def _can_fail(function: str, _size: int) -> bool:
+    for x in _functions()[function].expr.walk():
+        if isinstance(x, Fail):
+            return True
+        if isinstance(x, Call) and x.function != function and can_fail(x.function):
+            return True
+    return False
+
+
+def held_functions(held: Held) -> dict[str, str]:
+    """The cells of ``held`` by name, each with the function whose call it holds."""
+    out = {r.name: f for f, r in held.functions.items() if isinstance(r, Ref)}
+    out.update(
+        {r.name: c.function for c, r in held.calls.items() if isinstance(r, Ref)}
+    )
+    return out
+
+
+#: Functions that pass over text in a reference: a cell showing n/a (text)
+#: where its calculation failed would be skipped, as if it held no figure.
+_SKIP_TEXT = frozenset(
+    {
+        "SUM",
+        "MIN",
+        "MAX",
+        "AVERAGE",
+        "PRODUCT",
+        "LARGE",
+        "SMALL",
+        "MEDIAN",
+        "SUMPRODUCT",
+    }
+)
+
+
+def numeric_reads(e: Expr, may_fail: Callable[[str], bool]) -> Expr:
+    """``e`` with each cell that can show n/a (its calculation failed) read as
+    #N/A where it is read as a figure that text would not stop: an argument of
+    a function that passes over text, or the least or most of two written
+    ``IF(a<b,a,b)`` (a number is less than any text). The error is the one
+    the calculation gave, and the reader's own guard then names it: a latency
+    batch no batch meets must not leave the memory batch as the least."""
+
+    def numeric(a: Expr) -> Expr:
+        if isinstance(a, Ref) and may_fail(a.name):
+            return Fn("IF", (Fn("ISNUMBER", (a,)), a, Fn("NA", ())))
+        return a
+
+    def visit(x: Expr) -> Expr:
+        kids = x.children()
+        if not kids:
+            return x
+        new = [visit(c) for c in kids]
+        if isinstance(x, Fn) and x.name in _SKIP_TEXT:
+            new = [numeric(a) for a in new]
+        elif isinstance(x, Fn) and x.name == "IF" and len(new) == 3:
+            test, yes, no = new
+            if (isinstance(test, Op) and test.op in _ORDER
+                    and {test.left, test.right} == {yes, no}):  # fmt: skip
+                a, b = numeric(test.left), numeric(test.right)
+                pair = {test.left: a, test.right: b}
+                new = [Op(test.op, a, b), pair[yes], pair[no]]
+        return x if all(a is b for a, b in zip(new, kids)) else x.rebuilt(new)
+
+    return visit(e)
+
+
+_ORDER = frozenset({"<", ">", "<=", ">="})
+
+
 class Writing(Ctx):
     """Prints library calls written out, as a cell needs them; names as
     themselves (:class:`~xlfuncs.templates.model.SheetCtx` reads cells)."""
@@ -163,4 +245,15 @@ class Writing(Ctx):
 
 PLAIN = Writing()
 
-__all__ = ["PLAIN", "Writing", "bind", "fold", "inline", "nesting", "parse"]
+__all__ = [
+    "PLAIN",
+    "Writing",
+    "bind",
+    "fold",
+    "inline",
+    "can_fail",
+    "held_functions",
+    "nesting",
+    "numeric_reads",
+    "parse",
+]

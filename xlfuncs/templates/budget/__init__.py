@@ -348,13 +348,46 @@ def _costliest(k: int) -> Result:
 
 _SCENARIO_TOTALS = tuple(Ref(f"ScenarioTotal{k}") for k in range(1, 5))
 
+
+def _cross_cast(parts: Expr, what: T) -> Check:
+    """The total against another sum of it, to the cent: a broken formula, or
+    a figure typed over one, shows here."""
+    total = Ref("BudgetTotal")  # n/a has its own reason
+    return Check(F.IF(F.ISNUMBER(total), F.ROUND(total - parts, 2).eq(0), True),
+                 T("Error: the total is not the sum of its ", "Error: el total no es la suma de ")
+                 + what + T(": a formula was changed or typed over",
+                            ": se cambió o sobrescribió una fórmula"))  # fmt: skip
+
+
+def _sum_of(*names: str) -> Expr:
+    out: Expr = Ref(names[0])
+    for n in names[1:]:
+        out = out + Ref(n)
+    return out
+
+
+#: Page 1's total cross-cast (ICAEW): by kind and line, by quarter, by month.
+_CROSS_CASTS = (
+    _cross_cast(_sum_of("BudgetPretraining", "BudgetFinetuning", "BudgetServing", "BudgetIdle",
+                        "BudgetAbove", "BudgetOverheads", "BudgetContingency",
+                        "BudgetServingContingency", "BudgetExperiments"),
+                T("lines", "líneas")),
+    _cross_cast(_sum_of("BudgetQ1", "BudgetQ2", "BudgetQ3", "BudgetQ4"),
+                T("quarters", "trimestres")),
+)  # fmt: skip
+
 MONEY = Figures(
     T("Money", "Dinero"),
     (
         Result("BudgetTotal", F.SUM(Ref("MonthlyCost")),
                T("Budget, all in", "Presupuesto, todo incluido"), _MONEY,
                T(f"The {MONTHS} months, all in.", f"Los {MONTHS} meses, todo incluido."),
-               fmt=tx.MONEY, key=True),
+               fmt=tx.MONEY, key=True,
+               checks=(*_CROSS_CASTS,
+                       Check(F.COUNTIF(Ref("RunCost"), ">0").gt(0),
+                             T("Warning: the plan has no runs: type them on the Runs sheet",
+                               "Aviso: el plan no tiene ejecuciones: escríbalas en la hoja "
+                               "Ejecuciones"), error=False),)),
         Result("BudgetLow", F.MIN(Ref("BudgetTotal"), *_SCENARIO_TOTALS),
                T("Range: the lowest scenario", "Horquilla: el escenario más bajo"), _MONEY,
                T("Least of the base and the scenarios.",
@@ -365,8 +398,8 @@ MONEY = Figures(
                  "El mayor de la base y los escenarios."), fmt=tx.MONEY),
         Result("BudgetCommitted", _committed(1) + _committed(2),
                T("Committed, not cancellable", "Comprometido, no cancelable"), _MONEY,
-               T("GPUs committed × 730 h × price.",
-                 "GPU reservadas × 730 h × precio."),
+               T("GPUs committed × 730 h × price; in the total.",
+                 "GPU reservadas × 730 h × precio; en el total."),
                fmt=tx.MONEY),
         _by_month("BudgetPretraining", T("Pre-training", "Preentrenamiento"), "MonthPretraining"),
         _by_month("BudgetFinetuning", T("Fine-tuning", "Ajuste fino"), "MonthFinetuning"),
@@ -434,8 +467,8 @@ SUMMARY = Sheet(
                        T("GPUs", "GPU"), T("Its average over the month.", "Su media en el mes.")),
                 Result("PeakGPUsActive", F.MAX(Ref("MonthGPUsActive")),
                        T("Most GPUs at once", "Máximo de GPU a la vez"), T("GPUs", "GPU"),
-                       T("Runs active in the busiest month.",
-                         "Activas en el mes de más uso.")),
+                       T("Runs active in the busiest month, all GPU models (Months: by model).",
+                         "Activas en el mes de más uso, todos los modelos (Meses: por modelo).")),
                 Result("PeakReserved", F.MAX(Ref("MonthReserved")),
                        T("Most GPUs reserved", "Máximo de GPU reservadas"), T("GPUs", "GPU"),
                        T("The largest month's commitment.", "El compromiso del mes mayor.")),

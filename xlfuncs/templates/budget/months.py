@@ -16,16 +16,19 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...registry.domains import Domain
+from ...registry.excel import key
 from ...workbook import writer as wr
 from ...workbook.writer import SheetWriter
 from .. import texts as tx
 from ..blocks import Check, Heading, Input, Line, MonthChart, MonthGrid
 from ..expr import Expr, F, Guard, Ref, Span
 from ..layout import Layout
+from ..monthgrid import COUNTER
 from ..monthgrid import cell as month
 from ..render import FACTOR, Item, check_line, note, section
 from ..table import cell
 from ..texts import T
+from ..written import parse
 from .runs import HOURS_A_MONTH, MONTHS, RUN_ROWS
 
 THOUSANDS = "#,##0,;-#,##0,;0"  # money in thousands: a year of runs fits a column
@@ -34,14 +37,38 @@ IN_THOUSANDS = T("thousands of {currency}", "miles de {currency}")
 RESERVATIONS = 2  # GPU models a plan may reserve
 PRICE_ROWS = 8  # the Prices sheet's rows: GPUs in use, model by model
 
-RESERVED = Input(
-    "ReservedGPUsMonth", "", 0,
-    T("GPUs reserved", "GPU reservadas"), T("GPUs", "GPU"),
-    T("GPUs of the reserved model committed for the month: paid whether used or not.",
-      "GPU del modelo reservado comprometidas en el mes: se pagan se usen o no."),
-    domain=Domain(0.0, float("inf"), True, False, "be a whole number, 0 or more", whole=True),
-    usual=False,
-)  # fmt: skip
+
+def commitment_input(j: int) -> Input:
+    """Reservation j's GPUs committed a month, typed month by month: GPUs
+    committed with no GPU model reserved, or one with no row on the Prices
+    sheet, are an error (they would have no price)."""
+    gpu = Ref(reserved("ReservedGPU", j))
+    x = Ref("ReservedGPUsMonth")
+    on_prices = F.ISNUMBER(F.MATCH(F.INDEX(Ref("AcceleratorRow"), F.MATCH(parse(key(gpu.name)),
+                                                                          Ref("AcceleratorKeys"), 0)),
+                                   Ref("PriceGPURow"), 0))  # fmt: skip
+    return Input(
+        "ReservedGPUsMonth", "", 0,
+        T(f"GPUs reserved ({j})", f"GPU reservadas ({j})"), T("GPUs", "GPU"),
+        T("GPUs of the reserved model committed for the month: paid whether used or not.",
+          "GPU del modelo reservado comprometidas en el mes: se pagan se usen o no."),
+        domain=Domain(0.0, float("inf"), True, False, "be a whole number, 0 or more", whole=True),
+        usual=False,
+        rules=(
+            Check(F.OR(x.eq(0), F.NOT(F.ISBLANK(gpu))),
+                  T(f"Error: GPUs committed, but no GPU model reserved ({j}) on the "
+                    "Assumptions sheet: name it, or clear the commitment",
+                    f"Error: GPU comprometidas, pero sin modelo de GPU reservado ({j}) en la "
+                    "hoja Supuestos: nómbrelo, o borre el compromiso")),
+            Check(F.OR(x.eq(0), on_prices),
+                  T(f"Error: GPUs committed, but the GPU model reserved ({j}) has no row on "
+                    "the Prices sheet: add its prices there",
+                    f"Error: GPU comprometidas, pero el modelo de GPU reservado ({j}) no tiene "
+                    "fila en la hoja Precios: añada allí sus precios")),
+        ),
+    )  # fmt: skip
+
+
 #: The commitment each month by default: none while the assistant is not served.
 COMMITMENT = (0, 0) + (12,) * (MONTHS - 2)
 
@@ -51,9 +78,9 @@ _START = "PlanStart"
 def _spread(k: int, m: int, what: str) -> Expr:
     """Run k's ``what`` a month (cost, GPUs) times the share of month m it runs;
     blank when the row has none."""
-    x = Ref(cell(what, k))
+    x, n = Ref(cell(what, k)), Ref(month(COUNTER, m))
     share = F.MAX(
-        0, F.MIN(m, Ref(cell("RunFinish", k))) - F.MAX(m, Ref(cell("RunStart", k))) + 1
+        0, F.MIN(n, Ref(cell("RunFinish", k))) - F.MAX(n, Ref(cell("RunStart", k))) + 1
     )
     return F.IF(F.ISNUMBER(x), x * share, "")
 
@@ -84,25 +111,73 @@ def _sum(*names: str) -> Callable[[int], Expr]:
     return tree
 
 
+def _same(i: int, j: int) -> Expr:
+    """Whether reservations i and j are of the same GPU model."""
+    return Ref(reserved("ReservedRow", i)).eq(Ref(reserved("ReservedRow", j)))
+
+
 def _reservation(j: int) -> tuple[Line, ...]:
-    """A reserved GPU model's commitment, typed month by month, its use by the
-    reserved runs on it, the idle GPUs' cost and the use above it, billed at
-    the difference to on-demand."""
-    r, u = f"MonthReserved{j}", f"MonthReservedUsed{j}"
-    used = lambda m: F.SUMIFS(_runs("RunMonthGPUs", m), Ref("RunTierCode"), 2,  # noqa: E731
-                              Ref("RunGPURow"), Ref(reserved("ReservedRow", j)))  # fmt: skip
-    idle = lambda m: F.IF(Ref(month(r, m)).gt(0), F.MAX(0, Ref(month(r, m)) - Ref(month(u, m)))  # noqa: E731
+    """A reserved GPU model's commitment, typed month by month, and what the
+    reserved runs on that model make of it.
+
+    Reservations of one GPU model add up, and its runs fill them once, the
+    first reservation first. Runs active in a month are counted at once: the
+    share of their GPU-hours above the model's commitment (GPUs at once over
+    the commitment) is billed on demand, on the model's first reservation; the
+    committed GPU-hours they leave are idle.
+    """
+    r, u, p = f"MonthReserved{j}", f"MonthReservedUsed{j}", f"MonthReservedAtOnce{j}"
+    model, within, filled = (
+        f"MonthReservedModel{j}",
+        f"MonthWithin{j}",
+        f"MonthFilled{j}",
+    )
+    row = Ref(reserved("ReservedRow", j))
+    reserved_runs = (Ref("RunTierCode"), 2, Ref("RunGPURow"), row)
+    at_once = lambda m: F.SUMIFS(Ref("RunGPUsUsed"), *reserved_runs,  # noqa: E731
+                                 _runs("RunMonthGPUs", m), ">0")  # fmt: skip
+    used = lambda m: F.SUMIFS(_runs("RunMonthGPUs", m), *reserved_runs)  # noqa: E731
+
+    def of_model(m: int) -> Expr:
+        out: Expr = Ref(month(r, m))
+        for i in range(1, RESERVATIONS + 1):
+            if i != j:
+                out = out + F.IF(_same(i, j), Ref(month(f"MonthReserved{i}", m)), 0)
+        return out
+
+    def fill(m: int) -> Expr:
+        left: Expr = Ref(month(within, m))
+        for i in range(1, j):  # the same model's earlier reservations are filled first
+            left = left - F.IF(_same(i, j), Ref(month(f"MonthReserved{i}", m)), 0)
+        return F.MIN(Ref(month(r, m)), left if j == 1 else F.MAX(0, left))
+
+    first = [F.NOT(_same(i, j)) for i in range(1, j)]  # no earlier one of its model
+    premium = Ref(reserved("ReservedOnDemand", j)) - Ref(reserved("ReservedPrice", j))
+
+    def above(m: int) -> Expr:
+        over = Ref(month(u, m)) - Ref(month(within, m))
+        return F.IF(F.AND(*first, Ref(month(u, m)).gt(Ref(month(within, m)))),
+                    over * HOURS_A_MONTH * premium, 0)  # fmt: skip
+
+    idle = lambda m: F.IF(Ref(month(r, m)).gt(0), (Ref(month(r, m)) - Ref(month(filled, m)))  # noqa: E731
                           * HOURS_A_MONTH * Ref(reserved("ReservedPrice", j)), 0)  # fmt: skip
-    above = lambda m: F.IF(Ref(month(u, m)).gt(Ref(month(r, m))),  # noqa: E731
-                           (Ref(month(u, m)) - Ref(month(r, m))) * HOURS_A_MONTH
-                           * (Ref(reserved("ReservedOnDemand", j))
-                              - Ref(reserved("ReservedPrice", j))), 0)  # fmt: skip
     label = T(f"Reservation {j}", f"Reserva {j}")
     return (
         Line(r, label + T(": GPUs committed", ": GPU comprometidas"), None, GPUS_FMT, "max",
-             typed=RESERVED, values=COMMITMENT if j == 1 else (0,) * MONTHS),
-        Line(u, label + T(": used by reserved runs", ": usadas por ejecuciones reservadas"),
+             typed=commitment_input(j), values=COMMITMENT if j == 1 else (0,) * MONTHS),
+        Line(model, label + T(": its model's commitment", ": compromiso de su modelo"), of_model,
+             GPUS_FMT, "max"),
+        Line(p, label + T(": its model's reserved runs, GPUs at once",
+                          ": ejecuciones reservadas de su modelo, GPU a la vez"),
+             at_once, GPUS_FMT, "max"),
+        Line(u, label + T(": the same, month's average", ": lo mismo, media del mes"),
              used, GPUS_FMT, "max"),
+        Line(within, label + T(": of it within the commitment", ": de ello dentro del compromiso"),
+             lambda m: F.IF(Ref(month(p, m)).gt(Ref(month(model, m))),
+                            Ref(month(u, m)) * Ref(month(model, m)) / Ref(month(p, m)),
+                            Ref(month(u, m))), GPUS_FMT, "max"),
+        Line(filled, label + T(": committed GPUs used, average", ": GPU comprometidas usadas, media"),
+             fill, GPUS_FMT, "max"),
         Line(f"MonthIdle{j}", label + T(": idle, cost", ": ociosa, coste"), idle, THOUSANDS, "sum"),
         Line(f"MonthAbove{j}", label + T(": above it, billed on demand", ": por encima, bajo demanda"),
              above, THOUSANDS, "sum"),
@@ -110,19 +185,38 @@ def _reservation(j: int) -> tuple[Line, ...]:
 
 
 _R = [f"MonthReserved{j}" for j in range(1, RESERVATIONS + 1)]
-_U = [f"MonthReservedUsed{j}" for j in range(1, RESERVATIONS + 1)]
+_FILLED = [f"MonthFilled{j}" for j in range(1, RESERVATIONS + 1)]
 _IDLE = [f"MonthIdle{j}" for j in range(1, RESERVATIONS + 1)]
 _ABOVE = [f"MonthAbove{j}" for j in range(1, RESERVATIONS + 1)]
+
+
+def _first_of_model(name: str) -> Callable[[int], Expr]:
+    """A line of each GPU model reserved, summed once: reservation j's when no
+    earlier reservation is of its model."""
+
+    def tree(m: int) -> Expr:
+        out: Expr = Ref(month(f"{name}1", m))
+        for j in range(2, RESERVATIONS + 1):
+            first = [F.NOT(_same(i, j)) for i in range(1, j)]
+            out = out + F.IF(F.AND(*first), Ref(month(f"{name}{j}", m)), 0)
+        return out
+
+    return tree
+
+
 _RUNS = ("MonthPretraining", "MonthFinetuning", "MonthServing")
 
 
 def _by_model(i: int) -> Line:
-    """GPUs in use each month of the Prices sheet's row i's GPU model."""
+    """GPUs of the Prices sheet's row i's GPU model in use at once each month:
+    every run active in the month counted whole (ops buy GPUs at once, not
+    GPU-months)."""
     gpu = Ref(cell("PriceGPU", i))
     row = Ref(cell("PriceGPURow", i))
     return Line(
         f"MonthGPUsModel{i}", F.IF(F.ISBLANK(gpu), "", F.IFERROR(gpu.cat(""), "")),
-        lambda m: F.IF(F.ISNUMBER(row), F.SUMIFS(_runs("RunMonthGPUs", m), Ref("RunGPURow"), row), ""),
+        lambda m: F.IF(F.ISNUMBER(row), F.SUMIFS(Ref("RunGPUsUsed"), Ref("RunGPURow"), row,
+                                                 _runs("RunMonthGPUs", m), ">0"), ""),
         GPUS_FMT, "max", public=False,
     )  # fmt: skip
 
@@ -152,8 +246,8 @@ MONTH_LINES: tuple[Line | Heading, ...] = (
          _sum(*_RUNS, "MonthIdle", "MonthAbove", "MonthOverheads", "MonthContingency",
               "MonthServingContingency", "MonthExperiments"), THOUSANDS, key=True),
     Line("MonthCumulative", T("Cumulative", "Acumulado"),
-         lambda m: Ref(month("MonthlyCost", 1)) if m == 1
-         else Ref(month("MonthCumulative", m - 1)) + Ref(month("MonthlyCost", m)),
+         lambda m: F.SUM(Span([month("MonthlyCost", i) for i in range(1, m + 1)],
+                              across=True, anchored=True)),
          THOUSANDS, "max"),
     Heading(T("Capacity", "Capacidad"), T("GPUs", "GPU")),
     Line("MonthGPUs", T("GPUs in use, average", "GPU en uso, media"),
@@ -162,17 +256,16 @@ MONTH_LINES: tuple[Line | Heading, ...] = (
          lambda m: F.SUMIF(_runs("RunMonthGPUs", m), ">0", Ref("RunGPUsUsed")), GPUS_FMT, "max"),
     Line("MonthReserved", T("Reserved, committed", "Reservadas, comprometidas"), _sum(*_R),
          GPUS_FMT, "max"),
-    Line("MonthReservedUsed", T("Reserved runs' GPUs", "GPU de ejecuciones reservadas"), _sum(*_U),
-         GPUS_FMT, "max"),
-    Line("MonthReservedFilled", T("Committed GPUs used", "GPU comprometidas usadas"),
-         lambda m: F.MIN(Ref(month("MonthReserved", m)), Ref(month("MonthReservedUsed", m))),
-         GPUS_FMT, "max"),
+    Line("MonthReservedUsed", T("Reserved runs' GPUs at once", "GPU de ejecuciones reservadas a la vez"),
+         _first_of_model("MonthReservedAtOnce"), GPUS_FMT, "max"),
+    Line("MonthReservedFilled", T("Committed GPUs used, average", "GPU comprometidas usadas, media"),
+         _sum(*_FILLED), GPUS_FMT, "max"),
     Line("MonthCommitmentUse", T("Commitment used", "Compromiso usado"),
          lambda m: F.IF(Ref(month("MonthReserved", m)).gt(0),
                         Ref(month("MonthReservedFilled", m)) / Ref(month("MonthReserved", m)),
                         ""), "0%", "max"),
     *(x for j in range(1, RESERVATIONS + 1) for x in _reservation(j)),
-    Heading(T("GPUs in use, by model (Prices sheet)", "GPU en uso, por modelo (hoja Precios)")),
+    Heading(T("GPUs at once, by model (Prices sheet)", "GPU a la vez, por modelo (hoja Precios)")),
     *(_by_model(i) for i in range(1, PRICE_ROWS + 1)),
 )  # fmt: skip
 
@@ -328,5 +421,5 @@ def draw_scenarios(lay: Layout, w: SheetWriter) -> None:
         lay.formula(w, col, change, wr.RESULT.but(fmt="+0%;-0%;0%"))
 
 
-__all__ = ["CHART", "COMMITMENT", "MONTHS_GRID", "RESERVED", "RUN_COSTS", "RUN_GPUS",
+__all__ = ["CHART", "COMMITMENT", "MONTHS_GRID", "RUN_COSTS", "RUN_GPUS",
            "draw_scenarios"]  # fmt: skip

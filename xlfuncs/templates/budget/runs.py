@@ -110,7 +110,11 @@ _PEAK_ONE = call(
     "RunKVWidth", "RunFFN", "RunVocab", "SeqLen", "MicroBatch", "RunMethodCode", "Recompute",
     "RunLoRAParams", "RunEmbeddingParams", "RunExpertsPerToken", 1, "ZeroStage", 1,
 )  # fmt: skip
-_FEWEST_COUNT = call("MIN_GPUS_FOR_MEMORY", "RunParams", "RunGPUMemoryGB", 0, "RunParams",
+# By its parameters, the weights and what trains: all of them in a full run,
+# the adapters (none without a shape) in LoRA and QLoRA, whose frozen weights
+# carry no gradients or Adam states.
+_TRAINABLE = F.IF(Ref("RunMethodCode").eq(1), Ref("RunParams"), Ref("RunLoRAParams"))
+_FEWEST_COUNT = call("MIN_GPUS_FOR_MEMORY", "RunParams", "RunGPUMemoryGB", 0, _TRAINABLE,
                      F.CHOOSE(Ref("RunMethodCode"), 2, 2, 0.5), "ZeroStage", 1,
                      "UsableMemory")  # fmt: skip
 
@@ -130,8 +134,11 @@ _OPTIONS = ("RunLink", "RunBytes", "ServingBatch", "RunLatency", "ServingUtiliza
 _LATENCY = call("LATENCY_BATCH", *_SHAPE, "RunBandwidth", "RunServePeak", "RunReplicaGPUs",
                 "RunPromptLen", "RunOutputLen", "RunLatency", "RunLink", "RunBytes",
                 "ServingUtilization", "PrefillMFU", *_CACHE)  # fmt: skip
+# Tensor parallel (no expert parallelism), and the cache's share of what the
+# weights leave: the Usable GPU memory input, as every memory check.
+_SHARE = (0, "UsableMemory")
 _BATCH = call("REPLICA_BATCH", *_SHAPE, "RunGPUMemoryGB", "RunBandwidth", "RunServePeak",
-              "RunReplicaGPUs", "RunPromptLen", "RunOutputLen", *_OPTIONS)  # fmt: skip
+              "RunReplicaGPUs", "RunPromptLen", "RunOutputLen", *_OPTIONS, *_SHARE)  # fmt: skip
 _PREFILL = call("REPLICA_PREFILL_MS", "RunActiveParams", "RunLayers", "RunAttentionWidth",
                 "RunDModel", "RunServePeak", "RunReplicaGPUs", "RunPromptLen", "RunLink",
                 "PrefillMFU", "RunWindow", "RunWindowedLayers")  # fmt: skip
@@ -141,7 +148,7 @@ _STEP = call("REPLICA_STEP_MS", *_SHAPE, "RunBandwidth",
 _REPLICA_SPEED = call(
     "REPLICA_TOKENS_PER_SEC", *_SHAPE, "RunGPUMemoryGB",
     "RunBandwidth", "RunServePeak", "RunReplicaGPUs", "RunPromptLen", "RunOutputLen",
-    *_OPTIONS,
+    *_OPTIONS, *_SHARE,
 )  # fmt: skip
 
 _TRAIN_FIT = F.IF(
@@ -154,13 +161,15 @@ _TRAIN_FIT = F.IF(
 )  # fmt: skip
 _SERVE_FIT = F.IF(
     F.ISNUMBER(Ref("RunServeBatch")), Say(tx.OK),
+    F.IF(F.AND(F.ISNUMBER(Ref("RunLatency")), F.NOT(F.ISNUMBER(Ref("RunLatencyBatch")))),
+         Say(tx.NO_LATENCY_BATCH[0]).cat(figure(Ref("RunLatency"), 0), tx.NO_LATENCY_BATCH[1]),
     Say(T("Error: does not fit: the weights leave no room for a sequence in a replica's "
           "memory (GPUs a replica: ",
           "Error: no cabe: los pesos no dejan sitio a una secuencia en la memoria de una "
           "réplica (GPU por réplica: ")).cat(
         figure(Ref("RunReplicaGPUs"), 0),
         T("): more GPUs a replica, or a smaller precision",
-          "): más GPU por réplica, o menos precisión")),
+          "): más GPU por réplica, o menos precisión"))),
 )  # fmt: skip
 
 # Build or buy: the output tokens a month above which the API costs more than
@@ -436,9 +445,10 @@ def unless(skip: Expr, cond: Expr) -> Expr:
     return F.IF(skip, Lit(True), cond)
 
 
-def _token_band(kind: int, lo: float, hi: float, what: T) -> tuple[Check, Check]:
+def _token_band(kind: int, lo: float, hi: float, what: T) -> tuple[Check, Check, Check]:
     """A kind of run's tokens judged: under a thousandth of its usual least is a
-    unit slip (tokens typed in millions), outside its usual span a warning."""
+    unit slip (tokens typed in millions), over a thousand times its usual most
+    an error too, outside its usual span a warning."""
     x = Ref("RunTokens")
 
     def said(message: str, lang: str) -> str:
@@ -453,9 +463,15 @@ def _token_band(kind: int, lo: float, hi: float, what: T) -> tuple[Check, Check]
         "Warning: unusual tokens for a {what}: typical is {lo} to {hi}",
         "Aviso: tokens inusuales en un {what}: lo habitual es de {lo} a {hi}",
     )
+    over = T("Error: over a thousand times a {what}'s usual tokens (up to {hi}): check "
+             "the figure and its unit",
+             "Error: más de mil veces los tokens habituales de un {what} (hasta {hi}): "
+             "revise la cifra y su unidad")  # fmt: skip
     return (
         Check(unless(K.ne(kind), x.ge(lo / 1000)),
               Text(said(slip.en, "en"), said(slip.es, "es"))),
+        Check(unless(K.ne(kind), x.le(hi * 1000)),
+              Text(said(over.en, "en"), said(over.es, "es"))),
         Check(unless(K.ne(kind), F.AND(x.ge(lo), x.le(hi))),
               Text(said(usual.en, "en"), said(usual.es, "es")), error=False),
     )  # fmt: skip
@@ -486,6 +502,14 @@ _SERVE_NAMED = Check(
     T("Error: serving needs a model from the Models sheet (its shape gives the speed)",
       "Error: el servicio necesita un modelo de la hoja Modelos (su forma da la velocidad)"),
 )  # fmt: skip
+_SERVING_SKIPS = Check(
+    F.OR(F.NOT(SERVES), F.AND(F.ISBLANK(Ref("RunMFU")), F.ISBLANK(Ref("RunMethod")))),
+    T("Warning: an MFU or a method is for training runs: a serving line's speed comes "
+      "from its replicas",
+      "Aviso: la MFU o el método son para entrenamientos: la velocidad de un servicio "
+      "sale de sus réplicas"),
+    error=False,
+)  # fmt: skip
 _TRAINING_ONLY = Check(
     F.OR(SERVES, F.AND(F.ISBLANK(Ref("RunPromptTokens")), F.ISBLANK(Ref("RunPrecision")),
                        F.ISBLANK(Ref("RunLatency")), F.ISBLANK(Ref("RunSpare")))),
@@ -504,13 +528,18 @@ _FITS = Check(
     F.LEFT(Ref("RunMemory"), len(tx.ERROR_WORD.en)).ne(Say(tx.ERROR_WORD)),
     Ref("RunMemory"),
 )
+# The cause first: a Prices row in error (a GPU twice, a price typed as text)
+# leaves every run's price n/a; it is that row's problem, not a missing price.
+_PRICES_OK = Check(
+    F.OR(F.COUNTIF(Ref("PriceGPURow"), Ref("RunGPURow")).eq(0), F.ISNUMBER(Ref("RunPrice"))),
+    T("Error: see the Prices sheet: a row there is in error",
+      "Error: vea la hoja Precios: una de sus filas tiene un error"),
+)  # fmt: skip
 _PRICED = Check(
     F.AND(F.ISNUMBER(Ref("RunPrice")), Ref("RunPrice").gt(0)),
-    T(
-        "Error: no price for this GPU and tier on the Prices sheet",
-        "Error: sin precio para esta GPU y tarifa en la hoja Precios",
-    ),
-)
+    T("Error: no price for this GPU and tier on the Prices sheet",
+      "Error: sin precio para esta GPU y tarifa en la hoja Precios"),
+)  # fmt: skip
 _COSTS = Check(
     F.AND(F.ISNUMBER(Ref("RunCost")), Ref("RunCost").gt(0)),
     T(
@@ -554,12 +583,13 @@ _RESERVED_GPU = Check(
 )  # fmt: skip
 
 RUN_CHECKS = (
-    _FT_METHOD, _TRAIN_NEEDS, _SERVE_NEEDS, _SERVE_NAMED, _IN_PLAN, _PRETRAIN_TOKENS[0],
-    _FINETUNE_TOKENS[0], _SERVING_TOKENS[0], _FITS, _PRICED, _COSTS, *_IMPLIED[:2],
+    _FT_METHOD, _TRAIN_NEEDS, _SERVE_NEEDS, _SERVE_NAMED, _IN_PLAN, *_PRETRAIN_TOKENS[:2],
+    *_FINETUNE_TOKENS[:2], *_SERVING_TOKENS[:2], _FITS, _PRICES_OK, _PRICED, _COSTS,
+    *_IMPLIED[:2],
     Check(unless(SERVES, _LONG.cond), _LONG.message),
     _IMPLIED[2], _SERVE_CEILING, Check(unless(SERVES, _LONGER.cond), _LONGER.message, error=False),
-    _ENDS, _RESERVED_GPU, _TRAINING_ONLY, _PRETRAIN_TOKENS[1], _FINETUNE_TOKENS[1],
-    _SERVING_TOKENS[1],
+    _ENDS, _RESERVED_GPU, _TRAINING_ONLY, _SERVING_SKIPS, _PRETRAIN_TOKENS[2],
+    _FINETUNE_TOKENS[2], _SERVING_TOKENS[2],
 )  # fmt: skip
 
 
@@ -621,26 +651,61 @@ _PRICE_HELP = T("What one GPU-hour of this tier costs you, in the currency of th
 _RATE = Ref("CurrencyRate")
 
 
-def _price_band(name: str) -> Check:
-    """A price far from public prices in the plan's currency: cents typed, or an
-    8-GPU node's price."""
+def _price_band(name: str) -> tuple[Check, Check]:
+    """A price over 3 times, or under a third of, its GPU's example price in the
+    plan's currency: an 8-GPU node's price, or cents; for a GPU with no example,
+    one far from every public price."""
     x = Ref(name)
+    example = Ref("PriceExampleUSD") * _RATE
     lo, hi = 0.25, 25.0
-    return Check(
-        F.OR(F.ISBLANK(x), F.IFERROR(F.AND(x.ge(_RATE * lo), x.le(_RATE * hi)), True)),
-        Say(T("Warning: unusual for ", "Aviso: inusual en ")).cat(
-            F.TRIM(Ref("Currency")), T(": public prices run ", ": los precios públicos van de "),
-            figure(_RATE * lo, 2), T(" to ", " a "), figure(_RATE * hi, 2),
-            T(" a GPU-hour (cents, or an 8-GPU node's price?)",
-              " por GPU-hora (¿céntimos, o el precio de un nodo de 8 GPU?)")),
+    own = Check(
+        F.OR(
+            F.ISBLANK(x),
+            F.NOT(F.ISNUMBER(Ref("PriceExampleUSD"))),
+            F.IFERROR(F.AND(x.ge(example / 3), x.le(example * 3)), True),
+        ),
+        Say(
+            T(
+                "Warning: over 3 times or under a third of this GPU's example, ",
+                "Aviso: más del triple o menos de un tercio del ejemplo de esta GPU, ",
+            )
+        ).cat(
+            figure(example, 2),
+            " ",
+            F.TRIM(Ref("Currency")),
+            T(
+                " on demand (an 8-GPU node's price, or cents?)",
+                " bajo demanda (¿el precio de un nodo de 8 GPU, o céntimos?)",
+            ),
+        ),
         error=False,
-    )  # fmt: skip
+    )
+    anywhere = Check(
+        F.OR(
+            F.ISBLANK(x),
+            F.ISNUMBER(Ref("PriceExampleUSD")),
+            F.IFERROR(F.AND(x.ge(_RATE * lo), x.le(_RATE * hi)), True),
+        ),
+        Say(T("Warning: unusual for ", "Aviso: inusual en ")).cat(
+            F.TRIM(Ref("Currency")),
+            T(": public prices run ", ": los precios públicos van de "),
+            figure(_RATE * lo, 2),
+            T(" to ", " a "),
+            figure(_RATE * hi, 2),
+            T(
+                " a GPU-hour (cents, or an 8-GPU node's price?)",
+                " por GPU-hora (¿céntimos, o el precio de un nodo de 8 GPU?)",
+            ),
+        ),
+        error=False,
+    )
+    return own, anywhere  # fmt: skip
 
 
 def _price(name: str, label: T) -> Field:
     inp = table_input(name, label, T("{currency}/GPU-h", "{currency}/GPU-h"), _PRICE_HELP,
                       fmt=tx.MONEY, usual=False, domain=POSITIVE, blank=True,
-                      rules=(_price_band(name),))  # fmt: skip
+                      rules=_price_band(name))  # fmt: skip
     return Field(
         name, label, T("{currency}/GPU-h", "{currency}/GPU-h"), tx.MONEY, input=inp
     )
@@ -677,9 +742,17 @@ PRICES = Table(
                T("Where the price comes from: your contract, or a public page.",
                  "De dónde sale el precio: su contrato, o una página pública."), kind="text",
                checks=()),
+        # Not guarded by the row's checks, which read it (through the example).
         _field("PriceGPURow", T("GPU's row", "Fila de la GPU"), T("Data", "Datos"), band=3,
+               guarded=False,
                expr=F.INDEX(Ref("AcceleratorRow"),
                             F.MATCH(parse(key("PriceGPU")), Ref("AcceleratorKeys"), 0))),
+        # Not found: no example for this GPU (its prices are judged by the wide band).
+        _field("PriceExampleUSD", T("Example, on demand", "Ejemplo, bajo demanda"),
+               T("USD/GPU-h", "USD/GPU-h"), tx.MONEY, band=3, guarded=False,
+               expr=F.IFERROR(F.INDEX(Ref("ExamplePriceUSD"),
+                                      F.MATCH(F.INDEX(Ref("AcceleratorNames"), Ref("PriceGPURow")),
+                                              Ref("ExamplePriceGPU"), 0)), "")),
     ),
     tuple(_price_row(p) for p in GPU_PRICES),
     8, "PriceGPU",

@@ -88,6 +88,11 @@ NOTES = Notes(
 )  # fmt: skip
 
 
+#: Inputs on the model sheet, never on the Summary, which only shows them.
+KEY_ASSUMPTIONS = Inputs(
+    T("Key assumptions", "Supuestos clave"), (CONTINGENCY_INPUT, USABLE)
+)
+
 SUMMARY = Sheet(
     T("Summary", "Resumen"),
     (
@@ -101,7 +106,8 @@ SUMMARY = Sheet(
              "FTMethod", "FTGPUs", "FTTrainingHours", "ServingGPUs", "EnergyMWh",
              "CO2Tonnes"),
         ),
-        Inputs(T("Key assumptions", "Supuestos clave"), (CONTINGENCY_INPUT, USABLE)),
+        Figures(T("Key assumptions (Planner sheet)", "Supuestos clave (hoja Planificador)"),
+                ("Contingency", "UsableMemory")),
         Notes(
             T("Built-in assumptions", "Supuestos incorporados"),
             (
@@ -208,7 +214,7 @@ PLANNER = Template(
     sheets=(
         SUMMARY,
         Sheet(T("Planner", "Planificador"), (
-            CLUSTER, BUDGET, MODEL, LOSS, MEMORY_INPUTS, MEMORY,
+            KEY_ASSUMPTIONS, CLUSTER, BUDGET, MODEL, LOSS, MEMORY_INPUTS, MEMORY,
             FT_INPUTS, FT_SHAPE, FT, FT_MEMORY, SERVING_INPUTS, SERVING,
             ENERGY_INPUTS, ENERGY, SCENARIOS, SIZE_GRID, COST_GRID, ISOFLOP, NOTES,
         )),

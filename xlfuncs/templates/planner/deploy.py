@@ -13,6 +13,7 @@ from ...data.serving import REQUEST_MS
 from ...registry.domains import Domain
 from .. import texts as tx
 from ..blocks import Check, Input, Inputs, Result, Results, Verdict
+from ..checks import figure
 from ..expr import F, Ref, Say, call
 from ..shared import (
     API_PRICE_INPUT,
@@ -255,6 +256,9 @@ _BYTES = ("ServingWeightBytes", "ServingBatch", "ServingLatencyUsed", "ServingUt
           "PrefillMFU", "ServingCacheBytes", "BaseCacheHeads", "BaseWindow",
           "BaseWindowedLayers")  # fmt: skip
 _CACHE = ("ServingCacheBytes", "BaseCacheHeads", "BaseWindow", "BaseWindowedLayers")
+# Tensor parallel (no expert parallelism), and the cache's share of what the
+# weights leave: the Usable GPU memory input, as every memory check.
+_SHARE = (0, "UsableMemory")
 
 _TOO_LONG = Say(
     T(
@@ -283,8 +287,14 @@ _LONG = F.IF(
     _LENGTH.gt(Ref("BaseContext")),
     False,
 )
+# A latency target no batch meets (one request's step misses it) before no room.
+_NO_LATENCY = F.AND(F.ISNUMBER(Ref("ServingLatency")), Ref("ServingLatency").gt(0),
+                    F.NOT(F.ISNUMBER(Ref("ServingLatencyBatch"))))  # fmt: skip
 _SERVING_FIT = F.IF(
-    _LONG, _TOO_LONG, F.IF(F.ISNUMBER(Ref("ServingBatchUsed")), Say(tx.OK), _NO_ROOM)
+    _LONG, _TOO_LONG,
+    F.IF(F.ISNUMBER(Ref("ServingBatchUsed")), Say(tx.OK),
+         F.IF(_NO_LATENCY, Say(tx.NO_LATENCY_BATCH[0]).cat(
+             figure(Ref("ServingLatency"), 0), tx.NO_LATENCY_BATCH[1]), _NO_ROOM)),
 )  # fmt: skip
 
 SERVING = Results(
@@ -351,15 +361,16 @@ SERVING = Results(
                holds="LATENCY_BATCH"),
         Result("ServingBatchUsed",
                call("REPLICA_BATCH", *_SHAPE, *_GPU, "ServingPrompt", "ServingOutput",
-                    "ServingLink", *_BYTES),
+                    "ServingLink", *_BYTES, *_SHARE),
                T("Requests decoded together", "Peticiones decodificadas juntas"),
                T("requests", "peticiones"),
-               T("The least of what fits 90 % of a replica's memory beside its weights, "
-                 "the largest batch and what the latency allows (its steps shared with "
-                 "the prompts).",
-                 "El menor de lo que cabe en el 90 % de la memoria de una réplica junto "
-                 "a sus pesos, el lote máximo y lo que permite la latencia (sus pasos "
-                 "compartidos con las entradas)."),
+               T("The least of what fits the usable share (Usable GPU memory) of the "
+                 "memory a replica's weights leave, the largest batch and what the "
+                 "latency allows (its steps shared with the prompts).",
+                 "El menor de lo que cabe en la parte utilizable (Memoria de GPU "
+                 "utilizable) de la memoria que dejan los pesos de una réplica, el lote "
+                 "máximo y lo que permite la latencia (sus pasos compartidos con las "
+                 "entradas)."),
                holds="REPLICA_BATCH"),
         Result("ServingPrefillMs",
                call("REPLICA_PREFILL_MS", "BaseActiveParams", "BaseLayers", "BaseAttentionWidth",
@@ -393,7 +404,7 @@ SERVING = Results(
                fmt=tx.TWO, holds="REPLICA_STEP_MS"),
         Result("ServingReplicaTokensPerSec",
                call("REPLICA_TOKENS_PER_SEC", *_SHAPE, *_GPU, "ServingPrompt",
-                    "ServingOutput", "ServingLink", *_BYTES),
+                    "ServingOutput", "ServingLink", *_BYTES, *_SHARE),
                T("Output tokens/s per replica", "Tokens de salida/s por réplica"),
                T("tokens/s", "tokens/s"),
                T("A batch of requests, each its prompt once and then one token a step: "
