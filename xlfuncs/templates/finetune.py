@@ -442,7 +442,7 @@ FINETUNE = Template(
     sheets=(
         SUMMARY,
         Sheet(T("Fine-tuning", "Ajuste fino"), (
-            KEY_ASSUMPTIONS, RUN, SPEED, SPEED_STEPS, RESULTS, MEMORY_INPUTS, SHAPE, MEMORY,
+            RUN, SPEED, SPEED_STEPS, RESULTS, KEY_ASSUMPTIONS, MEMORY_INPUTS, SHAPE, MEMORY,
             SCENARIOS, HOURS_GRID, COST_GRID, LENGTHS, NOTES,
         )),
     ),

@@ -26,20 +26,46 @@ def width_px(widths: list[float]) -> float:
     return sum(7 * w + 5 for w in widths)
 
 
+# Calibri's advance widths (units of 1/2048 em; Carlito's are the same), for
+# the letters, the space and the punctuation labels use; a digit is 1,038.
+# fmt: off
+_GLYPH = dict(zip("abcdefghijklmnopqrstuvwxyz", (
+    979, 1076, 866, 1076, 1019, 625, 964, 1076, 470, 490, 931, 470, 1636, 1076, 1080,
+    1076, 1076, 714, 801, 686, 1076, 925, 1464, 887, 927, 809)))
+_GLYPH |= dict(zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ", (
+    1185, 1114, 1092, 1260, 1000, 941, 1292, 1276, 516, 653, 1064, 861, 1751, 1322,
+    1356, 1058, 1378, 1112, 941, 998, 1314, 1162, 1822, 1063, 998, 959)))
+_GLYPH |= {" ": 463, ",": 511, ".": 517, ":": 548, ";": 548, "(": 621, ")": 621,
+           "-": 627, "/": 793, "'": 452, "’": 452, "%": 1465}
+# fmt: on
+_DIGIT = 1038
+# A column w characters wide is 7·w + 5 pixels, less the cell's padding, and a
+# character of the default font (11 pt) is a digit, 7.4 px: body text is 10 pt.
+_PER_CHARACTER = 10 / 11
+
+
+def text_width(text: str) -> float:
+    """A text's width at 10 pt, in characters of a column's width."""
+    return sum(_GLYPH.get(ch, _DIGIT) for ch in text) / _DIGIT * _PER_CHARACTER
+
+
 def lines(text: str, width: float) -> int:
-    """Lines a wrapped text takes in a column ``width`` characters wide. A long
-    address wraps after its slashes and hyphens, as LibreOffice wraps it."""
-    per_line = max(1.0, width * 1.15)
-    lines, used = 1, 0.0
+    """Lines a wrapped text takes in a column ``width`` characters wide, by
+    Calibri's letter widths (an "m" is three "i"s). A long address wraps after
+    its slashes and hyphens, as LibreOffice wraps it."""
+    per_line = max(1.0, (7 * width - 1) / 7.4)
+    space = text_width(" ")
+    count, used = 1, 0.0
     for word in text.split():
         for k, piece in enumerate(re.split(r"(?<=[/-])(?=.)", word)):
-            space = 1 if used and k == 0 else 0
-            if used and used + space + len(piece) > per_line:
-                lines += 1
-                used = len(piece)
+            gap = space if used and k == 0 else 0.0
+            size = text_width(piece)
+            if used and used + gap + size > per_line:
+                count += 1
+                used = size
             else:
-                used += space + len(piece)
-    return lines
+                used += gap + size
+    return count
 
 
 #: The appendix's header, for sheets the reader who signs does not print.
