@@ -40,7 +40,13 @@ REFUSED = [
     (["PricePerGPUHour=abc"], "--set PricePerGPUHour=abc: enter a number"),
     (["PricePerGPUHour=1,9"],
      "--set PricePerGPUHour=1,9: enter a number (the decimal mark is a point: 1.9)"),
-    (["GPUModel=A100X"], "--set GPUModel=A100X: pick a name from the list"),
+    (["GPUModel=A100X"],
+     "--set GPUModel=A100X: pick a name from the list (did you mean A100 SXM?)"),
+    # Issue 32: a misspelt name or value is answered as calc answers one.
+    (["FTMethod=qlora4"], "--set FTMethod=qlora4: pick a name from the list (did you mean QLoRA?)"),
+    (["gpumodel=A100 SXM"],
+     "no template has an input named gpumodel (did you mean GPUModel?); docs/templates.md "
+     "lists the names"),
     (["Efficiency=82"],
      "--set Efficiency=82: enter a percentage above 0% and at most 100%"),
     # Issue 26: NaN, infinity, a 16th digit, numbers no format shows, control

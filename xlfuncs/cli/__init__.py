@@ -680,11 +680,30 @@ def settings(
         values[name], typed[name] = value, shown
     unknown = unknown_inputs(values, templates)
     if unknown:
+        names = {i.name.lower(): i.name for t in templates for i in t.inputs}
+        close = difflib.get_close_matches(unknown[0].lower(), names, n=1, cutoff=0.7)
+        hint = f" (did you mean {names[close[0]]}?)" if close else ""
         raise CliError(
-            f"no template has an input named {', '.join(unknown)}; "
+            f"no template has an input named {', '.join(unknown)}{hint}; "
             "docs/templates.md lists the names"
         )
     return values, typed
+
+
+def _closest_choice(name: str, value: object, templates: Sequence[Any]) -> str:
+    """`` (did you mean H100 SXM?)`` for a name typed where a list's name
+    belongs, or nothing."""
+    from ..templates.data_sheet import tables
+
+    if not isinstance(value, str):
+        return ""
+    inp = next((t.input(name) for t in templates if t.is_input(name)), None)
+    menu = getattr(inp, "menu", None)
+    if inp is None or inp.kind != "list" or menu not in tables():
+        return ""
+    choices = {str(c).lower(): str(c) for c in tables()[menu].flat() if c}
+    close = difflib.get_close_matches(value.strip().lower(), choices, n=1, cutoff=0.6)
+    return f" (did you mean {choices[close[0]]}?)" if close else ""
 
 
 def _quoted(text: str) -> str:
@@ -715,7 +734,7 @@ def talk_back(
     errors = [(j, msg, where) for j in judged for msg, where in j.errors.items()]
     if errors:
         j, msg, where = errors[0]
-        hint = ""
+        hint = _closest_choice(j.name, j.value, templates)
         if isinstance(j.value, str) and _DECIMAL_COMMA.fullmatch(j.value):
             hint = (
                 f" (the decimal mark is a point: {j.value.strip().replace(',', '.')})"
