@@ -156,6 +156,25 @@ def test_each_timeline_row_is_one_formula_across_its_months():
     assert rows >= 80 and differ == 1
 
 
+@pytest.mark.parametrize("tpl", [BUDGET, TEMPLATES[2]], ids=["budget", "planner"])
+def test_hours_in_a_month_is_a_cell_not_a_number_in_formulas(tpl):
+    # Issue 33: 730 was typed into 149 of the budget's formulas; it is now the
+    # Assumptions sheet's HoursAMonth, 365 × 24 ÷ 12, that every formula reads.
+    import re
+
+    wb = build_template(tpl, "en", {}).workbook
+    typed = [
+        f"{ws.title}!{c.coordinate}"
+        for ws in wb.worksheets
+        for row in ws.iter_rows()
+        for c in row
+        if isinstance(c.value, str) and c.value.startswith("=")
+        and re.search(r"(?<![\w$.])(730|2628000)(?![\w.])", re.sub(r'"[^"]*"', "", c.value))
+    ]  # fmt: skip
+    assert typed == []
+    assert "HoursAMonth" in wb.defined_names
+
+
 def test_unused_rows_show_blank_results_and_the_defaults_read_ok(default):
     cost = v(default, "RunCost")
     assert all(isinstance(x, float) for x in cost[:6])

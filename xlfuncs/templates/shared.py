@@ -83,6 +83,16 @@ CURRENCY = Input(
                    "JPY…)")),),
 )  # fmt: skip
 
+#: The hours of an average month, in a cell the formulas read: what a month of
+#: a GPU and of a serving line costs, and a training run's months.
+HOURS_IN_A_MONTH = Result(
+    "HoursAMonth", Lit(365) * 24 / 12,
+    T("Hours in a month", "Horas en un mes"), T("hours", "horas"),
+    T("365 days × 24 hours ÷ 12 months: a month of a GPU and of a serving line.",
+      "365 días × 24 horas ÷ 12 meses: un mes de una GPU y de un servicio."),
+    fmt=tx.COUNT,
+)  # fmt: skip
+
 SHARE = Domain(0.0, 1.0, True, True, "be from 0 to 1", "be from 0% to 100%")
 CONTINGENCY_INPUT = Input(
     "Contingency", "", CONTINGENCY,

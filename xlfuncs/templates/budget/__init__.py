@@ -45,6 +45,7 @@ from ..shared import (
     CONTINGENCY_INPUT,
     CURRENCY,
     DATASHEETS,
+    HOURS_IN_A_MONTH,
     LORA_CITE,
     LORA_SPEED,
     MEMORY_SOURCES,
@@ -69,7 +70,7 @@ from .months import (
     draw_scenarios,
     reserved,
 )
-from .runs import HOURS_A_MONTH, MONTHS, PRICE_NOTES, PRICES, RUNS
+from .runs import MONTHS, PRICE_NOTES, PRICES, RUNS
 
 _MONEY = T("{currency}", "{currency}")
 _PER_M = T("{currency}/M tokens", "{currency}/M tokens")
@@ -196,6 +197,8 @@ _EXAMPLES_IN_USD = Check(
       "escriba sus precios en la moneda del plan"),
     error=False,
 )  # fmt: skip
+
+CALENDAR = Results(T("Time", "Tiempo"), (HOURS_IN_A_MONTH,))
 
 RESERVED_PRICE = Results(
     T("Reserved capacity: its prices", "Capacidad reservada: sus precios"),
@@ -331,7 +334,7 @@ def _committed(j: int) -> Expr:
     model reserved."""
     paid = (
         F.SUM(Ref(f"MonthReserved{j}"))
-        * HOURS_A_MONTH
+        * Ref("HoursAMonth")
         * Ref(reserved("ReservedPrice", j))
     )
     return F.IF(F.ISBLANK(Ref(reserved("ReservedGPU", j))), 0, paid)
@@ -581,7 +584,7 @@ BUDGET = Template(
     sheets=(
         SUMMARY,
         Sheet(T("Assumptions", "Supuestos"),
-              (PLAN, CAPACITY, RESERVED_PRICE, TRAINING, SERVING, ENERGY, NOTES)),
+              (PLAN, CALENDAR, CAPACITY, RESERVED_PRICE, TRAINING, SERVING, ENERGY, NOTES)),
         Sheet(T("Runs", "Ejecuciones"), (RUNS,), columns=_RUN_WIDTHS, side=110),
         Sheet(T("Prices", "Precios"), (PRICES, PRICE_NOTES), columns=(16.5, 10, 10, 10, 11, 52, 18),
               side=20),

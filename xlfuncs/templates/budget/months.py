@@ -29,7 +29,7 @@ from ..render import FACTOR, Item, check_line, note, section
 from ..table import cell
 from ..texts import T
 from ..written import parse
-from .runs import HOURS_A_MONTH, MONTHS, RUN_ROWS
+from .runs import MONTHS, RUN_ROWS
 
 THOUSANDS = "#,##0,;-#,##0,;0"  # money in thousands: a year of runs fits a column
 GPUS_FMT = "#,##0;-#,##0;0"
@@ -157,10 +157,10 @@ def _reservation(j: int) -> tuple[Line, ...]:
     def above(m: int) -> Expr:
         over = Ref(month(u, m)) - Ref(month(within, m))
         return F.IF(F.AND(*first, Ref(month(u, m)).gt(Ref(month(within, m)))),
-                    over * HOURS_A_MONTH * premium, 0)  # fmt: skip
+                    over * Ref("HoursAMonth") * premium, 0)  # fmt: skip
 
     idle = lambda m: F.IF(Ref(month(r, m)).gt(0), (Ref(month(r, m)) - Ref(month(filled, m)))  # noqa: E731
-                          * HOURS_A_MONTH * Ref(reserved("ReservedPrice", j)), 0)  # fmt: skip
+                          * Ref("HoursAMonth") * Ref(reserved("ReservedPrice", j)), 0)  # fmt: skip
     label = T(f"Reservation {j}", f"Reserva {j}")
     return (
         Line(r, label + T(": GPUs committed", ": GPU comprometidas"), None, GPUS_FMT, "max",

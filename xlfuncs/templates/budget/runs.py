@@ -34,8 +34,8 @@ from ..texts import T, Text
 from ..written import parse
 
 MONTHS = 12  # columns of the Months sheet: the plan's length
-HOURS_A_MONTH = 730  # 8,760 hours a year ÷ 12, as the planner's serving
-SECONDS_A_MONTH = HOURS_A_MONTH * 3600
+# A month's hours: the Assumptions sheet's cell (shared.HOURS_IN_A_MONTH, 730).
+_HOURS = Ref("HoursAMonth")
 RUN_ROWS = 20  # rows of the Runs table: with its head, one landscape page
 _MONEY = T("{currency}", "{currency}")
 _START = Domain(
@@ -88,7 +88,7 @@ _ESTIMATE = F.IF(
 ) * F.CHOOSE(Ref("RunMethodCode"), 1, Ref("LoRASpeedup"), Ref("LoRASpeedup"))  # fmt: skip
 _REPLICA = _blank_or("RunGPUs", 1)
 _PEAK_RATE = (
-    Ref("RunTokens") / SECONDS_A_MONTH * Ref("PeakToAverage")
+    Ref("RunTokens") / (_HOURS * 3600) * Ref("PeakToAverage")
 )  # output tokens/s
 _TRAIN = ("RunTokens", 1, "RunGPUs", "RunSpeed", 1, 1)  # tokens as one epoch
 _MONTHS_IN_PLAN = F.MAX(0, F.MIN(Ref("RunFinish"), MONTHS) - (Ref("RunStart") - 1))
@@ -272,7 +272,7 @@ RUN_FIELDS = (
                          whole=True), blank=True, band=2),
     # The results, a band below.
     _field("RunCost", T("Cost", "Coste"), _MONEY, tx.MONEY, total=True, band=3,
-           expr=F.IF(SERVES, Ref("RunGPUsUsed") * HOURS_A_MONTH * Ref("RunMonths") * Ref("RunPrice"),
+           expr=F.IF(SERVES, Ref("RunGPUsUsed") * _HOURS * Ref("RunMonths") * Ref("RunPrice"),
                      call("FT_COST", *_TRAIN, "RunPrice"))),
     _field("RunInPlan", T("Within the plan", "Dentro del plan"), _MONEY, tx.MONEY, total=True,
            # A run that ends in the plan is in it whole: its share, 1 in exact
@@ -291,7 +291,7 @@ RUN_FIELDS = (
     _field("RunDays", T("Days", "Días"), T("days", "días"), tx.DURATION, band=3,
            expr=Ref("RunHours") / 24),
     _field("RunGPUHours", T("GPU-hours", "GPU-horas"), T("GPU-h", "GPU-h"), total=True, band=3,
-           expr=F.IF(SERVES, Ref("RunGPUsUsed") * HOURS_A_MONTH * Ref("RunMonths"),
+           expr=F.IF(SERVES, Ref("RunGPUsUsed") * _HOURS * Ref("RunMonths"),
                      call("FT_GPU_HOURS", *_TRAIN))),
     _field("RunImpliedMFU", T("MFU of its speed", "MFU de su velocidad"), T("% of peak", "% del pico"),
            tx.PERCENT_FMT, band=3,
@@ -411,17 +411,17 @@ RUN_FIELDS = (
            expr=F.IF(SERVES, (Ref("ApiPriceOutput") + Ref("ApiPriceInput") * Ref("RunPromptTokens")
                               / Ref("RunTokens")) / 1e6, "")),
     _field("RunReplicaMonth", T("A replica a month", "Una réplica al mes"), _MONEY, tx.MONEY,
-           band=4, expr=F.IF(SERVES, Ref("RunReplicaGPUs") * HOURS_A_MONTH * Ref("RunPrice"), "")),
+           band=4, expr=F.IF(SERVES, Ref("RunReplicaGPUs") * _HOURS * Ref("RunPrice"), "")),
     _field("RunReplicaTokens", T("A replica's tokens a month", "Tokens de una réplica al mes"),
            T("output", "salida"), tx.LARGE, band=4,
-           expr=F.IF(SERVES, Ref("RunTokensPerSec") * SECONDS_A_MONTH / Ref("PeakToAverage"), "")),
+           expr=F.IF(SERVES, Ref("RunTokensPerSec") * _HOURS * 3600 / Ref("PeakToAverage"), "")),
     _field("RunReplicas", T("Replicas", "Réplicas"), T("", ""), band=4,
            expr=F.IF(SERVES, call("SERVING_GPUS", _PEAK_RATE, "RunTokensPerSec", 1)
                      + Ref("RunSpares"), "")),
     _field("RunHours", T("Hours", "Horas"), T("hours", "horas"), tx.DECIMAL, band=4,
-           expr=F.IF(SERVES, HOURS_A_MONTH * Ref("RunMonths"), call("FT_TRAINING_HOURS", *_TRAIN))),
+           expr=F.IF(SERVES, _HOURS * Ref("RunMonths"), call("FT_TRAINING_HOURS", *_TRAIN))),
     _field("RunDuration", T("Months", "Meses"), T("", ""), tx.TWO, band=4,
-           expr=F.IF(SERVES, Ref("RunMonths"), Ref("RunHours") / HOURS_A_MONTH)),
+           expr=F.IF(SERVES, Ref("RunMonths"), Ref("RunHours") / _HOURS)),
     _field("RunFinish", T("Ends after month", "Acaba tras el mes"), T("months", "meses"), tx.TWO,
            band=4, expr=Ref("RunStart") - 1 + Ref("RunDuration")),
     _field("RunMonthly", T("Cost a month", "Coste al mes"), _MONEY, tx.MONEY, band=4,
@@ -796,4 +796,4 @@ PRICE_NOTES = Notes(
     ),
 )  # fmt: skip
 
-__all__ = ["EXAMPLE", "HOURS_A_MONTH", "MONTHS", "PRICES", "RUNS", "RUN_ROWS"]
+__all__ = ["EXAMPLE", "MONTHS", "PRICES", "RUNS", "RUN_ROWS"]

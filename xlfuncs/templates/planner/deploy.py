@@ -23,6 +23,7 @@ from ..shared import (
     FT_METHOD,
     FT_MFU,
     FT_MODEL,
+    HOURS_IN_A_MONTH,
     LORA_SPEED,
     PEAK_TO_AVERAGE,
     PREFILL_MFU_INPUT,
@@ -37,8 +38,6 @@ from ..shared import (
 )
 from ..texts import T
 
-HOURS_A_MONTH = 730  # 8,760 hours a year ÷ 12
-DAYS_A_MONTH = HOURS_A_MONTH / 24
 SECONDS_A_DAY = 86_400
 
 FT_INPUTS = Inputs(
@@ -448,9 +447,10 @@ SERVING = Results(
               "1.000.000: el coste mensual entre los tokens de salida del mes."),
             fmt=tx.MONEY,
         ),
+        HOURS_IN_A_MONTH,
         Result(
             "ServingMonthlyCost",
-            Ref("ServingGPUs") * Ref("PricePerGPUHour") * HOURS_A_MONTH,
+            Ref("ServingGPUs") * Ref("PricePerGPUHour") * Ref("HoursAMonth"),
             T("Serving cost per month", "Coste mensual del servicio"), T("{currency}/month", "{currency}/mes"),
             T("GPUs × price per GPU-hour × 730 hours: the peak's GPUs kept all month.",
               "GPU × precio por GPU-hora × 730 horas: las GPU de la punta todo el mes."),
@@ -458,7 +458,7 @@ SERVING = Results(
         ),
         Result(
             "ServingApiMonthlyCost",
-            Ref("ServingRequests") * DAYS_A_MONTH
+            Ref("ServingRequests") * Ref("HoursAMonth") / 24
             * (Ref("ServingPrompt") * Ref("ApiPriceInput")
                + Ref("ServingOutput") * Ref("ApiPriceOutput")) / 1e6,
             T("The same requests through an API", "Las mismas peticiones con una API"),
@@ -547,5 +547,4 @@ __all__ = [
     "FT_SHAPE",
     "SERVING",
     "SERVING_INPUTS",
-    "HOURS_A_MONTH",
 ]
