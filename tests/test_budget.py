@@ -232,6 +232,19 @@ def test_serving_by_hand(base):
     )
 
 
+def test_the_api_price_that_breaks_even(base):
+    # Issue 34: build-or-buy rested on one API price. The serving line's month:
+    # 48e9 prompt and 24e9 output tokens, 10 months, at 0.72 USD a million both
+    # ways through an API: 518,400 USD; self-hosted on 12 reserved H100s:
+    # 238,272 USD. An API at 0.72 × 238,272 ÷ 518,400 = 0.331 USD a million
+    # costs the same: below it, buy.
+    api = (48e9 + 24e9) * API / 1e6 * 10
+    own = 12 * HOURS_A_MONTH * 10 * H100_RESERVED
+    assert base("BudgetApiAlternative") == pytest.approx(api, rel=1e-12)
+    assert base("BudgetBreakEvenApi") == pytest.approx(API * own / api, rel=1e-12)
+    assert base("BudgetBreakEvenApi") == pytest.approx(0.3309, abs=1e-4)
+
+
 def test_doubling_the_measured_serving_speed_halves_its_cost():
     # Issue 28: with no spare, a measured speed carrying the peak on exactly 8
     # replicas of 2 GPUs; twice as fast, 4.

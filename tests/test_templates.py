@@ -658,6 +658,8 @@ def test_readable_print(built, tpl, lang):
         assert ws.print_area
         footer = ws.oddFooter
         assert "&F" in footer.left.text and "&P" in footer.center.text
+        # Issue 34: "Page 14 of 44" counted the appendices, numbered apart.
+        assert "&N" not in footer.center.text
         assert xlfuncs.__version__ in footer.right.text
     ws = model_sheet(wb)
     assert ws.print_title_rows  # the title repeats on every page

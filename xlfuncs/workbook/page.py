@@ -112,7 +112,9 @@ def setup_print(
     ws.page_margins.left = ws.page_margins.right = 0.5
     ws.page_margins.top = ws.page_margins.bottom = 0.6
     ws.page_margins.header = ws.page_margins.footer = 0.3
-    page = "Page &P of &N" if lang == "en" else "Página &P de &N"
+    # No "of N": a spreadsheet's N counts the appendices' pages too, which are
+    # numbered on their own (A-1, A-2…) apart from the pages to sign.
+    page = "Page &P" if lang == "en" else "Página &P"
     if appendix:
         page = ("Page " if lang == "en" else "Página ") + f"{appendix}-&P"
         ws.page_setup.firstPageNumber = 1
