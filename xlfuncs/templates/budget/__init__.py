@@ -456,8 +456,8 @@ SIGN_OFF = Inputs(
 
 BASIS = Figures(
     T("The basis", "La base"),
-    ("TrainingMFU", "ServingUtilization", "PrefillMFU", "ApiPriceOutput", "Contingency",
-     "ServingContingency", "ExperimentsMultiplier", "OverheadShare"),
+    ("TrainingMFU", "ApiPriceOutput", "Contingency", "ServingContingency",
+     "ExperimentsMultiplier", "OverheadShare"),
     note=T(f"Prices: the Prices sheet's (examples read {PRICES_READ}, with their sources). "
            "Not counted: staff, data, storage beyond the overheads' share, experiments beyond "
            "the multiple above, and months after the plan.",
@@ -478,8 +478,8 @@ SUMMARY = Sheet(
                        T("GPUs", "GPU"), T("Its average over the month.", "Su media en el mes.")),
                 Result("PeakGPUsActive", F.MAX(Ref("MonthGPUsActive")),
                        T("Most GPUs at once", "Máximo de GPU a la vez"), T("GPUs", "GPU"),
-                       T("Runs active in the busiest month, all GPU models (Months: by model).",
-                         "Activas en el mes de más uso, todos los modelos (Meses: por modelo).")),
+                       T("All models; Months: by model.",
+                         "Todos los modelos; Meses: por modelo.")),
                 Result("PeakReserved", F.MAX(Ref("MonthReserved")),
                        T("Most GPUs reserved", "Máximo de GPU reservadas"), T("GPUs", "GPU"),
                        T("The largest month's commitment.", "El compromiso del mes mayor.")),
