@@ -680,6 +680,29 @@ def test_text_in_a_gpu_count_names_the_run_and_the_totals_say_na():
     assert got("MonthlyCost") == ["n/d: ver Control"] * 12
 
 
+def test_every_amount_with_cents_drops_them_in_yen_and_won():
+    # Issue 34: a conditional format on each amount shown with two decimals
+    # reads the Currency input (test_print.py has LibreOffice print it).
+    from openpyxl.utils.cell import range_boundaries
+
+    wb = build_template(BUDGET, "en", {}).workbook
+    for ws in wb.worksheets:
+        money = {c.coordinate for row in ws.iter_rows() for c in row
+                 if c.number_format == "#,##0.00"}  # fmt: skip
+        covered = set()
+        for cf in ws.conditional_formatting:
+            for rule in cf.rules:
+                if rule.dxf is not None and rule.dxf.numFmt is not None:
+                    assert rule.dxf.numFmt.formatCode == "#,##0"
+                    assert 'TRIM(Currency)="JPY"' in rule.formula[0]
+                    assert 'TRIM(Currency)="KRW"' in rule.formula[0]
+                    for r in str(cf.sqref).split():
+                        c1, r1, c2, r2 = range_boundaries(r)
+                        covered |= {f"{openpyxl.utils.get_column_letter(c)}{k}"
+                                    for c in range(c1, c2 + 1) for k in range(r1, r2 + 1)}  # fmt: skip
+        assert money <= covered, (ws.title, sorted(money - covered)[:5])
+
+
 def test_another_currency_names_every_amount(tmp_path):
     wb = built(tmp_path, values={"Currency": "EUR"})
     ws = wb["Summary"]

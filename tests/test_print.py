@@ -90,3 +90,31 @@ def test_without_carlito_no_page_splits_and_text_stays_8_pt(
         assert min(pages) >= 8, (book, round(min(pages), 2))
         # A split page would double the count; a wider face only wraps more.
         assert len(pages) <= 1.25 * len(with_carlito[book]) + 1, book
+
+
+def test_yen_and_won_print_without_cents(tmp_path):
+    # Issue 34: JPY and KRW amounts showed two decimals. A conditional format on
+    # every amount reads the Currency input; LibreOffice prints it.
+    from xlfuncs.templates import BUDGET
+    from xlfuncs.templates.build import build_template
+    from xlfuncs.workbook.xlsx import save_workbook
+
+    require_libreoffice()
+    pymupdf = pytest.importorskip("pymupdf")
+    assert SOFFICE is not None
+    books = []
+    for code in ("JPY", "KRW", "EUR"):
+        b = build_template(BUDGET, "en", {"Currency": code})
+        books.append(tmp_path / f"budget-{code}.xlsx")
+        save_workbook(b.workbook, books[-1], b.cached)
+    profile = make_profile(tmp_path / "profile")
+    subprocess.run(
+        [SOFFICE, f"-env:UserInstallation={profile.as_uri()}", "--headless",
+         "--convert-to", "pdf", "--outdir", str(tmp_path), *map(str, books)],
+        check=True, capture_output=True, timeout=600,
+    )  # fmt: skip
+    # The example total, 681,148.82, relabelled (the prices are not converted).
+    for code, shown in (("JPY", "681,149 JPY"), ("KRW", "681,149 KRW"),
+                        ("EUR", "681,148.82 EUR")):  # fmt: skip
+        page_1 = pymupdf.open(tmp_path / f"budget-{code}.pdf")[0].get_text()
+        assert " ".join(page_1.split()).count(shown) == 1, code

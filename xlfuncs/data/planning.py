@@ -113,6 +113,9 @@ CURRENCIES = (
     Currency("MXN", 18.0),
     Currency("SEK", 11.0),
 )
+#: Currencies with no minor unit in everyday prices (ISO 4217: 0 decimals):
+#: their amounts show no cents.
+WHOLE_CURRENCIES = ("JPY", "KRW")
 CURRENCY_SOURCE = (
     "Exchange rates, rounded, for an order of magnitude only: ECB euro foreign "
     "exchange reference rates, 2024 averages, "

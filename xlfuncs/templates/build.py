@@ -28,6 +28,7 @@ from . import texts as tx
 from .blocks import Custom, Input, MonthGrid, Table, Template
 from .cover import add_cover
 from .data_sheet import add_data_sheet, tables
+from .expr import merged
 from .layout import COLUMNS, STAMP, SUMMARY_COLUMNS, Layout, build_date, wide_columns
 from .model import Model, check_name
 from .monthgrid import declare
@@ -67,7 +68,30 @@ def build_template(
         wb.active = 1  # open on the first sheet after the cover
     set_properties(wb, lang, title=tpl.title(lang), subject=tpl.subject(lang),
                    keywords=tpl.keywords(lang), description=lay.filled(tpl.subtitle))  # fmt: skip
+    if tpl.is_input("Currency"):
+        whole_money(wb)
     return Built(wb, cached)
+
+
+def whole_money(wb: Workbook) -> None:
+    """Money in a currency without cents (JPY, KRW) shown without decimals: a
+    conditional format on every amount shown with two, read from the
+    *Currency* input (a number format cannot read a cell)."""
+    from openpyxl.formatting.rule import Rule
+    from openpyxl.styles.differential import DifferentialStyle
+    from openpyxl.styles.numbers import NumberFormat
+
+    from ..data.planning import WHOLE_CURRENCIES
+
+    codes = ",".join(f'TRIM(Currency)="{c}"' for c in WHOLE_CURRENCIES)
+    for ws in wb.worksheets:
+        cells = [c.coordinate for row in ws.iter_rows() for c in row
+                 if c.number_format == tx.MONEY]  # fmt: skip
+        if not cells:
+            continue
+        dxf = DifferentialStyle(numFmt=NumberFormat(numFmtId=3, formatCode="#,##0"))
+        rule = Rule(type="expression", dxf=dxf, formula=[f"OR({codes})"])
+        ws.conditional_formatting.add(" ".join(merged(cells)), rule)
 
 
 def laid_out(
