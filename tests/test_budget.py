@@ -175,6 +175,17 @@ def test_hours_in_a_month_is_a_cell_not_a_number_in_formulas(tpl):
     assert "HoursAMonth" in wb.defined_names
 
 
+def test_the_months_head_every_printed_page_and_headings_keep_their_lines():
+    # Issue 34: Months pages lost the month header row, and a page ended on the
+    # "Capacity (GPUs)" heading with its lines on the next.
+    ws = build_template(BUDGET, "en", {}).workbook["Months"]
+    head = next(r for r in range(1, 20) if ws.cell(r, 1).value == "Month")
+    assert ws.print_title_rows == f"${head}:${head}"
+    capacity = next(r for r in range(1, 60) if ws.cell(r, 1).value == "Capacity (GPUs)")
+    breaks = {b.id for b in ws.row_breaks.brk}
+    assert capacity - 1 in breaks  # the page breaks before the heading, not after it
+
+
 def test_unused_rows_show_blank_results_and_the_defaults_read_ok(default):
     cost = v(default, "RunCost")
     assert all(isinstance(x, float) for x in cost[:6])

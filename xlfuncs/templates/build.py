@@ -123,7 +123,7 @@ def laid_out(
             render(lay, w, block)
         w.finish(lang, last="how", portrait=sheet.summary, breaks=not sheet.summary,
                  one_page=sheet.summary,
-                 title_rows=None if sheet.summary else "1:1",
+                 title_rows=None if sheet.summary else f"{w.title_row or 1}:{w.title_row or 1}",
                  freeze=None if sheet.summary else "A2", stamp=STAMP)  # fmt: skip
     lay.checks_sheet()
     return lay

@@ -76,6 +76,8 @@ def render_month_grid(lay: Layout, w: SheetWriter, block: MonthGrid) -> None:
     if block.note is not None:
         note(lay, w, block.note)
     w.next()
+    if block.first:  # the months head every printed page of the sheet
+        w.title_row = w.row
     w.put("label", lay.t(block.head), wr.HEADER)
     style = wr.HEADER_CENTRED.but(fmt="mmm yy")
     for m, key in enumerate(months, start=1):
@@ -91,10 +93,10 @@ def render_month_grid(lay: Layout, w: SheetWriter, block: MonthGrid) -> None:
             lay.formula(w, key, None, wr.RESULT.but(fmt="0"), name=cell(COUNTER, m))
     items: list[Item] = []
     for line in block.lines:
+        if isinstance(line, Heading) and line is not block.lines[0]:
+            w.split()  # the heading starts its lines' block: kept on their page
         w.next()
         if isinstance(line, Heading):
-            if line is not block.lines[0]:  # a heading's lines kept on one page
-                w.split()
             lay.label(w, "label", line.label, line.unit or tx.NONE, wr.BOLD)
             w.fit(2)
             continue

@@ -93,6 +93,9 @@ class SheetWriter:
         }
         self.row = 0
         self.heights: dict[int, float] = {}
+        # A row to repeat atop each printed page instead of the title (a
+        # timeline's months), set by what the sheet holds.
+        self.title_row: int | None = None
         self.blocks: list[tuple[int, int]] = []  # (first, last) rows kept together
         self._first = 1  # the first row of the block being written
         self.cached: dict[tuple[str, str], Any] = {}
