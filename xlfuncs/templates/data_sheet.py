@@ -14,7 +14,7 @@ workbook names it defines are the ones :mod:`xlfuncs.registry.excel` declares.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from itertools import permutations
 from typing import Any
 
@@ -287,6 +287,31 @@ def _range(
     w.define_range(name, first, last, top, bottom)
 
 
+def _pairs(
+    w: SheetWriter,
+    title: str,
+    heads: tuple[str, str],
+    rows: Sequence[tuple[str, float]],
+    names: tuple[str, str],
+    fmt: str,
+) -> None:
+    """A titled two-column table below the accelerators (a name, a figure),
+    each column a workbook name."""
+    w.next()
+    w.next()
+    w.put("accelerator", title, _HEADING, fit=False)
+    w.next()
+    w.put("accelerator", heads[0], HEADER, fit=False)
+    w.put("vendor", heads[1], HEADER, fit=False)
+    first = w.row + 1
+    for word, figure in rows:
+        w.next()
+        w.put("accelerator", word, fit=False)
+        w.put("vendor", figure, FIGURE.but(fmt=fmt), fit=False)
+    _range(w, names[0], "accelerator", "accelerator", first, w.row)
+    _range(w, names[1], "vendor", "vendor", first, w.row)
+
+
 def add_data_sheet(
     wb: Workbook, t: Callable[[str], str], billions: str = "#,##0.0,,,"
 ) -> tuple[list[Worksheet], Cached]:
@@ -393,35 +418,15 @@ def add_data_sheet(
             w.put(key, word, fit=False)
         _range(w, name, keys[0], keys[-1], w.row, w.row)
     # Currencies: a price band in the reader's currency (order of magnitude).
-    w.next()
-    w.next()
-    w.put("accelerator", t("data.currencies"), _HEADING, fit=False)
-    w.next()
-    w.put("accelerator", t("data.currency"), HEADER, fit=False)
-    w.put("vendor", t("data.per_usd"), HEADER, fit=False)
-    first = w.row + 1
-    for c in CURRENCIES:
-        w.next()
-        w.put("accelerator", c.code, fit=False)
-        w.put("vendor", c.per_usd, FIGURE.but(fmt="#,##0.##"), fit=False)
-    _range(w, "CurrencyCodes", "accelerator", "accelerator", first, w.row)
-    _range(w, "CurrencyPerUSD", "vendor", "vendor", first, w.row)
+    _pairs(w, t("data.currencies"), (t("data.currency"), t("data.per_usd")),
+           [(c.code, c.per_usd) for c in CURRENCIES], ("CurrencyCodes", "CurrencyPerUSD"),
+           "#,##0.##")  # fmt: skip
     sources.append(CURRENCY_SOURCE)
     # Example prices: a typed price is judged against its GPU's (an 8-GPU
     # node's price, or cents, is 8 or 100 times off).
-    w.next()
-    w.next()
-    w.put("accelerator", t("data.example_prices"), _HEADING, fit=False)
-    w.next()
-    w.put("accelerator", t("data.accelerator"), HEADER, fit=False)
-    w.put("vendor", t("data.usd"), HEADER, fit=False)
-    first = w.row + 1
-    for p in GPU_PRICES:
-        w.next()
-        w.put("accelerator", p.gpu, fit=False)
-        w.put("vendor", p.on_demand, FIGURE.but(fmt="#,##0.00"), fit=False)
-    _range(w, "ExamplePriceGPU", "accelerator", "accelerator", first, w.row)
-    _range(w, "ExamplePriceUSD", "vendor", "vendor", first, w.row)
+    _pairs(w, t("data.example_prices"), (t("data.accelerator"), t("data.usd")),
+           [(p.gpu, p.on_demand) for p in GPU_PRICES], ("ExamplePriceGPU", "ExamplePriceUSD"),
+           "#,##0.00")  # fmt: skip
     w.next()
     _sources(w, "power", t("data.sources"), sources)
     w.finish("en", last="power", title_rows="1:1", freeze=f"B{head + 1}")

@@ -110,6 +110,7 @@ class Model:
         self._fails: dict[str, bool] = {}
         self._busy: set[str] = set()
         self.row_of: dict[str, tuple[str, ...]] = {}  # a timeline cell → its row
+        self._holders: tuple[tuple[int, int], dict[str, str]] = ((-1, -1), {})
         given = dict(values or {})
         self.message(tx.OK)
         for i in tpl.inputs:
@@ -438,7 +439,10 @@ class Model:
     def _held_may_fail(self, name: str) -> bool:
         """Whether a cell holding a library call for other formulas can show
         n/a because the call failed (a latency no batch meets)."""
-        function = held_functions(self.reuse).get(name)
+        size = (len(self.reuse.calls), len(self.reuse.functions))
+        if self._holders[0] != size:  # the held calls grow while sheets are laid out
+            self._holders = (size, held_functions(self.reuse))
+        function = self._holders[1].get(name)
         return function is not None and can_fail(function) and self._cell_may_fail(name)
 
     def _cell_may_fail(self, name: str) -> bool:

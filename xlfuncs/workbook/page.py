@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from openpyxl.worksheet.header_footer import HeaderFooterItem
 from openpyxl.worksheet.header_footer import _HeaderFooterPart as Part
@@ -50,21 +51,26 @@ def text_width(text: str) -> float:
 
 
 def lines(text: str, width: float) -> int:
-    """Lines a wrapped text takes in a column ``width`` characters wide, by
-    Calibri's letter widths (an "m" is three "i"s). A long address wraps after
-    its slashes and hyphens, as LibreOffice wraps it."""
-    per_line = max(1.0, (7 * width - 1) / 7.4)
-    space = text_width(" ")
+    """Lines a wrapped text takes in a column ``width`` characters wide: the
+    more of two estimates, by characters and by Calibri's letter widths (an
+    "m" is three "i"s), so that no row is set too short for its text (a set
+    height clips it). A long address wraps after its slashes and hyphens, as
+    LibreOffice wraps it."""
+    by_width = _wrapped(text, max(1.0, (7 * width - 1) / 7.4), text_width)
+    return max(by_width, _wrapped(text, max(1.0, width * 1.15), len))
+
+
+def _wrapped(text: str, per_line: float, size: Callable[[str], float]) -> int:
+    space = size(" ")
     count, used = 1, 0.0
     for word in text.split():
         for k, piece in enumerate(re.split(r"(?<=[/-])(?=.)", word)):
             gap = space if used and k == 0 else 0.0
-            size = text_width(piece)
-            if used and used + gap + size > per_line:
+            if used and used + gap + size(piece) > per_line:
                 count += 1
-                used = size
+                used = size(piece)
             else:
-                used += gap + size
+                used += gap + size(piece)
     return count
 
 

@@ -44,6 +44,8 @@ def commitment_input(j: int) -> Input:
     sheet, are an error (they would have no price)."""
     gpu = Ref(reserved("ReservedGPU", j))
     x = Ref("ReservedGPUsMonth")
+    # The look-up ReservedRow holds, from the GPU's key: ReservedRow itself is
+    # n/a while this check fails, and reading it here would make a loop.
     on_prices = F.ISNUMBER(F.MATCH(F.INDEX(Ref("AcceleratorRow"), F.MATCH(parse(key(gpu.name)),
                                                                           Ref("AcceleratorKeys"), 0)),
                                    Ref("PriceGPURow"), 0))  # fmt: skip
