@@ -212,6 +212,11 @@ MAX_PAGE = (
     'type directly into the list of arguments are counted"; in a reference "Empty '
     'cells, logical values, or text ... are ignored"'
 )
+COUNT_PAGE = (
+    'COUNT function: "If an argument is an array or reference, only numbers in that '
+    "array or reference are counted. Empty cells, logical values, text, or error values "
+    'in the array or reference are not counted."'
+)
 SUMPRODUCT_PAGE = (
     'SUMPRODUCT function: "SUMPRODUCT treats non-numeric array entries as if they '
     'were zeros"'
@@ -592,6 +597,9 @@ def _cases() -> list[Case]:
           {"Runs": col(1, "2", True), "Costs": col(1, 1, 1)}, topic="Blanks",
           source=SUMPRODUCT_PAGE, libreoffice=2.0,
           why="LibreOffice reads the text 2 as a number"),
+        c("count-numbers-only", "COUNT(Runs)", 2.0,
+          {"Runs": col(1, "2", None, True, "", 3.5)}, topic="Blanks", source=COUNT_PAGE,
+          libreoffice=3.0, why="LibreOffice reads the text 2 as a number"),
         # ---------------------------------------------- criteria
         c("countif-error-star", 'COUNTIF(Checks,"Error*")', 2.0,
           {"Checks": col("Error: x", "OK", "error", "Warning")},

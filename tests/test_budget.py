@@ -18,7 +18,7 @@ import math
 
 import openpyxl
 import pytest
-from workbook_tools import named_values, with_commitment, with_rows
+from workbook_tools import named_values, reserve, with_reservations, with_rows
 
 import xlfuncs
 from xlfuncs.excel.values import Range
@@ -267,6 +267,32 @@ def test_doubling_the_measured_serving_speed_halves_its_cost():
     assert slow("RunCost")[5] == pytest.approx(16 * 730 * 10 * H100_RESERVED, rel=1e-12)
 
 
+def test_the_api_price_band_follows_the_currency():
+    # Issue 34: a JPY plan could not reach OK: 108 JPY a million output tokens
+    # (0.72 USD at the Data sheet's 150 JPY) read as "unusual", over 60.
+    yen = figures(values={"Currency": "JPY", "ApiPriceOutput": 108, "ApiPriceInput": 108})
+    assert yen("CurrencyRate") == 150
+    assert yen("ApiPriceOutput.check") == "OK" and yen("ApiPriceInput.check") == "OK"
+    dear = figures(values={"ApiPriceOutput": 108})  # 108 USD: over 60
+    assert dear("ApiPriceOutput.check") == (
+        "Warning: unusual: hosted APIs list 0.01 to 60.00 USD a million tokens"
+    )
+
+
+def test_a_measured_serving_speed_far_under_the_estimate_warns():
+    # Issue 34: 100 output tokens/s a GPU for the 70 B in fp8 on H100s (one
+    # request's speed, not a server's at full load) multiplied the line's cost by
+    # 8 with the check at OK. Under a third of the estimate now warns.
+    slow = runs({5: {"RunMeasuredSpeed": 100}})
+    assert slow("RunEstimate")[5] > 300  # so 100 is under a third of it
+    assert slow("ModelCheck") == (
+        "Runs, Assistant 70B: Warning: measured under a third of the estimate for this "
+        "model and GPU: output tokens/s per GPU at full load, not one request's speed?"
+    )
+    near = runs({5: {"RunMeasuredSpeed": slow("RunEstimate")[5] / 2.9}})
+    assert near("RunNameCheck.6") == "OK"  # the row's own check
+
+
 def test_a_fine_tune_costs_what_the_fine_tuning_workbook_says(base):
     # "Support 70B": QLoRA of Llama 3.1 70B on 2.0e9 tokens, 8 A100 SXM at 35 %
     # MFU, on demand at 2.25 USD. The fine-tuning workbook, asked the same (its
@@ -359,7 +385,8 @@ def test_capacity_by_gpu_model(base):
     h100 = base("MonthGPUsModel1")
     assert base("PriceGPU")[0] == "H100 SXM"
     assert h100[2] >= 12
-    assert base("MonthReserved1")[2] == 12 and base("MonthReservedUsed1")[2] == 12
+    assert base("MonthCommitted1")[2] == 12 and base("MonthReservedAtOnce1")[2] == 12
+    assert base("MonthGap1")[2] == h100[2] - 12
 
 
 # ------------------------------------------------------------------ slips (issue 27)
@@ -503,7 +530,7 @@ def test_a_row_with_figures_and_no_name_is_an_error():
 
 def committed(gpus: int):
     """The figures with ``gpus`` H100s committed from month 3 (12 by default)."""
-    return figures(with_commitment(BUDGET, (0, 0) + (gpus,) * 10))
+    return figures(with_reservations(BUDGET, {0: {"ReservationGPUCount": gpus}}))
 
 
 def test_use_above_the_commitment_is_billed_on_demand():
@@ -534,10 +561,7 @@ def test_a_second_reservation_of_the_same_model_adds_to_the_first():
     # 12 more H100s in months 3-12 on reservation 2: the assistant's 12 GPUs fill
     # reservation 1 once, and the 12 more are idle: 12 × 730 h × 10 × 2.72 USD,
     # plus overheads. Typing 24 on reservation 1 alone is the same plan.
-    twice = figures(
-        with_commitment(BUDGET, (0, 0) + (12,) * 10, 2),
-        values={"ReservedGPU2": "H100 SXM"},
-    )
+    twice = figures(with_reservations(BUDGET, {1: reserve("H100 SXM", 12, 3, 10)}))
     once = committed(24)
     idle = 12 * HOURS_A_MONTH * 10 * H100_RESERVED
     for got in (twice, once):
@@ -552,23 +576,49 @@ def test_a_second_reservation_of_the_same_model_adds_to_the_first():
 
 
 @pytest.mark.parametrize(
-    ("values", "message"),
+    ("row", "message"),
     [
-        ({}, "no GPU model reserved (2) on the Assumptions sheet"),
-        (
-            {"ReservedGPU2": "MI300X"},
-            "the GPU model reserved (2) has no row on the Prices sheet",
-        ),
+        (reserve(None, 12, 3, 10), "Reserved capacity, row 2: Error: name this commitment's GPU"),
+        (reserve("MI300X", 12, 3, 10),
+         "Reserved capacity, MI300X: Error: this GPU has no row on the Prices sheet"),
+        (reserve("L40S", 12, 3, 10),
+         "Reserved capacity, L40S: Error: no price: type the contract's, or a reserved price"),
     ],
-)
-def test_gpus_committed_with_no_priced_model_are_an_error_and_page_1_says_na(
-    values, message
-):
-    got = figures(with_commitment(BUDGET, (0, 0) + (12,) * 10, 2), values=values)
-    assert got("ModelCheck").startswith("Month by month: GPUs reserved (2)")
-    assert message in got("ModelCheck")
+)  # fmt: skip
+def test_gpus_committed_with_no_priced_model_are_an_error_and_page_1_says_na(row, message):
+    got = figures(with_reservations(BUDGET, {1: row}))
+    assert got("ModelCheck").startswith(message)
     for name in ("BudgetTotal", "BudgetIdle", "BudgetCommitted", "BudgetQ2"):
         assert got(name) == "n/a: see Check", name
+
+
+def test_a_reservation_past_the_plan_is_committed_after_it_not_in_the_total():
+    # The example: 12 H100s for 12 months from month 3, at the Prices sheet's
+    # 2.72 USD: 10 months in the plan, 2 after it.
+    got = figures()
+    month = 12 * HOURS_A_MONTH * H100_RESERVED
+    assert got("BudgetCommitted") == pytest.approx(10 * month, rel=1e-12)
+    assert got("BudgetCommittedAfter") == pytest.approx(2 * month, rel=1e-12)
+    assert got("BudgetTotal") == pytest.approx(DEFAULT_TOTAL, abs=0.01)
+    # A contract price of its own, 2.00 USD, for the 12 GPUs the assistant
+    # fills: its runs are charged 2.72 on the Runs sheet, and the commitment's
+    # line takes back the difference.
+    cheaper = figures(with_reservations(BUDGET, {0: {"ReservationPrice": 2.0}}))
+    saving = 12 * HOURS_A_MONTH * 10 * (H100_RESERVED - 2.0)
+    assert cheaper("BudgetIdle") == pytest.approx(-saving, rel=1e-9)
+    assert cheaper("BudgetCommitted") == pytest.approx(12 * HOURS_A_MONTH * 10 * 2.0, rel=1e-12)
+    assert cheaper("BudgetTotal") == pytest.approx(DEFAULT_TOTAL - saving * (1 + OVERHEADS),
+                                                   abs=0.01)  # fmt: skip
+
+
+def test_credits_at_a_price_of_0_warn_and_cost_nothing():
+    got = figures(with_reservations(BUDGET, {0: {"ReservationPrice": 0}}))
+    assert got("BudgetCommitted") == 0
+    assert got("ModelCheck").startswith("Reserved capacity, H100 SXM: Warning: a price of 0")
+    # The assistant's 12 GPUs, charged 2.72 on the Runs sheet, cost nothing.
+    assistant = 12 * HOURS_A_MONTH * 10 * H100_RESERVED
+    assert got("BudgetTotal") == pytest.approx(DEFAULT_TOTAL - assistant * (1 + OVERHEADS),
+                                               abs=0.01)  # fmt: skip
 
 
 def test_a_reserved_run_is_counted_at_once_not_as_a_monthly_average():
@@ -576,8 +626,8 @@ def test_a_reserved_run_is_counted_at_once_not_as_a_monthly_average():
     # (its GPU-months' average): 151 GPUs run above the commitment for the
     # run's hours, billed at on-demand less reserved; the committed GPUs idle
     # for the rest of the month.
-    plan = with_commitment(with_rows(BUDGET, RUNS, {0: {"RunTier": "reserved"}}),
-                           (105,) + (0,) * 11)  # fmt: skip
+    plan = with_reservations(with_rows(BUDGET, RUNS, {0: {"RunTier": "reserved"}}),
+                             {0: reserve("H100 SXM", 105, 1, 1)})  # fmt: skip
     got = figures(plan)
     h = got("RunHours")[
         0
@@ -660,7 +710,7 @@ def test_an_empty_plan_warns(lang, said):
 
     empty = replace(BUDGET, sheets=tuple(replace(s, blocks=tuple(map(cleared, s.blocks)))
                                          for s in BUDGET.sheets))  # fmt: skip
-    got = figures(with_commitment(empty, (0,) * 12), lang)
+    got = figures(with_reservations(empty, {0: reserve(None, None, None, None, ReservationContract=None)}), lang)
     assert got("BudgetTotal") == 0
     assert got("ModelCheck") == said
 

@@ -21,7 +21,13 @@ import openpyxl
 import pytest
 import workbook_tools
 from libreoffice import recalculate, require_libreoffice
-from workbook_tools import named_values, strip_cached_values, with_commitment, with_rows
+from workbook_tools import (
+    named_values,
+    reserve,
+    strip_cached_values,
+    with_reservations,
+    with_rows,
+)
 
 from xlfuncs.templates import BUDGET
 from xlfuncs.templates.build import build_template
@@ -34,7 +40,7 @@ RUNS, PRICES = "Runs", "Prices per GPU-hour"
 
 def committed(gpus: int):
     """The budget with ``gpus`` H100s committed from month 3 (12 by default)."""
-    return with_commitment(BUDGET, (0, 0) + (gpus,) * 10)
+    return with_reservations(BUDGET, {0: {"ReservationGPUCount": gpus}})
 
 
 #: name: (template, language, inputs, the model check's start in that edition).
@@ -82,17 +88,21 @@ VARIANTS: dict[str, tuple[Any, str, dict[str, Any], str]] = {
     # Issue 34's reservations: a second one of the same GPU model adds to the
     # first; GPUs committed with no model, or none on the Prices sheet; a
     # reserved run counted at once against the month's commitment.
-    "same-model-twice": (with_commitment(BUDGET, (0, 0) + (12,) * 10, 2), "en",
-                         {"ReservedGPU2": "H100 SXM"}, "Commitment used: Warning: under 70 %"),
-    "no-model-en": (with_commitment(BUDGET, (0, 0) + (12,) * 10, 2), "en", {},
-                    "Month by month: GPUs reserved (2) D35: Error: GPUs committed, but no GPU model"),
-    "no-model-es": (with_commitment(BUDGET, (0, 0) + (12,) * 10, 2), "es", {},
-                    "Mes a mes: GPU reservadas (2) D35: Error: GPU comprometidas, pero sin modelo"),
-    "no-prices-row": (BUDGET, "en", {"ReservedGPU": "MI300X"},
-                      "Month by month: GPUs reserved (1) D27: Error: GPUs committed, but the GPU model"),
-    "reserved-peak": (with_commitment(with_rows(BUDGET, RUNS, {0: {"RunTier": "reserved"}}),
-                                      (105,) + (0,) * 11), "en", {},
+    "same-model-twice": (with_reservations(BUDGET, {1: reserve("H100 SXM", 12, 3, 10)}), "en",
+                         {}, "Commitment used: Warning: under 70 %"),
+    "no-model-en": (with_reservations(BUDGET, {1: reserve(None, 12, 3, 10)}), "en", {},
+                    "Reserved capacity, row 2: Error: name this commitment's GPU or clear the row"),
+    "no-model-es": (with_reservations(BUDGET, {1: reserve(None, 12, 3, 10)}), "es", {},
+                    "Capacidad reservada, fila 2: Error: escriba la GPU de este compromiso"),
+    "no-prices-row": (with_reservations(BUDGET, {0: {"ReservationGPU": "MI300X"}}), "en", {},
+                      "Reserved capacity, MI300X: Error: this GPU has no row on the Prices sheet"),
+    "reserved-peak": (with_reservations(with_rows(BUDGET, RUNS, {0: {"RunTier": "reserved"}}),
+                                        {0: reserve("H100 SXM", 105, 1, 1)}), "en", {},
                       "Commitment used: Warning: under 70 %"),
+    # The commitment after the plan, a contract price of its own, and credits.
+    "contract-price": (with_reservations(BUDGET, {0: {"ReservationPrice": 2.0}}), "en", {}, "OK"),
+    "credits": (with_reservations(BUDGET, {0: {"ReservationPrice": 0}}), "en", {},
+                "Reserved capacity, H100 SXM: Warning: a price of 0: credits?"),
     # Issue 33: a latency target no batch meets is the serving line's error.
     "latency-20ms": (with_rows(BUDGET, RUNS, {5: {"RunLatency": 20}}), "es", {},
                      "Ejecuciones, Assistant 70B: Error: ningún lote cumple la latencia "
@@ -293,7 +303,14 @@ def test_reservations_of_one_model_add_up_and_a_missing_model_leaves_page_1_na(
     # 2.72 USD, plus 10 % overheads, on the default 681,148.82 (issue 34).
     assert named_values(twice, "BudgetTotal") == pytest.approx(943_248.02, abs=0.01)
     peak = books["reserved-peak"][engine]
-    assert named_values(peak, "MonthReservedAtOnce1")[0] == 256
+    assert named_values(peak, "MonthReservedUsed")[0] == 256  # all on the H100s
+    after = named_values(books["default-en"][engine], "BudgetCommittedAfter")
+    assert after == pytest.approx(12 * 730 * 2 * 2.72, rel=1e-12)  # months 13 and 14
+    # 12 H100s at a contract's 2.00 USD, charged 2.72 on the Runs sheet: the
+    # commitment's line takes back 12 × 730 h × 10 × 0.72, plus 10 % overheads.
+    cheaper = books["contract-price"][engine]
+    assert named_values(cheaper, "BudgetTotal") == pytest.approx(
+        681_148.82 - 12 * 730 * 10 * 0.72 * 1.1, abs=0.01)
     for variant in ("no-model-en", "no-prices-row"):
         got = books[variant][engine]
         for name in ("BudgetTotal", "BudgetQ1", "BudgetIdle", "BudgetCommitted"):

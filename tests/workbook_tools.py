@@ -401,22 +401,20 @@ def with_rows(tpl, table_title: str, changes: dict[int, dict[str, object]]):
     return replace(tpl, sheets=sheets)
 
 
-def with_commitment(tpl, months: tuple[float, ...], j: int = 1):
-    """The budget with reservation j's GPUs committed month by month."""
-    from dataclasses import replace
+#: The budget's reservations table (issue 34), its title in English.
+RESERVED = "Reserved capacity"
 
-    from xlfuncs.templates.blocks import Line, MonthGrid
 
-    def grid(b):
-        if not isinstance(b, MonthGrid):
-            return b
-        lines = tuple(replace(x, values=months)
-                      if isinstance(x, Line) and x.name == f"MonthReserved{j}" else x
-                      for x in b.lines)  # fmt: skip
-        return replace(b, lines=lines)
+def with_reservations(tpl, changes: dict[int, dict[str, object]]):
+    """The budget with some rows of its reservations table changed (as
+    :func:`with_rows`)."""
+    return with_rows(tpl, RESERVED, changes)
 
-    sheets = tuple(replace(s, blocks=tuple(map(grid, s.blocks))) for s in tpl.sheets)
-    return replace(tpl, sheets=sheets)
+
+def reserve(gpu: str | None, gpus: int, start: int, term: int, **more: object) -> dict[str, object]:
+    """A reservations row: ``gpus`` of ``gpu`` from month ``start`` for ``term`` months."""
+    return dict(ReservationGPU=gpu, ReservationGPUCount=gpus, ReservationStart=start,
+                ReservationTerm=term, **more)  # fmt: skip
 
 
 def named_values(wb: openpyxl.Workbook, name: str) -> object:

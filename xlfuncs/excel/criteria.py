@@ -1,6 +1,6 @@
 """Excel's functions over ranges with a criterion, and LARGE and COUNTA.
 
-SUMIF, SUMIFS, COUNTIF and COUNTA, registered in
+SUMIF, SUMIFS, COUNT, COUNTIF and COUNTA, registered in
 :data:`~xlfuncs.excel.builtins.FUNCTIONS` as the others are, with Excel's rules
 as ``tests/semantics_spec.py`` states them (the tests recalculate the budget on
 LibreOffice and Gnumeric).
@@ -119,6 +119,14 @@ def _counta(v: Sequence[Value], _: str) -> Value:
     """COUNTA(range, …): the cells that are not blank (an empty text counts)."""
     cells = [c for x in v for c in (x.flat() if isinstance(x, Range) else [x])]
     return float(sum(1 for c in cells if c is not None))
+
+
+@function("COUNT")
+def _count(v: Sequence[Value], _: str) -> Value:
+    """COUNT(range, …): the cells that hold a number (text, blanks, logicals and
+    errors in a range are skipped)."""
+    cells = [c for x in v for c in (x.flat() if isinstance(x, Range) else [x])]
+    return float(sum(1 for c in cells if _is_number(c)))
 
 
 @function("COUNTIF")

@@ -313,6 +313,7 @@ class MonthGrid:
     year_head: Text
     checks: tuple[tuple[Text, Check], ...] = ()
     first: bool = True
+    name: str = ""  # a workbook name for its lines' months, as one block
 
 
 @dataclass(frozen=True)

@@ -251,11 +251,10 @@ def relabelled(
         for sheet in tpl.sheets:
             for b in sheet.blocks:
                 typed = [f for f in getattr(b, "fields", ()) if f.input is not None]
-                if (
-                    isinstance(b, Table)
-                    and b.rows
-                    and any("{currency}" in f.unit.en for f in typed)
-                ):
+                money = [f.name for f in typed if "{currency}" in f.unit.en]
+                if isinstance(b, Table) and any(
+                    r.get(n) is not None for r in b.rows for n in money
+                ):  # example amounts (the reservations' price is blank: the Prices')
                     kept.append(f"the {sheet.name.en} sheet")
         if kept:
             out[tpl.slug] = kept

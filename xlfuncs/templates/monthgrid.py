@@ -17,11 +17,13 @@ from openpyxl.chart.data_source import AxDataSource
 
 from ..workbook import charts
 from ..workbook import writer as wr
+from ..workbook.page import lines as wrapped_lines
 from ..workbook.writer import SheetWriter
 from . import texts as tx
 from .blocks import Heading, Line, MonthChart, MonthGrid
 from .expr import Expr, F, Guard, Lit, Ref, Say, Span
 from .layout import Layout
+from .layout import heading as label_and_unit
 from .model import check_name, severity_name
 from .render import CHART_ROWS, RENDERERS, Item, check_line, note, place_chart, section
 from .texts import T
@@ -92,15 +94,23 @@ def render_month_grid(lay: Layout, w: SheetWriter, block: MonthGrid) -> None:
         for m, key in enumerate(months, start=1):
             lay.formula(w, key, None, wr.RESULT.but(fmt="0"), name=cell(COUNTER, m))
     items: list[Item] = []
+    rows: list[int] = []
     for line in block.lines:
         if isinstance(line, Heading) and line is not block.lines[0]:
             w.split()  # the heading starts its lines' block: kept on their page
         w.next()
         if isinstance(line, Heading):
             lay.label(w, "label", line.label, line.unit or tx.NONE, wr.BOLD)
-            w.fit(2)
+            # Its text as printed (a currency code is three letters), in bold.
+            said = label_and_unit(
+                lay.t(line.label), lay.t(line.unit or tx.NONE)
+            ).replace("{currency}", "USD")
+            w.fit(max(2, wrapped_lines(said, w.width("label") * 0.85)))
             continue
         items += _line(lay, w, months, line)
+        rows.append(w.row)
+    if block.name:
+        w.define_range(block.name, months[0], months[-1], rows[0], rows[-1])
     items += [(where, [check], []) for where, check in block.checks]
     check_line(lay, w, items, block.title)
 
@@ -133,6 +143,8 @@ def _line(lay: Layout, w: SheetWriter, months: list[str], line: Line) -> list[It
             months_of = Span([cell(line.name, m) for m in range(1, len(months) + 1)],
                              across=True)  # fmt: skip
         year = Guard(fold(months_of)) if line.guard else fold(months_of)
+        if isinstance(line.label, Expr):  # a line of a row (a run): blank when it is
+            year = F.IF(F.COUNT(months_of).eq(0), "", year)
         lay.formula(
             w, "how", year, year_style.but(fmt=line.fmt), name=f"{line.name}Year"
         )
@@ -166,10 +178,12 @@ def render_month_chart(lay: Layout, w: SheetWriter, block: MonthChart) -> None:
         s.cat = AxDataSource(numRef=cats)
         return s
 
-    colours = (*charts.COLOURS, "7F7F7F", "A5A5A5", "C9C9C9")
+    # A colour a series: none repeats in the legend.
+    colours = (*charts.COLOURS, "7F7F7F", "A5A5A5", "C9C9C9", "7030A0", "2E75B6")
+    assert len(block.stacked) <= len(colours), "a colour for each series"
     for k, (name, label) in enumerate(zip(block.stacked, block.labels)):
         s = one(name, lay.t(label))
-        s.graphicalProperties.solidFill = colours[k % len(colours)]
+        s.graphicalProperties.solidFill = colours[k]
         bar.series.append(s)
     line = LineChart()
     cum = one(block.line, lay.t(block.labels[-1]))

@@ -9,6 +9,8 @@ contingency; summed on the Summary, the first sheet, in money first.
 
 from __future__ import annotations
 
+import dataclasses
+
 from ...data.planning import CONTINGENCY_SOURCE, PRETRAINING_MFU
 from ...data.prices import (
     API_70B,
@@ -21,7 +23,6 @@ from ...data.prices import (
 )
 from ...data.serving import SERVING_SOURCE
 from ...registry.domains import NONNEGATIVE, Domain
-from ...registry.excel import key
 from .. import texts as tx
 from ..blocks import (
     Check,
@@ -36,7 +37,8 @@ from ..blocks import (
     Sheet,
     Template,
 )
-from ..expr import Array, Expr, F, Lit, Ref
+from ..checks import figure
+from ..expr import Array, Expr, F, Lit, Ref, Say
 from ..monthgrid import HEAD
 from ..monthgrid import cell as month
 from ..shared import (
@@ -58,17 +60,20 @@ from ..shared import (
     mfu_checks,
 )
 from ..texts import T
-from ..written import parse
 from .months import (
     CHART,
     IN_THOUSANDS,
     MONTHS_GRID,
-    RESERVATIONS,
     RUN_COSTS,
     RUN_GPUS,
     THOUSANDS,
     draw_scenarios,
-    reserved,
+)
+from .reservations import (
+    RESERVATION_COSTS,
+    RESERVATION_GPUS,
+    RESERVATIONS,
+    first_reservation_name,
 )
 from .runs import MONTHS, PRICE_NOTES, PRICES, RUNS
 
@@ -129,59 +134,6 @@ PLAN = Inputs(
 )  # fmt: skip
 
 
-def _reserved_gpu(j: int) -> Input:
-    return Input(
-        reserved("ReservedGPU", j), "gpu", "H100 SXM" if j == 1 else None,
-        T(f"GPU model reserved ({j})", f"Modelo de GPU reservado ({j})"), T("name", "nombre"),
-        T("A GPU model committed; the GPUs committed each month are typed on the Months "
-          "sheet, and runs priced 'reserved' on this model use them. Blank: none.",
-          "Un modelo de GPU comprometido; las GPU comprometidas cada mes se escriben en la "
-          "hoja Meses, y las ejecuciones con tarifa 'reservada' de este modelo las usan. "
-          "En blanco: ninguno."),
-        kind="list", keys="AcceleratorKeys", menu="AcceleratorNames", blank=True,
-    )  # fmt: skip
-
-
-CAPACITY = Inputs(
-    T("Reserved capacity", "Capacidad reservada"),
-    tuple(_reserved_gpu(j) for j in range(1, RESERVATIONS + 1)),
-)
-
-
-def _price_of(j: int, column: str) -> Expr:
-    """Reservation j's GPU's price on the Prices sheet (+0: a blank price is 0
-    in every engine, which its check refuses)."""
-    row = F.MATCH(Ref(reserved("ReservedRow", j)), Ref("PriceGPURow"), 0)
-    return F.INDEX(Ref(column), row) + 0
-
-
-def _reserved_results(j: int) -> tuple[Result, ...]:
-    gpu = reserved("ReservedGPU", j)
-    row = F.INDEX(
-        Ref("AcceleratorRow"), F.MATCH(parse(key(gpu)), Ref("AcceleratorKeys"), 0)
-    )
-    n = f" ({j})"
-    return (
-        Result(reserved("ReservedRow", j), row,
-               T("Its row on the Data sheet", "Su fila en la hoja Datos") + n, T("row", "fila"),
-               T("Where the Prices sheet finds it.", "Donde la encuentra la hoja Precios.")),
-        Result(reserved("ReservedPrice", j), _price_of(j, "PriceReserved"),
-               T("Reserved price", "Precio reservado") + n, T("{currency}/GPU-h", "{currency}/GPU-h"),
-               T("From the Prices sheet: what a committed GPU-hour costs, used or idle.",
-                 "De la hoja Precios: lo que cuesta una GPU-hora comprometida, usada u ociosa."),
-               fmt=tx.MONEY,
-               checks=(Check(Ref(reserved("ReservedPrice", j)).gt(0),
-                             T("Error: no reserved price for this GPU on the Prices sheet",
-                               "Error: sin precio reservado para esta GPU en la hoja "
-                               "Precios")),)),
-        Result(reserved("ReservedOnDemand", j), _price_of(j, "PriceOnDemand"),
-               T("On-demand price", "Precio bajo demanda") + n, T("{currency}/GPU-h", "{currency}/GPU-h"),
-               T("What reserved runs above the commitment are billed.",
-                 "Lo que se factura a las ejecuciones reservadas por encima del compromiso."),
-               fmt=tx.MONEY),
-    )  # fmt: skip
-
-
 # The example prices are USD: in another currency, until one is typed over,
 # every amount would be USD relabelled (the sum of the Prices sheet's example
 # figures tells them apart from the reader's own).
@@ -200,15 +152,14 @@ _EXAMPLES_IN_USD = Check(
 
 CALENDAR = Results(T("Time", "Tiempo"), (HOURS_IN_A_MONTH,))
 
-RESERVED_PRICE = Results(
-    T("Reserved capacity: its prices", "Capacidad reservada: sus precios"),
-    tuple(r for j in range(1, RESERVATIONS + 1) for r in _reserved_results(j))
-    + (Result("CurrencyRate",
-              F.INDEX(Ref("CurrencyPerUSD"), F.MATCH(F.TRIM(Ref("Currency")), Ref("CurrencyCodes"), 0)),
-              T("A US dollar in the currency", "Un dólar en la moneda"), T("{currency}", "{currency}"),
-              T("The Data sheet's rounded rate: the price checks' bands follow the currency.",
-                "El tipo redondeado de la hoja Datos: las bandas de los precios siguen la moneda."),
-              fmt=tx.TWO, checks=(_EXAMPLES_IN_USD,)),),
+CURRENCY_RATE = Results(
+    T("Currency", "Moneda"),
+    (Result("CurrencyRate",
+            F.INDEX(Ref("CurrencyPerUSD"), F.MATCH(F.TRIM(Ref("Currency")), Ref("CurrencyCodes"), 0)),
+            T("A US dollar in the currency", "Un dólar en la moneda"), T("{currency}", "{currency}"),
+            T("The Data sheet's rounded rate: the price checks' bands follow the currency.",
+              "El tipo redondeado de la hoja Datos: las bandas de los precios siguen la moneda."),
+            fmt=tx.TWO, checks=(_EXAMPLES_IN_USD,)),),
 )  # fmt: skip
 
 TRAINING = Inputs(
@@ -246,6 +197,23 @@ TRAINING = Inputs(
     ),
 )  # fmt: skip
 
+
+def _api_price(inp: Input) -> Input:
+    """An API price judged in the plan's currency: its typical band in USD a
+    million tokens, times the Data sheet's rate (a JPY plan's 108 is usual)."""
+    x, rate = Ref(inp.name), Ref("CurrencyRate")
+    assert inp.typical is not None
+    lo, hi_usd = inp.typical
+    band = Check(
+        F.IFERROR(F.AND(x.ge(lo * rate), x.le(hi_usd * rate)), True),
+        Say(T("Warning: unusual: hosted APIs list ", "Aviso: inusual: las API alojadas cobran de "))
+        .cat(figure(lo * rate, 2), T(" to ", " a "), figure(hi_usd * rate, 2), " ",
+             F.TRIM(Ref("Currency")), T(" a million tokens", " por millón de tokens")),
+        error=False,
+    )  # fmt: skip
+    return dataclasses.replace(inp, usual=False, rules=(*inp.rules, band))
+
+
 SERVING = Inputs(
     T("Serving lines", "Servicios"),
     (
@@ -259,8 +227,8 @@ SERVING = Inputs(
         SERVING_UTILIZATION,
         PREFILL_MFU_INPUT,
         PEAK_TO_AVERAGE,
-        API_PRICE_INPUT,
-        API_PRICE_OUTPUT,
+        _api_price(API_PRICE_INPUT),
+        _api_price(API_PRICE_OUTPUT),
     ),
 )  # fmt: skip
 
@@ -329,17 +297,6 @@ def _quarter(q: int) -> Result:
                   beside_fmt="mmm yy")  # fmt: skip
 
 
-def _committed(j: int) -> Expr:
-    """Reservation j's GPU-months × 730 h × its reserved price; 0 with no GPU
-    model reserved."""
-    paid = (
-        F.SUM(Ref(f"MonthReserved{j}"))
-        * Ref("HoursAMonth")
-        * Ref(reserved("ReservedPrice", j))
-    )
-    return F.IF(F.ISBLANK(Ref(reserved("ReservedGPU", j))), 0, paid)
-
-
 def _costliest(k: int) -> Result:
     amount = F.LARGE(Ref("RunInPlan"), k)
     name = F.IFERROR(F.INDEX(Ref("RunName"), F.MATCH(amount, Ref("RunInPlan"), 0)), "–")
@@ -399,10 +356,15 @@ MONEY = Figures(
                T("Range: the highest scenario", "Horquilla: el escenario más alto"), _MONEY,
                T("Most of the base and the scenarios.",
                  "El mayor de la base y los escenarios."), fmt=tx.MONEY),
-        Result("BudgetCommitted", _committed(1) + _committed(2),
+        Result("BudgetCommitted", F.SUM(Ref("ReservationPlanCost")),
                T("Committed, not cancellable", "Comprometido, no cancelable"), _MONEY,
-               T("GPUs committed × 730 h × price; in the total.",
-                 "GPU reservadas × 730 h × precio; en el total."),
+               T("Reservations in the plan; in the total.",
+                 "Reservas en el plan; en el total."),
+               fmt=tx.MONEY),
+        Result("BudgetCommittedAfter", F.SUM(Ref("ReservationAfterPlan")),
+               T("Committed after the plan", "Comprometido tras el plan"), _MONEY,
+               T(f"After month {MONTHS}; not in the total.",
+                 f"Tras el mes {MONTHS}; no en el total."),
                fmt=tx.MONEY),
         _by_month("BudgetPretraining", T("Pre-training", "Preentrenamiento"), "MonthPretraining"),
         _by_month("BudgetFinetuning", T("Fine-tuning", "Ajuste fino"), "MonthFinetuning"),
@@ -503,10 +465,10 @@ SUMMARY = Sheet(
         SIGN_OFF,  # the build's version and date: the cover and every footer
     ),
     summary=True,
-    legend=T("Type on Runs, Prices, Months and Assumptions (yellow cells); here, only "
-             "the sign-off.",
-             "Escriba en Ejecuciones, Precios, Meses y Supuestos (celdas amarillas); "
-             "aquí, solo la aprobación."),
+    legend=T("Type on Runs, Prices and Assumptions (yellow cells); here, only the "
+             "sign-off.",
+             "Escriba en Ejecuciones, Precios y Supuestos (celdas amarillas); aquí, solo "
+             "la aprobación."),
 )  # fmt: skip
 
 SCENARIO_TOTALS = Results(
@@ -558,11 +520,11 @@ BUDGET = Template(
               "each; each row's check names its first problem.",
               "En la hoja Ejecuciones, escriba sus ejecuciones sobre el ejemplo (celdas "
               "amarillas), una por fila; el control de cada fila nombra su primer problema."),
-            T("On the Prices sheet, type your contract prices; on the Months sheet, the "
-              "GPUs reserved each month; on Assumptions, the currency, contingency and "
+            T("On the Prices sheet, type your contract prices and, below them, your "
+              "reserved capacity; on Assumptions, the currency, contingency and "
               "overheads.",
-              "En la hoja Precios, escriba sus precios de contrato; en la hoja Meses, las "
-              "GPU reservadas cada mes; en Supuestos, la moneda, la contingencia y los "
+              "En la hoja Precios, escriba sus precios de contrato y, debajo, su "
+              "capacidad reservada; en Supuestos, la moneda, la contingencia y los "
               "gastos generales."),
             T("Read the model check at the top, then print the Summary: the money first.",
               "Lea el control del modelo arriba e imprima el Resumen: primero el dinero."),
@@ -592,12 +554,15 @@ BUDGET = Template(
     sheets=(
         SUMMARY,
         Sheet(T("Assumptions", "Supuestos"),
-              (PLAN, CALENDAR, CAPACITY, RESERVED_PRICE, TRAINING, SERVING, ENERGY, NOTES)),
+              (PLAN, CALENDAR, CURRENCY_RATE, TRAINING, SERVING, ENERGY, NOTES)),
         Sheet(T("Runs", "Ejecuciones"), (RUNS,), columns=_RUN_WIDTHS, side=110),
-        Sheet(T("Prices", "Precios"), (PRICES, PRICE_NOTES), columns=(16.5, 10, 10, 10, 11, 52, 18),
-              side=20),
+        Sheet(T("Prices", "Precios"), (PRICES, PRICE_NOTES, RESERVATIONS,
+                                      Custom(first_reservation_name)),
+              columns=(16.5, 10, 10, 10, 11, 52, 18),
+              side=32),
         Sheet(T("Months", "Meses"), (MONTHS_GRID, CHART, SCENARIO_TOTALS, Custom(draw_scenarios),
-                                    RUN_COSTS, RUN_GPUS), columns=_MONTH_WIDTHS),
+                                    RUN_COSTS, RUN_GPUS, RESERVATION_GPUS, RESERVATION_COSTS),
+              columns=_MONTH_WIDTHS),
     ),
     data_sheet=True,
 )  # fmt: skip

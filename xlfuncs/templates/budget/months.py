@@ -16,63 +16,25 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...registry.domains import Domain
-from ...registry.excel import key
 from ...workbook import writer as wr
 from ...workbook.writer import SheetWriter
 from .. import texts as tx
 from ..blocks import Check, Heading, Input, Line, MonthChart, MonthGrid
-from ..expr import Expr, F, Guard, Ref, Span
+from ..expr import Expr, F, Guard, Ref, Say, Span
 from ..layout import Layout
 from ..monthgrid import COUNTER
 from ..monthgrid import cell as month
 from ..render import FACTOR, Item, check_line, note, section
 from ..table import cell
 from ..texts import T
-from ..written import parse
+from .reservations import RESERVATION_ROWS
 from .runs import MONTHS, RUN_ROWS
 
 THOUSANDS = "#,##0,;-#,##0,;0"  # money in thousands: a year of runs fits a column
 GPUS_FMT = "#,##0;-#,##0;0"
 IN_THOUSANDS = T("thousands of {currency}", "miles de {currency}")
-RESERVATIONS = 2  # GPU models a plan may reserve
 PRICE_ROWS = 8  # the Prices sheet's rows: GPUs in use, model by model
 
-
-def commitment_input(j: int) -> Input:
-    """Reservation j's GPUs committed a month, typed month by month: GPUs
-    committed with no GPU model reserved, or one with no row on the Prices
-    sheet, are an error (they would have no price)."""
-    gpu = Ref(reserved("ReservedGPU", j))
-    x = Ref("ReservedGPUsMonth")
-    # The look-up ReservedRow holds, from the GPU's key: ReservedRow itself is
-    # n/a while this check fails, and reading it here would make a loop.
-    on_prices = F.ISNUMBER(F.MATCH(F.INDEX(Ref("AcceleratorRow"), F.MATCH(parse(key(gpu.name)),
-                                                                          Ref("AcceleratorKeys"), 0)),
-                                   Ref("PriceGPURow"), 0))  # fmt: skip
-    return Input(
-        "ReservedGPUsMonth", "", 0,
-        T(f"GPUs reserved ({j})", f"GPU reservadas ({j})"), T("GPUs", "GPU"),
-        T("GPUs of the reserved model committed for the month: paid whether used or not.",
-          "GPU del modelo reservado comprometidas en el mes: se pagan se usen o no."),
-        domain=Domain(0.0, float("inf"), True, False, "be a whole number, 0 or more", whole=True),
-        usual=False,
-        rules=(
-            Check(F.OR(x.eq(0), F.NOT(F.ISBLANK(gpu))),
-                  T(f"Error: GPUs committed, but no GPU model reserved ({j}) on the "
-                    "Assumptions sheet: name it, or clear the commitment",
-                    f"Error: GPU comprometidas, pero sin modelo de GPU reservado ({j}) en la "
-                    "hoja Supuestos: nómbrelo, o borre el compromiso")),
-            Check(F.OR(x.eq(0), on_prices),
-                  T(f"Error: GPUs committed, but the GPU model reserved ({j}) has no row on "
-                    "the Prices sheet: add its prices there",
-                    f"Error: GPU comprometidas, pero el modelo de GPU reservado ({j}) no tiene "
-                    "fila en la hoja Precios: añada allí sus precios")),
-        ),
-    )  # fmt: skip
-
-
-#: The commitment each month by default: none while the assistant is not served.
-COMMITMENT = (0, 0) + (12,) * (MONTHS - 2)
 
 _START = "PlanStart"
 
@@ -98,11 +60,6 @@ def _run_name(k: int) -> Expr:
     )
 
 
-def reserved(name: str, j: int) -> str:
-    """Reservation j's figure: ``ReservedPrice`` for the first, ``ReservedPrice2``…"""
-    return name if j == 1 else f"{name}{j}"
-
-
 def _sum(*names: str) -> Callable[[int], Expr]:
     def tree(m: int) -> Expr:
         out: Expr = Ref(month(names[0], m))
@@ -113,114 +70,100 @@ def _sum(*names: str) -> Callable[[int], Expr]:
     return tree
 
 
-def _same(i: int, j: int) -> Expr:
-    """Whether reservations i and j are of the same GPU model."""
-    return Ref(reserved("ReservedRow", i)).eq(Ref(reserved("ReservedRow", j)))
-
-
-def _reservation(j: int) -> tuple[Line, ...]:
-    """A reserved GPU model's commitment, typed month by month, and what the
-    reserved runs on that model make of it.
-
-    Reservations of one GPU model add up, and its runs fill them once, the
-    first reservation first. Runs active in a month are counted at once: the
-    share of their GPU-hours above the model's commitment (GPUs at once over
-    the commitment) is billed on demand, on the model's first reservation; the
-    committed GPU-hours they leave are idle.
-    """
-    r, u, p = f"MonthReserved{j}", f"MonthReservedUsed{j}", f"MonthReservedAtOnce{j}"
-    model, within, filled = (
-        f"MonthReservedModel{j}",
-        f"MonthWithin{j}",
-        f"MonthFilled{j}",
-    )
-    row = Ref(reserved("ReservedRow", j))
-    reserved_runs = (Ref("RunTierCode"), 2, Ref("RunGPURow"), row)
-    at_once = lambda m: F.SUMIFS(Ref("RunGPUsUsed"), *reserved_runs,  # noqa: E731
-                                 _runs("RunMonthGPUs", m), ">0")  # fmt: skip
-    used = lambda m: F.SUMIFS(_runs("RunMonthGPUs", m), *reserved_runs)  # noqa: E731
-
-    def of_model(m: int) -> Expr:
-        out: Expr = Ref(month(r, m))
-        for i in range(1, RESERVATIONS + 1):
-            if i != j:
-                out = out + F.IF(_same(i, j), Ref(month(f"MonthReserved{i}", m)), 0)
-        return out
-
-    def fill(m: int) -> Expr:
-        left: Expr = Ref(month(within, m))
-        for i in range(1, j):  # the same model's earlier reservations are filled first
-            left = left - F.IF(_same(i, j), Ref(month(f"MonthReserved{i}", m)), 0)
-        return F.MIN(Ref(month(r, m)), left if j == 1 else F.MAX(0, left))
-
-    first = [F.NOT(_same(i, j)) for i in range(1, j)]  # no earlier one of its model
-    premium = Ref(reserved("ReservedOnDemand", j)) - Ref(reserved("ReservedPrice", j))
-
-    def above(m: int) -> Expr:
-        over = Ref(month(u, m)) - Ref(month(within, m))
-        return F.IF(F.AND(*first, Ref(month(u, m)).gt(Ref(month(within, m)))),
-                    over * Ref("HoursAMonth") * premium, 0)  # fmt: skip
-
-    idle = lambda m: F.IF(Ref(month(r, m)).gt(0), (Ref(month(r, m)) - Ref(month(filled, m)))  # noqa: E731
-                          * Ref("HoursAMonth") * Ref(reserved("ReservedPrice", j)), 0)  # fmt: skip
-    label = T(f"Reservation {j}", f"Reserva {j}")
-    return (
-        Line(r, label + T(": GPUs committed", ": GPU comprometidas"), None, GPUS_FMT, "max",
-             typed=commitment_input(j), values=COMMITMENT if j == 1 else (0,) * MONTHS),
-        Line(model, label + T(": its model's commitment", ": compromiso de su modelo"), of_model,
-             GPUS_FMT, "max"),
-        Line(p, label + T(": its model's reserved runs, GPUs at once",
-                          ": ejecuciones reservadas de su modelo, GPU a la vez"),
-             at_once, GPUS_FMT, "max"),
-        Line(u, label + T(": the same, month's average", ": lo mismo, media del mes"),
-             used, GPUS_FMT, "max"),
-        Line(within, label + T(": of it within the commitment", ": de ello dentro del compromiso"),
-             lambda m: F.IF(Ref(month(p, m)).gt(Ref(month(model, m))),
-                            Ref(month(u, m)) * Ref(month(model, m)) / Ref(month(p, m)),
-                            Ref(month(u, m))), GPUS_FMT, "max"),
-        Line(filled, label + T(": committed GPUs used, average", ": GPU comprometidas usadas, media"),
-             fill, GPUS_FMT, "max"),
-        Line(f"MonthIdle{j}", label + T(": idle, cost", ": ociosa, coste"), idle, THOUSANDS, "sum"),
-        Line(f"MonthAbove{j}", label + T(": above it, billed on demand", ": por encima, bajo demanda"),
-             above, THOUSANDS, "sum"),
-    )  # fmt: skip
-
-
-_R = [f"MonthReserved{j}" for j in range(1, RESERVATIONS + 1)]
-_FILLED = [f"MonthFilled{j}" for j in range(1, RESERVATIONS + 1)]
-_IDLE = [f"MonthIdle{j}" for j in range(1, RESERVATIONS + 1)]
-_ABOVE = [f"MonthAbove{j}" for j in range(1, RESERVATIONS + 1)]
-
-
-def _first_of_model(name: str) -> Callable[[int], Expr]:
-    """A line of each GPU model reserved, summed once: reservation j's when no
-    earlier reservation is of its model."""
-
-    def tree(m: int) -> Expr:
-        out: Expr = Ref(month(f"{name}1", m))
-        for j in range(2, RESERVATIONS + 1):
-            first = [F.NOT(_same(i, j)) for i in range(1, j)]
-            out = out + F.IF(F.AND(*first), Ref(month(f"{name}{j}", m)), 0)
-        return out
-
-    return tree
-
-
 _RUNS = ("MonthPretraining", "MonthFinetuning", "MonthServing")
 
 
-def _by_model(i: int) -> Line:
-    """GPUs of the Prices sheet's row i's GPU model in use at once each month:
-    every run active in the month counted whole (ops buy GPUs at once, not
-    GPU-months)."""
+def _column(what: str, m: int, rows: int) -> Span:
+    """Month m's cells of a grid's lines ``what.1`` … ``what.{rows}``."""
+    return Span([month(f"{what}.{k}", m) for k in range(1, rows + 1)])
+
+
+def _models(what: str, m: int) -> Span:
+    """Month m's cells of a by-model block's eight lines (``what1`` …)."""
+    return Span([month(f"{what}{i}", m) for i in range(1, PRICE_ROWS + 1)])
+
+
+def _gpu_name(i: int) -> Expr:
     gpu = Ref(cell("PriceGPU", i))
-    row = Ref(cell("PriceGPURow", i))
-    return Line(
-        f"MonthGPUsModel{i}", F.IF(F.ISBLANK(gpu), "", F.IFERROR(gpu.cat(""), "")),
-        lambda m: F.IF(F.ISNUMBER(row), F.SUMIFS(Ref("RunGPUsUsed"), Ref("RunGPURow"), row,
-                                                 _runs("RunMonthGPUs", m), ">0"), ""),
-        GPUS_FMT, "max", public=False,
-    )  # fmt: skip
+    return F.IF(F.ISBLANK(gpu), "", F.IFERROR(gpu.cat(""), ""))
+
+
+def _by_model(name: str, tree: Callable[[int, int, Expr], Expr], fmt: str = GPUS_FMT,
+              year: str = "max") -> tuple[Line, ...]:  # fmt: skip
+    """A line for each of the Prices sheet's GPU models (row i), blank for a
+    row with no GPU: ``tree(i, m, row)`` over the model's row on the Data sheet."""
+
+    def line(i: int) -> Line:
+        row = Ref(cell("PriceGPURow", i))
+        return Line(f"{name}{i}", _gpu_name(i),
+                    lambda m: F.IF(F.ISNUMBER(row), tree(i, m, row), ""), fmt, year,
+                    public=False)  # fmt: skip
+
+    return tuple(line(i) for i in range(1, PRICE_ROWS + 1))
+
+
+def _reserved_runs(row: Expr) -> tuple[Expr | int, ...]:
+    return (Ref("RunTierCode"), 2, Ref("RunGPURow"), row)
+
+
+def _needed(i: int, m: int, row: Expr) -> Expr:
+    """Every run of the model active in the month, counted whole: ops buy GPUs
+    at once, not GPU-months."""
+    return F.SUMIFS(
+        Ref("RunGPUsUsed"), Ref("RunGPURow"), row, _runs("RunMonthGPUs", m), ">0"
+    )
+
+
+def _committed(i: int, m: int, row: Expr) -> Expr:
+    """The model's commitments in the month, added up."""
+    return F.SUMIFS(_column("ReservationMonthGPUs", m, RESERVATION_ROWS),
+                    Ref("ReservationGPURow"), row)  # fmt: skip
+
+
+def _at_once(i: int, m: int, row: Expr) -> Expr:
+    return F.SUMIFS(
+        Ref("RunGPUsUsed"), *_reserved_runs(row), _runs("RunMonthGPUs", m), ">0"
+    )
+
+
+def _average(i: int, m: int, row: Expr) -> Expr:
+    return F.SUMIFS(_runs("RunMonthGPUs", m), *_reserved_runs(row))
+
+
+def _filled(i: int, m: int, row: Expr) -> Expr:
+    """The reserved runs' average GPUs within the commitment: all of them while
+    their GPUs at once fit it, else the share the commitment holds."""
+    at_once, average = (
+        Ref(month(f"MonthReservedAtOnce{i}", m)),
+        Ref(month(f"MonthReservedAverage{i}", m)),
+    )
+    committed = Ref(month(f"MonthCommitted{i}", m))
+    return F.IF(at_once.gt(committed), average * committed / at_once, average)
+
+
+def _commitment_cost(i: int, m: int, row: Expr) -> Expr:
+    return F.SUMIFS(_column("ReservationMonthCost", m, RESERVATION_ROWS),
+                    Ref("ReservationGPURow"), row)  # fmt: skip
+
+
+def _idle(i: int, m: int, row: Expr) -> Expr:
+    """The commitments' cost less what the runs within them are charged at the
+    Prices sheet's reserved price: the idle GPU-hours (and a contract price
+    that differs from the Prices sheet's)."""
+    used = (
+        Ref(month(f"MonthFilled{i}", m))
+        * Ref("HoursAMonth")
+        * Ref(cell("PriceReserved", i))
+    )
+    return Ref(month(f"MonthCommitCost{i}", m)) - used
+
+
+def _above(i: int, m: int, row: Expr) -> Expr:
+    """The reserved runs' GPU-hours above the commitment, billed on demand:
+    charged reserved on the Runs sheet, the difference here."""
+    over = Ref(month(f"MonthReservedAverage{i}", m)) - Ref(month(f"MonthFilled{i}", m))
+    premium = Ref(cell("PriceOnDemand", i)) - Ref(cell("PriceReserved", i))
+    return over * Ref("HoursAMonth") * premium
 
 
 MONTH_LINES: tuple[Line | Heading, ...] = (
@@ -231,9 +174,10 @@ MONTH_LINES: tuple[Line | Heading, ...] = (
          lambda m: F.SUMIF(Ref("RunKindCode"), 2, _runs("RunMonthCost", m)), THOUSANDS),
     Line("MonthServing", T("Serving", "Servicio"),
          lambda m: F.SUMIF(Ref("RunKindCode"), 3, _runs("RunMonthCost", m)), THOUSANDS),
-    Line("MonthIdle", T("Reserved, idle", "Reservada, ociosa"), _sum(*_IDLE), THOUSANDS),
-    Line("MonthAbove", T("Above the commitment", "Por encima del compromiso"), _sum(*_ABOVE),
-         THOUSANDS),
+    Line("MonthIdle", T("Reserved, idle", "Reservada, ociosa"),
+         lambda m: F.SUM(_models("MonthIdle", m)), THOUSANDS),
+    Line("MonthAbove", T("Above the commitment", "Por encima del compromiso"),
+         lambda m: F.SUM(_models("MonthAbove", m)), THOUSANDS),
     Line("MonthOverheads", T("Overheads", "Gastos generales"),
          lambda m: Ref("OverheadShare") * _sum(*_RUNS, "MonthIdle", "MonthAbove")(m)
          + Ref("OverheadMonthly"), THOUSANDS),
@@ -256,19 +200,35 @@ MONTH_LINES: tuple[Line | Heading, ...] = (
          lambda m: F.SUM(_runs("RunMonthGPUs", m)), GPUS_FMT, "max"),
     Line("MonthGPUsActive", T("GPUs of active runs", "GPU de ejecuciones activas"),
          lambda m: F.SUMIF(_runs("RunMonthGPUs", m), ">0", Ref("RunGPUsUsed")), GPUS_FMT, "max"),
-    Line("MonthReserved", T("Reserved, committed", "Reservadas, comprometidas"), _sum(*_R),
-         GPUS_FMT, "max"),
+    Line("MonthReserved", T("Reserved, committed", "Reservadas, comprometidas"),
+         lambda m: F.SUM(_models("MonthCommitted", m)), GPUS_FMT, "max"),
     Line("MonthReservedUsed", T("Reserved runs' GPUs at once", "GPU de ejecuciones reservadas a la vez"),
-         _first_of_model("MonthReservedAtOnce"), GPUS_FMT, "max"),
+         lambda m: F.SUM(_models("MonthReservedAtOnce", m)), GPUS_FMT, "max"),
     Line("MonthReservedFilled", T("Committed GPUs used, average", "GPU comprometidas usadas, media"),
-         _sum(*_FILLED), GPUS_FMT, "max"),
+         lambda m: F.SUM(_models("MonthFilled", m)), GPUS_FMT, "max"),
     Line("MonthCommitmentUse", T("Commitment used", "Compromiso usado"),
          lambda m: F.IF(Ref(month("MonthReserved", m)).gt(0),
                         Ref(month("MonthReservedFilled", m)) / Ref(month("MonthReserved", m)),
                         ""), "0%", "max"),
-    *(x for j in range(1, RESERVATIONS + 1) for x in _reservation(j)),
-    Heading(T("GPUs at once, by model (Prices sheet)", "GPU a la vez, por modelo (hoja Precios)")),
-    *(_by_model(i) for i in range(1, PRICE_ROWS + 1)),
+    Heading(T("Needed at once, by model", "Necesarias a la vez, por modelo"), T("GPUs", "GPU")),
+    *_by_model("MonthGPUsModel", _needed),
+    Heading(T("Committed, by model", "Comprometidas, por modelo"), T("GPUs", "GPU")),
+    *_by_model("MonthCommitted", _committed),
+    Heading(T("Short (+) or spare (-)", "Faltan (+) o sobran (-)"), T("GPUs", "GPU")),
+    *_by_model("MonthGap", lambda i, m, row: Ref(month(f"MonthGPUsModel{i}", m))
+               - Ref(month(f"MonthCommitted{i}", m))),
+    Heading(T("Reserved runs, at once", "Ejecuciones reservadas, a la vez"), T("GPUs", "GPU")),
+    *_by_model("MonthReservedAtOnce", _at_once),
+    Heading(T("Reserved runs, average", "Ejecuciones reservadas, media"), T("GPUs", "GPU")),
+    *_by_model("MonthReservedAverage", _average, "#,##0.0;-#,##0.0;0"),
+    Heading(T("Of them committed, average", "De ellas comprometidas, media"), T("GPUs", "GPU")),
+    *_by_model("MonthFilled", _filled, "#,##0.0;-#,##0.0;0"),
+    Heading(T("Commitments' cost", "Coste de los compromisos"), IN_THOUSANDS),
+    *_by_model("MonthCommitCost", _commitment_cost, THOUSANDS, "sum"),
+    Heading(T("Reserved, idle", "Reservada, ociosa"), IN_THOUSANDS),
+    *_by_model("MonthIdle", _idle, THOUSANDS, "sum"),
+    Heading(T("Above the commitment", "Por encima del compromiso"), IN_THOUSANDS),
+    *_by_model("MonthAbove", _above, THOUSANDS, "sum"),
 )  # fmt: skip
 
 _ABOVE_WARNINGS = tuple(
@@ -279,20 +239,35 @@ _ABOVE_WARNINGS = tuple(
              "Aviso: las ejecuciones reservadas usan más GPU que las comprometidas: el "
              "exceso se factura bajo demanda"), error=False))
     for m in range(1, MONTHS + 1)
+) + tuple(
+    (T(f"GPU model {i} (Prices sheet)", f"modelo de GPU {i} (hoja Precios)"),
+     Check(F.SUM(Span([month(f"MonthAbove{i}", m) for m in range(1, MONTHS + 1)],
+                      across=True)).le(0),
+           Say(T("Warning: reserved runs on ", "Aviso: las ejecuciones reservadas en ")).cat(
+               _gpu_name(i),
+               T(" need more GPUs at once than committed: the excess is billed on demand",
+                 " necesitan más GPU a la vez que las comprometidas: el exceso se factura "
+                 "bajo demanda")), error=False))
+    for i in range(1, PRICE_ROWS + 1)
 )  # fmt: skip
 
 MONTHS_GRID = MonthGrid(
     T("Month by month", "Mes a mes"),
     T("Each run's cost is spread over the months it runs, in proportion to its time; a "
-      "serving line costs the same each month. Money in thousands. Type the GPUs "
-      "reserved each month in the yellow rows (the models on the Assumptions sheet): "
-      "they are paid whether used or not, and reserved runs above them are billed on "
-      "demand.",
+      "serving line costs the same each month. Money in thousands. The commitments "
+      "(Prices sheet) are paid whether used or not; the reserved runs of a GPU model "
+      "fill them, counted at once, and the GPUs they need above them are billed on "
+      "demand. Below, a line for each GPU model of the Prices sheet: needed at once "
+      "(every run active in the month), committed, and the gap; the idle cost is the "
+      "commitments' cost less what the runs within them are charged.",
       "El coste de cada ejecución se reparte entre los meses en que corre, en proporción "
-      "a su tiempo; un servicio cuesta lo mismo cada mes. Dinero en miles. Escriba las "
-      "GPU reservadas de cada mes en las filas amarillas (los modelos, en la hoja "
-      "Supuestos): se pagan se usen o no, y las ejecuciones reservadas que las superan "
-      "se facturan bajo demanda."),
+      "a su tiempo; un servicio cuesta lo mismo cada mes. Dinero en miles. Los compromisos "
+      "(hoja Precios) se pagan se usen o no; las ejecuciones reservadas de un modelo de "
+      "GPU los llenan, contadas a la vez, y las GPU que necesitan por encima se facturan "
+      "bajo demanda. Debajo, una línea por modelo de GPU de la hoja Precios: necesarias a "
+      "la vez (toda ejecución activa en el mes), comprometidas y la diferencia; el coste "
+      "ocioso es el coste de los compromisos menos lo que se cobra a las ejecuciones "
+      "dentro de ellos."),
     _START, MONTHS, MONTH_LINES, T("Month", "Mes"), T("Year: sum or peak", "Año: suma o máximo"),
     checks=_ABOVE_WARNINGS,
 )  # fmt: skip
@@ -423,5 +398,5 @@ def draw_scenarios(lay: Layout, w: SheetWriter) -> None:
         lay.formula(w, col, change, wr.RESULT.but(fmt="+0%;-0%;0%"))
 
 
-__all__ = ["CHART", "COMMITMENT", "MONTHS_GRID", "RUN_COSTS", "RUN_GPUS",
+__all__ = ["CHART", "MONTHS_GRID", "RUN_COSTS", "RUN_GPUS",
            "draw_scenarios"]  # fmt: skip

@@ -567,6 +567,16 @@ _SERVE_CEILING = Check(
       "¿tokens de salida/s por GPU, no por réplica?"),
     error=False,
 )  # fmt: skip
+# And one under a third of it: a single request's speed, or a slow server, that
+# multiplies the line's replicas (issue 34: 100 tokens/s a GPU for a 70 B in fp8).
+_SERVE_FLOOR = Check(
+    unless(TRAINING, Ref("RunSpeed").ge(Ref("RunEstimate") / 3)),
+    T("Warning: measured under a third of the estimate for this model and GPU: output "
+      "tokens/s per GPU at full load, not one request's speed?",
+      "Aviso: medido por debajo de un tercio de la estimación para este modelo y GPU: "
+      "¿tokens de salida/s por GPU a plena carga, no la velocidad de una petición?"),
+    error=False,
+)  # fmt: skip
 _LONG, _LONGER = time_checks("RunHours")
 _ENDS = Check(Ref("RunFinish").le(MONTHS),
               T(f"Warning: runs past month {MONTHS}: the months after are not in this budget "
@@ -575,10 +585,11 @@ _ENDS = Check(Ref("RunFinish").le(MONTHS),
                 "presupuesto (Resumen: fuera del plan)"),
               error=False)  # fmt: skip
 _RESERVED_GPU = Check(
-    F.OR(Ref("RunTierCode").ne(2), Ref("RunGPURow").eq(Ref("ReservedRow")),
-         Ref("RunGPURow").eq(Ref("ReservedRow2"))),
-    T("Warning: reserved, but its GPU model is not one reserved on the Assumptions sheet",
-      "Aviso: reservada, pero su modelo de GPU no está reservado en la hoja Supuestos"),
+    F.OR(Ref("RunTierCode").ne(2), F.COUNTIF(Ref("ReservationGPURow"), Ref("RunGPURow")).gt(0)),
+    T("Warning: reserved, but no reservation of its GPU model (Prices sheet): all of it is "
+      "billed on demand",
+      "Aviso: reservada, pero sin reserva de su modelo de GPU (hoja Precios): todo se "
+      "factura bajo demanda"),
     error=False,
 )  # fmt: skip
 
@@ -587,7 +598,7 @@ RUN_CHECKS = (
     *_FINETUNE_TOKENS[:2], *_SERVING_TOKENS[:2], _FITS, _PRICES_OK, _PRICED, _COSTS,
     *_IMPLIED[:2],
     Check(unless(SERVES, _LONG.cond), _LONG.message),
-    _IMPLIED[2], _SERVE_CEILING, Check(unless(SERVES, _LONGER.cond), _LONGER.message, error=False),
+    _IMPLIED[2], _SERVE_CEILING, _SERVE_FLOOR, Check(unless(SERVES, _LONGER.cond), _LONGER.message, error=False),
     _ENDS, _RESERVED_GPU, _TRAINING_ONLY, _SERVING_SKIPS, _PRETRAIN_TOKENS[2],
     _FINETUNE_TOKENS[2], _SERVING_TOKENS[2],
 )  # fmt: skip
@@ -723,12 +734,12 @@ PRICES = Table(
     T("Prices per GPU-hour", "Precios por GPU-hora"),
     T(f"Examples: public prices in {PRICES_CURRENCY}, read {PRICES_READ}, with their "
       "source; replace them with your contract prices in your currency. Reserved is paid "
-      "for the GPUs committed each month (Months sheet), used or not; use above the "
+      "for the GPUs committed (the reserved capacity below), used or not; use above the "
       "commitment is billed on demand.",
       f"Ejemplos: precios públicos en {PRICES_CURRENCY}, leídos el {PRICES_READ}, con su "
       "fuente; sustitúyalos por sus precios de contrato en su moneda. La reservada se "
-      "paga por las GPU comprometidas cada mes (hoja Meses), se usen o no; el uso por "
-      "encima del compromiso se factura bajo demanda."),
+      "paga por las GPU comprometidas (la capacidad reservada, debajo), se usen o no; el "
+      "uso por encima del compromiso se factura bajo demanda."),
     (
         _typed("PriceGPU", T("GPU", "GPU"), T("model", "modelo"),
                T("A GPU from the Data sheet.", "Una GPU de la hoja Datos."), kind="text"),
