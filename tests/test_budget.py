@@ -267,6 +267,16 @@ def test_doubling_the_measured_serving_speed_halves_its_cost():
     assert slow("RunCost")[5] == pytest.approx(16 * 730 * 10 * H100_RESERVED, rel=1e-12)
 
 
+def test_page_1_gives_the_oldest_price_date():
+    # Issue 34: the basis said "examples read 2026-12-04" whatever was typed. It
+    # gives the Prices sheet's oldest date: 4 Dec 2026 is day 46,360 (1 Jan 2026
+    # is 46,023, and 4 Dec is 337 days later).
+    assert figures()("PricesOldest") == 46_360
+    older = figures(with_rows(BUDGET, "Prices per GPU-hour", {2: {"PriceDate": 46_023}}))
+    assert older("PricesOldest") == 46_023
+    assert older("ModelCheck") == "OK"
+
+
 def test_the_api_price_band_follows_the_currency():
     # Issue 34: a JPY plan could not reach OK: 108 JPY a million output tokens
     # (0.72 USD at the Data sheet's 150 JPY) read as "unusual", over 60.

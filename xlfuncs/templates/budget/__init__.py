@@ -418,14 +418,18 @@ SIGN_OFF = Inputs(
 
 BASIS = Figures(
     T("The basis", "La base"),
-    ("TrainingMFU", "ApiPriceOutput", "Contingency", "ServingContingency",
+    (Result("PricesOldest",
+            F.IF(F.COUNT(Ref("PriceDate")).gt(0), F.MIN(Ref("PriceDate")), ""),
+            T("Prices read, the oldest", "Precios leídos, el más antiguo"), T("date", "fecha"),
+            T("The Prices sheet's dates.", "Las fechas de la hoja Precios."), fmt="d mmm yyyy"),
+     "TrainingMFU", "ApiPriceOutput", "Contingency", "ServingContingency",
      "ExperimentsMultiplier", "OverheadShare"),
-    note=T(f"Prices: the Prices sheet's (examples read {PRICES_READ}, with their sources). "
-           "Not counted: staff, data, storage beyond the overheads' share, experiments beyond "
-           "the multiple above, and months after the plan.",
-           f"Precios: los de la hoja Precios (ejemplos leídos el {PRICES_READ}, con "
-           "fuentes). No se cuentan: personal, datos, almacenamiento fuera de los gastos "
-           "generales, experimentos fuera del múltiplo, ni los meses tras el plan."),
+    note=T("Prices: the Prices sheet's, each with its date and source. Not counted: staff, "
+           "data, storage beyond the overheads' share, experiments beyond the multiple "
+           "above, and months after the plan.",
+           "Precios: los de la hoja Precios, cada uno con su fecha y fuente. No se cuentan: "
+           "personal, datos, almacenamiento fuera de los gastos generales, experimentos "
+           "fuera del múltiplo, ni los meses tras el plan."),
 )  # fmt: skip
 
 SUMMARY = Sheet(

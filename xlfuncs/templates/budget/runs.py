@@ -20,6 +20,8 @@ Every figure of a run is a library function through its one Excel expression
 
 from __future__ import annotations
 
+from datetime import date
+
 from ...data.prices import GPU_PRICE_SOURCES, GPU_PRICES, PRICES_CURRENCY, PRICES_READ
 from ...data.serving import SERVING_PRECISIONS
 from ...registry.domains import NONNEGATIVE, POSITIVE, WHOLE, Domain
@@ -722,12 +724,20 @@ def _price(name: str, label: T) -> Field:
     )
 
 
+_DAY = Domain(36526.0, 73050.0, True, True, "be a date from 2000 to 2099")
+
+
+def _serial(iso: str) -> float:
+    """A date as a spreadsheet holds it: days since 30 December 1899."""
+    return float((date.fromisoformat(iso) - date(1899, 12, 30)).days)
+
+
 def _price_row(p: object) -> dict[str, object]:
     from ...data.prices import GPUPrice
 
     assert isinstance(p, GPUPrice)
     return dict(PriceGPU=p.gpu, PriceOnDemand=p.on_demand, PriceReserved=p.reserved,
-                PriceSpot=p.spot, PriceDate=PRICES_READ, PriceSource=p.source)  # fmt: skip
+                PriceSpot=p.spot, PriceDate=_serial(PRICES_READ), PriceSource=p.source)  # fmt: skip
 
 
 PRICES = Table(
@@ -747,8 +757,9 @@ PRICES = Table(
         _price("PriceReserved", T("Reserved", "Reservada")),
         _price("PriceSpot", T("Spot", "Spot")),
         _typed("PriceDate", T("Date", "Fecha"), T("read", "leída"),
-               T("When the price was read.", "Cuándo se leyó el precio."), kind="text",
-               checks=()),
+               T("When the price was read, or the contract signed: page 1 gives the oldest.",
+                 "Cuándo se leyó el precio, o se firmó el contrato: la página 1 da el más "
+                 "antiguo."), fmt="yyyy-mm-dd", domain=_DAY, blank=True),
         _typed("PriceSource", T("Source", "Fuente"), T("", ""),
                T("Where the price comes from: your contract, or a public page.",
                  "De dónde sale el precio: su contrato, o una página pública."), kind="text",
