@@ -267,6 +267,51 @@ def test_doubling_the_measured_serving_speed_halves_its_cost():
     assert slow("RunCost")[5] == pytest.approx(16 * 730 * 10 * H100_RESERVED, rel=1e-12)
 
 
+def test_tensor_parallel_that_splits_no_heads_evenly_warns():
+    # Issue 34: 3 GPUs a replica for Llama 3.1 70B, whose 8 key/value heads
+    # (config.json: num_key_value_heads 8) 3 neither divides nor multiplies.
+    got = runs({5: {"RunGPUs": 3}})
+    assert got("RunCacheHeads")[5] == 8
+    assert got("ModelCheck") == (
+        "Runs, Assistant 70B: Warning: a replica's GPUs split the model's 8 key/value "
+        "heads: GPUs a replica that divide them, or a multiple of them"
+    )
+    for gpus in (4, 16):  # 8 ÷ 4; 16 = 2 × 8
+        assert runs({5: {"RunGPUs": gpus}})("RunNameCheck.6") == "OK", gpus
+
+
+def test_a_training_run_by_its_parameters_says_what_it_leaves_out():
+    got = runs({0: {"RunModel": 8e9}})
+    assert got("ModelCheck").startswith(
+        "Runs, Base 8B: Warning: a model by its parameters: no attention FLOPs in its speed"
+    )
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_contingency_typed_as_a_hundredth_of_itself_warns(lang):
+    # Issue 34: 0.11 typed in a % cell reads 0.11 %, and the check read OK.
+    got = figures(values={"Contingency": 0.0011}, lang=lang)
+    assert got("ModelCheck") == {
+        "en": "Contingency: Warning: under 1 %: in a % cell, 0.11 reads 0.11 %: type 11 "
+              "for 11 %",
+        "es": "Contingencia: Aviso: menos del 1 %: en una celda %, 0,11 se lee 0,11 %: "
+              "escriba 11 para un 11 %",
+    }[lang]
+    assert figures(values={"Contingency": 0})("ModelCheck") == "OK"
+
+
+def test_each_price_row_still_at_its_usd_example_warns_under_another_currency():
+    got = figures(values={"Currency": "EUR"}, lang="es")
+    assert got("ModelCheck") == (
+        "Precios por GPU-hora, H100 SXM: Aviso: aún el precio del ejemplo en USD, con otra "
+        "moneda: escriba el suyo en la moneda del plan"
+    )
+    # One row typed over: the next row still at its example is named.
+    typed = figures(with_rows(BUDGET, "Prices per GPU-hour", {0: {"PriceOnDemand": 3.70}}),
+                    values={"Currency": "EUR"})  # fmt: skip
+    assert typed("ModelCheck").startswith("Prices per GPU-hour, H200 SXM: Warning: still")
+
+
 def test_page_1_gives_the_oldest_price_date():
     # Issue 34: the basis said "examples read 2026-12-04" whatever was typed. It
     # gives the Prices sheet's oldest date: 4 Dec 2026 is day 46,360 (1 Jan 2026
@@ -444,12 +489,13 @@ def test_a_70b_model_on_one_80gb_gpu_does_not_fit():
             "this GPU's example, 3.99 USD on demand (an 8-GPU node's price, or cents?)",
         ),
         (
-            {"Currency": "JPY"},
-            "A US dollar in the currency: Warning: the Prices sheet still",
+            {"Currency": "JPY", "ApiPriceInput": 108, "ApiPriceOutput": 108},
+            "Prices per GPU-hour, H100 SXM: Warning: over 3 times or under a third of "
+            "this GPU's example, 598.50 JPY on demand",
         ),
         (
             {"Currency": "EUR"},
-            "A US dollar in the currency: Warning: the Prices sheet still",
+            "Prices per GPU-hour, H100 SXM: Warning: still the example's USD price",
         ),
     ],
 )
@@ -686,7 +732,7 @@ def test_the_fewest_gpus_of_a_qlora_run_is_one_answer_named_or_as_a_count():
     named = figures()("RunFewestGPUs")[1]
     counted = runs({1: {"RunModel": params}})
     assert named == counted("RunFewestGPUs")[1] == 1
-    assert counted("ModelCheck") == "OK"
+    assert counted("ModelCheck").startswith("Runs, Support 70B: Warning: a model by its parameters")
 
 
 @pytest.mark.parametrize(

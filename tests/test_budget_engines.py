@@ -70,10 +70,14 @@ VARIANTS: dict[str, tuple[Any, str, dict[str, Any], str]] = {
                       "tercio del ejemplo de esta GPU, 2,25 USD"),
     "euro-sign": (BUDGET, "en", {"Currency": "€"},
                   "Currency: Error: a currency code from the Data sheet's list"),
-    "yen": (BUDGET, "en", {"Currency": "JPY"},
-            "A US dollar in the currency: Warning: the Prices sheet still holds the example"),
+    # The API's prices judged in yen (108 is 0.72 USD); the example prices, USD,
+    # under a third of their yen figure.
+    "yen": (BUDGET, "en", {"Currency": "JPY", "ApiPriceInput": 108, "ApiPriceOutput": 108},
+            "Prices per GPU-hour, H100 SXM: Warning: over 3 times or under a third of this "
+            "GPU's example, 598.50 JPY"),
     "euro": (BUDGET, "es", {"Currency": "EUR"},
-             "Un dólar en la moneda: Aviso: la hoja Precios aún tiene los precios de ejemplo"),
+             "Precios por GPU-hora, H100 SXM: Aviso: aún el precio del ejemplo en USD, con "
+             "otra moneda"),
     "millions": (with_rows(BUDGET, RUNS, {0: {"RunTokens": 2e6}}), "en", {},
                  "Runs, Base 8B: Error: under a thousandth of a pre-training's usual tokens"),
     "unnamed-en": (with_rows(BUDGET, RUNS, {1: {"RunName": None}}), "en", {},

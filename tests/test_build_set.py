@@ -134,9 +134,9 @@ def test_a_currency_relabels_the_example_prices(tmp_path, capsys, monkeypatch):
     assert code == 0
     # The budget's own check says so too (issue 27): its model check warns.
     assert err == (
-        "xlfuncs: warning: llm-compute-budget: its Model check reads: A US dollar "
-        "in the currency: Warning: the Prices sheet still holds the example prices, "
-        "in USD: type your prices in the plan's currency\n"
+        "xlfuncs: warning: llm-compute-budget: its Model check reads: Prices per "
+        "GPU-hour, H100 SXM: Warning: still the example's USD price, under another "
+        "currency: type yours in the plan's currency\n"
         "xlfuncs: warning: Currency=EUR relabels the example amounts, which are "
         "USD, without converting them: set or retype PricePerGPUHour in "
         "chinchilla-model-size; ApiPriceInput in llm-compute-budget; ApiPriceOutput "

@@ -198,7 +198,7 @@ SUMMARY = Sheet(
             ("ComputeBudgetPFDays", "OptimalParams", "OptimalTokens", "GPUs",
              "PeakTFLOPSPerGPU", "ClusterDays", "ClusterGPUHours"),
         ),
-        Figures(T("Key assumptions", "Supuestos clave"), ("Contingency",)),
+        Figures(T("Key assumptions", "Supuestos clave"), ("MFU", "Contingency")),
         Notes(
             T("Built-in assumptions", "Supuestos incorporados"),
             (

@@ -104,6 +104,11 @@ CONTINGENCY_INPUT = Input(
       "Llama 3 entrenó más del 90 % del tiempo, con 466 interrupciones en 54 días "
       "(1/0,9 = 1,11: un 11 %)."),
     fmt=tx.PERCENT_FMT, domain=SHARE, typical=(0.0, 0.5),
+    # 0.11 % for 11 %: a share typed as a percentage twice over.
+    rules=(Check(F.OR(Ref("Contingency").eq(0), Ref("Contingency").ge(0.01)),
+                 T("Warning: under 1 %: in a % cell, 0.11 reads 0.11 %: type 11 for 11 %",
+                   "Aviso: menos del 1 %: en una celda %, 0,11 se lee 0,11 %: escriba 11 "
+                   "para un 11 %"), error=False),),
 )  # fmt: skip
 
 USABLE = Input(

@@ -17,8 +17,6 @@ from ...data.prices import (
     EXPERIMENTS_RANGE,
     EXPERIMENTS_SOURCE,
     GPU_PRICE_SOURCES,
-    GPU_PRICES,
-    PRICES_CURRENCY,
     PRICES_READ,
 )
 from ...data.serving import SERVING_SOURCE
@@ -134,22 +132,6 @@ PLAN = Inputs(
 )  # fmt: skip
 
 
-# The example prices are USD: in another currency, until one is typed over,
-# every amount would be USD relabelled (the sum of the Prices sheet's example
-# figures tells them apart from the reader's own).
-_EXAMPLE_SUM = round(sum(x for p in GPU_PRICES for x in (p.on_demand, p.reserved, p.spot)
-                         if x is not None), 6)  # fmt: skip
-_EXAMPLES_IN_USD = Check(
-    F.OR(F.TRIM(Ref("Currency")).eq(PRICES_CURRENCY),
-         F.ROUND(F.SUM(Ref("PriceOnDemand"), Ref("PriceReserved"), Ref("PriceSpot")), 6)
-         .ne(_EXAMPLE_SUM)),
-    T(f"Warning: the Prices sheet still holds the example prices, in {PRICES_CURRENCY}: "
-      "type your prices in the plan's currency",
-      f"Aviso: la hoja Precios aún tiene los precios de ejemplo, en {PRICES_CURRENCY}: "
-      "escriba sus precios en la moneda del plan"),
-    error=False,
-)  # fmt: skip
-
 CALENDAR = Results(T("Time", "Tiempo"), (HOURS_IN_A_MONTH,))
 
 CURRENCY_RATE = Results(
@@ -159,7 +141,7 @@ CURRENCY_RATE = Results(
             T("A US dollar in the currency", "Un dólar en la moneda"), T("{currency}", "{currency}"),
             T("The Data sheet's rounded rate: the price checks' bands follow the currency.",
               "El tipo redondeado de la hoja Datos: las bandas de los precios siguen la moneda."),
-            fmt=tx.TWO, checks=(_EXAMPLES_IN_USD,)),),
+            fmt=tx.TWO),),
 )  # fmt: skip
 
 TRAINING = Inputs(
@@ -390,7 +372,8 @@ MONEY = Figures(
         _by_month("BudgetServingContingency", T("Contingency, serving", "Contingencia, servicio"),
                   "MonthServingContingency"),
         _by_month("BudgetExperiments", T("Experiments before the runs", "Experimentos previos"),
-                  "MonthExperiments"),
+                  "MonthExperiments", T("Booked in the runs' own months.",
+                                        "Cargados en los meses de las ejecuciones.")),
         *(_quarter(q) for q in range(1, MONTHS // 3 + 1)),
         Result("BudgetBeyondPlan", F.SUM(Ref("RunCost")) - F.SUM(Ref("RunInPlan")),
                T(f"After month {MONTHS} (not in total)", f"Tras el mes {MONTHS}, no en el total"),

@@ -320,7 +320,8 @@ SCENARIOS = (
     # Llama 3.1 70B's published GPU-hours imply 25 % MFU all in; the Llama 3
     # paper's 405B steps ran at 38-43 % (Table 4): about 0.6 of a well-tuned MFU.
     (T("All-in MFU", "MFU con todo"), 1.0, 0.6, 0.0),
-    (T("More contingency", "Más contingencia"), 1.0, 1.0, 0.1),
+    # Each word of a label fits the column of 8 (no "conting-ency" in print).
+    (T("More risk", "Más riesgo"), 1.0, 1.0, 0.1),
 )
 EXTRA = Input(
     "ScenarioContingency", "", 0.0,
@@ -362,7 +363,7 @@ def draw_scenarios(lay: Layout, w: SheetWriter) -> None:
     w.put("value", lay.t(tx.BASE), wr.HEADER_CENTRED)
     for c, (label, *_) in zip(cols, SCENARIOS):
         w.put(c, lay.t(label), wr.HEADER_CENTRED)
-    w.fit(3)  # "Más contingencia" in a column of 8
+    w.fit(3)  # "Cheaper GPUs" in a column of 8: two lines
     items: list[Item] = []
     cells: list[dict[str, str]] = [{} for _ in SCENARIOS]
     for what, label, k, inp in (("p", T("Price ×", "Precio ×"), 1, FACTOR),

@@ -250,10 +250,6 @@ RUN_FIELDS = (
              "Su propia prueba, por GPU: tokens/s de entrenamiento, o en servicio tokens/s "
              "de salida a plena carga. Sustituye a la estimación, que queda como control."),
            domain=POSITIVE, blank=True, band=2),
-    _typed("RunPromptTokens", T("Prompt tokens a month", "Tokens de entrada al mes"), T("", ""),
-           T("For serving: the input tokens a month, prompts and context (0 if none).",
-             "En servicio: los tokens de entrada al mes, peticiones y contexto (0 si no hay)."),
-           fmt=tx.LARGE, domain=NONNEGATIVE, blank=True, band=2),
     _typed("RunPrecision", T("Precision", "Precisión"), T("", ""),
            T("For serving: the weights' precision, bf16, fp16, fp8, int8, int4 or fp4 (the "
              "key/value cache in fp8 with fp8 and fp4, else 16 bits). Blank: bf16.",
@@ -267,6 +263,11 @@ RUN_FIELDS = (
              "En servicio: los milisegundos que como mucho espera un usuario por token de "
              "salida (TPOT); en blanco: ninguno."),
            arg="ms_per_token", domain=POSITIVE, blank=True, band=2),
+    # The widest figure (48.0 mil M in Spanish) in the band's widest column.
+    _typed("RunPromptTokens", T("Prompt tokens a month", "Tokens de entrada al mes"), T("", ""),
+           T("For serving: the input tokens a month, prompts and context (0 if none).",
+             "En servicio: los tokens de entrada al mes, peticiones y contexto (0 si no hay)."),
+           fmt=tx.LARGE, domain=NONNEGATIVE, blank=True, band=2),
     _typed("RunSpare", T("Spare replicas", "Réplicas de reserva"), T("", ""),
            T("For serving: replicas kept on top of those the peak needs (N+1: type 1).",
              "En servicio: réplicas de más sobre las que necesita la punta (N+1: escriba 1)."),
@@ -512,6 +513,28 @@ _SERVING_SKIPS = Check(
       "sale de sus réplicas"),
     error=False,
 )  # fmt: skip
+# Tensor parallel splits a model's key/value heads evenly among a replica's GPUs
+# (or copies them, past their number): 3 GPUs for a 70 B's 8 heads do neither.
+_HEADS = Ref("RunCacheHeads")
+_SPLITS_HEADS = Check(
+    unless(F.OR(TRAINING, F.NOT(_NAMED), Ref("RunReplicaGPUs").eq(1)),
+           F.OR(F.MOD(_HEADS, Ref("RunReplicaGPUs")).eq(0),
+                F.MOD(Ref("RunReplicaGPUs"), _HEADS).eq(0))),
+    Say(T("Warning: a replica's GPUs split the model's ", "Aviso: las GPU de una réplica "
+          "reparten las ")).cat(
+        figure(_HEADS, 0),
+        T(" key/value heads: GPUs a replica that divide them, or a multiple of them",
+          " cabezas clave/valor del modelo: GPU por réplica que las dividan, o un múltiplo")),
+    error=False,
+)  # fmt: skip
+_BY_PARAMETERS = Check(
+    F.OR(SERVES, _NAMED),
+    T("Warning: a model by its parameters: no attention FLOPs in its speed, and its "
+      "memory counts the weights and optimizer only (name a model from the Models sheet)",
+      "Aviso: un modelo por sus parámetros: sin los FLOPs de la atención en su velocidad, "
+      "y su memoria solo cuenta pesos y optimizador (nombre un modelo de la hoja Modelos)"),
+    error=False,
+)  # fmt: skip
 _TRAINING_ONLY = Check(
     F.OR(SERVES, F.AND(F.ISBLANK(Ref("RunPromptTokens")), F.ISBLANK(Ref("RunPrecision")),
                        F.ISBLANK(Ref("RunLatency")), F.ISBLANK(Ref("RunSpare")))),
@@ -601,7 +624,7 @@ RUN_CHECKS = (
     *_IMPLIED[:2],
     Check(unless(SERVES, _LONG.cond), _LONG.message),
     _IMPLIED[2], _SERVE_CEILING, _SERVE_FLOOR, Check(unless(SERVES, _LONGER.cond), _LONGER.message, error=False),
-    _ENDS, _RESERVED_GPU, _TRAINING_ONLY, _SERVING_SKIPS, _PRETRAIN_TOKENS[2],
+    _ENDS, _RESERVED_GPU, _TRAINING_ONLY, _SERVING_SKIPS, _SPLITS_HEADS, _BY_PARAMETERS, _PRETRAIN_TOKENS[2],
     _FINETUNE_TOKENS[2], _SERVING_TOKENS[2],
 )  # fmt: skip
 
@@ -783,6 +806,15 @@ PRICES = Table(
      Check(F.COUNTIF(Whole("PriceGPURow"), Ref("PriceGPURow")).le(1),
            T("Error: this GPU has another row above or below: one row a GPU",
              "Error: esta GPU tiene otra fila arriba o abajo: una fila por GPU")),
+     # The examples are USD: in another currency, a row still at its example
+     # would be a USD figure relabelled.
+     Check(F.OR(F.TRIM(Ref("Currency")).eq(PRICES_CURRENCY), F.ISBLANK(Ref("PriceOnDemand")),
+                F.NOT(F.ISNUMBER(Ref("PriceExampleUSD"))),
+                Ref("PriceOnDemand").ne(Ref("PriceExampleUSD"))),
+           T(f"Warning: still the example's {PRICES_CURRENCY} price, under another currency: "
+             "type yours in the plan's currency",
+             f"Aviso: aún el precio del ejemplo en {PRICES_CURRENCY}, con otra moneda: "
+             "escriba el suyo en la moneda del plan"), error=False),
      Check(F.OR(F.ISBLANK(Ref("PriceReserved")), F.ISBLANK(Ref("PriceOnDemand")),
                 Ref("PriceReserved").le(Ref("PriceOnDemand"))),
            T("Warning: reserved dearer than on-demand", "Aviso: reservada más cara que bajo demanda"),
