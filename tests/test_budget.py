@@ -267,6 +267,54 @@ def test_doubling_the_measured_serving_speed_halves_its_cost():
     assert slow("RunCost")[5] == pytest.approx(16 * 730 * 10 * H100_RESERVED, rel=1e-12)
 
 
+def test_a_serving_line_typed_in_requests_a_day_costs_what_its_tokens_do():
+    # Issue 34: serving in the units planners use. The assistant's 24 B output
+    # and 48 B prompt tokens a month are 1,578,082.19 requests a day of 1,000
+    # prompt and 500 output tokens (a day: 730 h ÷ 24): the same line.
+    requests = 24e9 / (500 * HOURS_A_MONTH / 24)
+    assert requests * 1000 * HOURS_A_MONTH / 24 == pytest.approx(48e9)
+    by_requests = runs({5: {"RunTokens": None, "RunPromptTokens": None,
+                            "RunRequestsDay": requests, "RunPromptPerRequest": 1000,
+                            "RunOutputPerRequest": 500}})  # fmt: skip
+    base = figures()
+    assert by_requests("ModelCheck") == "OK"
+    assert by_requests("RunOutputMonth")[5] == pytest.approx(24e9, rel=1e-12)
+    assert by_requests("RunPromptMonth")[5] == pytest.approx(48e9, rel=1e-12)
+    for name in ("RunGPUsUsed", "RunCost", "RunApiCost"):
+        assert by_requests(name)[5] == pytest.approx(base(name)[5], rel=1e-12), name
+    # Its own request shape: 4,000 prompt tokens and 200 output a request.
+    longer = runs({5: {"RunPromptPerRequest": 4000, "RunOutputPerRequest": 200}})
+    assert longer("RunPromptLen")[5] == 4000 and longer("RunOutputLen")[5] == 200
+
+
+def test_a_serving_lines_own_peak_sizes_its_replicas():
+    # Peak 4 × the average, not the Assumptions sheet's 2: the peak rate doubles.
+    # The default line: 24e9 ÷ 2,628,000 s × 2 = 18,265 tokens/s on replicas of
+    # 2 GPUs, 4 of them and a spare; at 4 ×, twice the rate: 10 and a spare.
+    base, peak = figures(), runs({5: {"RunPeakToAverage": 4}})
+    replica = base("RunTokensPerSec")[5]
+    assert base("RunReplicas")[5] == math.ceil(24e9 / SECONDS_A_MONTH * 2 / replica) + 1
+    assert peak("RunReplicas")[5] == math.ceil(24e9 / SECONDS_A_MONTH * 4 / replica) + 1
+    assert peak("RunPeakUsed")[5] == 4
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        ({"RunRequestsDay": 1000},
+         "Error: the traffic typed twice: tokens a month, or requests a day, not both"),
+        ({"RunTokens": None, "RunPromptTokens": None, "RunRequestsDay": 1000},
+         "Error: a request needs both its prompt and its output tokens"),
+        ({"RunPromptPerRequest": 1000},
+         "Error: a request needs both its prompt and its output tokens"),
+    ],
+)  # fmt: skip
+def test_a_serving_lines_traffic_is_typed_once_and_whole(change, said):
+    got = runs({5: change})
+    assert got("ModelCheck").startswith("Runs, Assistant 70B: " + said)
+    assert got("BudgetTotal") == "n/a: see Check"
+
+
 def test_tensor_parallel_that_splits_no_heads_evenly_warns():
     # Issue 34: 3 GPUs a replica for Llama 3.1 70B, whose 8 key/value heads
     # (config.json: num_key_value_heads 8) 3 neither divides nor multiplies.

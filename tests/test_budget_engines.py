@@ -107,6 +107,12 @@ VARIANTS: dict[str, tuple[Any, str, dict[str, Any], str]] = {
     "contract-price": (with_reservations(BUDGET, {0: {"ReservationPrice": 2.0}}), "en", {}, "OK"),
     "credits": (with_reservations(BUDGET, {0: {"ReservationPrice": 0}}), "en", {},
                 "Reserved capacity, H100 SXM: Warning: a price of 0: credits?"),
+    # The assistant typed as requests a day of 1,000 prompt and 500 output tokens
+    # (a day: 730 h ÷ 24): the same line, in Spanish.
+    "requests-es": (with_rows(BUDGET, RUNS, {5: {"RunTokens": None, "RunPromptTokens": None,
+                                                 "RunRequestsDay": 24e9 / (500 * 730 / 24),
+                                                 "RunPromptPerRequest": 1000,
+                                                 "RunOutputPerRequest": 500}}), "es", {}, "OK"),
     # Issue 33: a latency target no batch meets is the serving line's error.
     "latency-20ms": (with_rows(BUDGET, RUNS, {5: {"RunLatency": 20}}), "es", {},
                      "Ejecuciones, Assistant 70B: Error: ningún lote cumple la latencia "
@@ -286,6 +292,12 @@ def test_a_run_in_error_leaves_no_total_and_others_no_cost(books):
         assert not any("costs nothing" in s or "no cuesta" in s for s in statuses), (
             statuses
         )
+
+
+def test_a_serving_line_by_requests_a_day_is_the_same_line(books):
+    got = books["requests-es"][2]  # LibreOffice, Spanish
+    assert named_values(got, "BudgetTotal") == pytest.approx(681_148.82, abs=0.01)
+    assert named_values(got, "RunOutputMonth")[5] == pytest.approx(24e9, rel=1e-9)
 
 
 def test_use_above_the_commitment_is_billed_at_on_demand(books):

@@ -542,7 +542,7 @@ BUDGET = Template(
         SUMMARY,
         Sheet(T("Assumptions", "Supuestos"),
               (PLAN, CALENDAR, CURRENCY_RATE, TRAINING, SERVING, ENERGY, NOTES)),
-        Sheet(T("Runs", "Ejecuciones"), (RUNS,), columns=_RUN_WIDTHS, side=110),
+        Sheet(T("Runs", "Ejecuciones"), (RUNS,), columns=_RUN_WIDTHS, side=124),
         Sheet(T("Prices", "Precios"), (PRICES, PRICE_NOTES, RESERVATIONS,
                                       Custom(first_reservation_name)),
               columns=(16.5, 10, 10, 10, 11, 52, 18),

@@ -90,8 +90,12 @@ _ESTIMATE = F.IF(
 ) * F.CHOOSE(Ref("RunMethodCode"), 1, Ref("LoRASpeedup"), Ref("LoRASpeedup"))  # fmt: skip
 _REPLICA = _blank_or("RunGPUs", 1)
 _PEAK_RATE = (
-    Ref("RunTokens") / (_HOURS * 3600) * Ref("PeakToAverage")
+    Ref("RunOutputMonth") / (_HOURS * 3600) * Ref("RunPeakUsed")
 )  # output tokens/s
+# A serving line's traffic, typed as tokens a month or as requests a day with
+# their tokens a request: a day is a month's hours ÷ 24.
+_BY_REQUESTS = F.ISNUMBER(Ref("RunRequestsDay"))
+_DAYS = _HOURS / 24
 _TRAIN = ("RunTokens", 1, "RunGPUs", "RunSpeed", 1, 1)  # tokens as one epoch
 _MONTHS_IN_PLAN = F.MAX(0, F.MIN(Ref("RunFinish"), MONTHS) - (Ref("RunStart") - 1))
 
@@ -217,7 +221,7 @@ RUN_FIELDS = (
              "completo (full), LoRA o QLoRA, para un ajuste."),
            kind="list", keys="MethodKeys", menu="MethodNames", blank=True),
     _typed("RunTokens", T("Tokens (output a month if serving)", "Tokens (de salida al mes en servicio)"),
-           T("", ""), _TOKENS_HELP, fmt=tx.LARGE, domain=POSITIVE),
+           T("", ""), _TOKENS_HELP, fmt=tx.LARGE, domain=POSITIVE, blank=True),
     _typed("RunGPU", T("GPU", "GPU"), T("", ""),
            T("A GPU from the Data sheet, priced on the Prices sheet.",
              "Una GPU de la hoja Datos, con precio en la hoja Precios."),
@@ -273,6 +277,33 @@ RUN_FIELDS = (
              "En servicio: réplicas de más sobre las que necesita la punta (N+1: escriba 1)."),
            domain=Domain(0.0, float("inf"), True, False, "be a whole number, 0 or more",
                          whole=True), blank=True, band=2),
+    # A serving line's requests, in the units planners use: blank, the tokens
+    # a month above and the Assumptions sheet's request and peak.
+    _typed("RunPromptPerRequest", T("Prompt a request", "Entrada por petición"),
+           T("tokens", "tokens"),
+           T("For serving: a request's prompt tokens. Blank: the Assumptions sheet's "
+             "tokens a request, split as the tokens a month are.",
+             "En servicio: los tokens de entrada de una petición. En blanco: los tokens por "
+             "petición de la hoja Supuestos, repartidos como los tokens al mes."),
+           domain=NONNEGATIVE, blank=True, band=2),
+    _typed("RunOutputPerRequest", T("Output a request", "Salida por petición"),
+           T("tokens", "tokens"),
+           T("For serving: a request's output tokens (with its prompt, or neither).",
+             "En servicio: los tokens de salida de una petición (con su entrada, o ninguno)."),
+           domain=POSITIVE, blank=True, band=2),
+    _typed("RunRequestsDay", T("Requests a day", "Peticiones al día"), T("", ""),
+           T("For serving: the requests a day, instead of the tokens a month (then leave "
+             "those blank, and type the tokens a request).",
+             "En servicio: las peticiones al día, en lugar de los tokens al mes (deje "
+             "entonces esos en blanco, y escriba los tokens por petición)."),
+           domain=POSITIVE, blank=True, band=2),
+    _typed("RunPeakToAverage", T("Peak over average", "Punta sobre media"), T("×", "×"),
+           T("For serving: the busiest hour's traffic over the month's average. Blank: the "
+             "Assumptions sheet's.",
+             "En servicio: el tráfico de la hora punta sobre la media del mes. En blanco: el "
+             "de la hoja Supuestos."),
+           fmt=tx.TWO, domain=Domain(1.0, 100.0, True, True, "be from 1 to 100"), blank=True,
+           band=2),
     # The results, a band below.
     _field("RunCost", T("Cost", "Coste"), _MONEY, tx.MONEY, total=True, band=3,
            expr=F.IF(SERVES, Ref("RunGPUsUsed") * _HOURS * Ref("RunMonths") * Ref("RunPrice"),
@@ -307,10 +338,10 @@ RUN_FIELDS = (
            expr=F.ROUNDUP(Ref("RunFinish"), 0)),
     _field("RunPerMTok", T("Per M output tokens", "Por M tokens de salida"), T("{currency}", "{currency}"),
            tx.MONEY, band=3,
-           expr=F.IF(SERVES, Ref("RunCost") / Ref("RunMonths") / Ref("RunTokens") * 1e6, "")),
+           expr=F.IF(SERVES, Ref("RunCost") / Ref("RunMonths") / Ref("RunOutputMonth") * 1e6, "")),
     _field("RunApiCost", T("Through an API", "Con una API"), _MONEY, tx.MONEY, total=True, band=3,
-           expr=F.IF(SERVES, (Ref("RunPromptTokens") * Ref("ApiPriceInput")
-                              + Ref("RunTokens") * Ref("ApiPriceOutput")) / 1e6 * _MONTHS_IN_PLAN, "")),
+           expr=F.IF(SERVES, (Ref("RunPromptMonth") * Ref("ApiPriceInput")
+                              + Ref("RunOutputMonth") * Ref("ApiPriceOutput")) / 1e6 * _MONTHS_IN_PLAN, "")),
     _field("RunBreakEven", T("API dearer above", "API más cara desde"), T("output tokens/month", "tokens de salida/mes"),
            tx.LARGE, band=3, expr=F.IF(SERVES, _BREAK_EVEN, "")),
     _field("RunMemory", T("Memory check", "Control de memoria"), T("", ""), "@", band=3,
@@ -389,12 +420,28 @@ RUN_FIELDS = (
            expr=F.IF(SERVES, call("GPU_BANDWIDTH_TBS", "RunGPU"), "")),
     _field("RunLink", T("Link between GPUs", "Enlace entre GPU"), T("GB/s", "GB/s"), band=4,
            expr=F.IF(SERVES, call("GPU_INTERCONNECT_GBS", "RunGPU"), "")),
-    _field("RunPromptLen", T("Prompt a request", "Entrada por petición"), T("tokens", "tokens"),
-           band=4, expr=F.IF(SERVES, Ref("ServingContext") * Ref("RunPromptTokens")
-                                    / (Ref("RunPromptTokens") + Ref("RunTokens")), "")),
-    _field("RunOutputLen", T("Output a request", "Salida por petición"), T("tokens", "tokens"),
-           band=4, expr=F.IF(SERVES, Ref("ServingContext") * Ref("RunTokens")
-                                    / (Ref("RunPromptTokens") + Ref("RunTokens")), "")),
+    _field("RunOutputMonth", T("Output a month", "Salida al mes"), T("tokens", "tokens"), tx.LARGE,
+           band=4, guarded=False,
+           expr=F.IF(SERVES, F.IF(_BY_REQUESTS, Ref("RunRequestsDay") * Ref("RunOutputPerRequest")
+                                  * _DAYS, Ref("RunTokens")), "")),
+    _field("RunPromptMonth", T("Prompts a month", "Entrada al mes"), T("tokens", "tokens"),
+           tx.LARGE, band=4, guarded=False,
+           expr=F.IF(SERVES, F.IF(_BY_REQUESTS, Ref("RunRequestsDay") * Ref("RunPromptPerRequest")
+                                  * _DAYS, Ref("RunPromptTokens")), "")),
+    _field("RunPeakUsed", T("Peak over average used", "Punta sobre media usada"), T("×", "×"),
+           tx.TWO, band=4, expr=F.IF(SERVES, _blank_or("RunPeakToAverage", "PeakToAverage"), "")),
+    _field("RunPromptLen", T("Prompt a request, used", "Entrada por petición, usada"),
+           T("tokens", "tokens"),
+           band=4, expr=F.IF(SERVES, _blank_or("RunPromptPerRequest", Ref("ServingContext")
+                                                * Ref("RunPromptMonth")
+                                                / (Ref("RunPromptMonth") + Ref("RunOutputMonth"))),
+                             "")),
+    _field("RunOutputLen", T("Output a request, used", "Salida por petición, usada"),
+           T("tokens", "tokens"),
+           band=4, expr=F.IF(SERVES, _blank_or("RunOutputPerRequest", Ref("ServingContext")
+                                                * Ref("RunOutputMonth")
+                                                / (Ref("RunPromptMonth") + Ref("RunOutputMonth"))),
+                             "")),
     _field("RunLatencyBatch", T("Batch the latency allows", "Lote que permite la latencia"),
            T("sequences", "secuencias"), band=4, holds="LATENCY_BATCH",
            expr=F.IF(SERVES, F.IF(F.ISBLANK(Ref("RunLatency")), Ref("ServingBatch"), _LATENCY), "")),
@@ -411,13 +458,13 @@ RUN_FIELDS = (
            expr=F.IF(SERVES, _blank_or("RunSpare", 0), "")),
     _field("RunApiPerToken", T("API, an output token", "API, un token de salida"), _MONEY,
            "0.000E+00", band=4,
-           expr=F.IF(SERVES, (Ref("ApiPriceOutput") + Ref("ApiPriceInput") * Ref("RunPromptTokens")
-                              / Ref("RunTokens")) / 1e6, "")),
+           expr=F.IF(SERVES, (Ref("ApiPriceOutput") + Ref("ApiPriceInput") * Ref("RunPromptMonth")
+                              / Ref("RunOutputMonth")) / 1e6, "")),
     _field("RunReplicaMonth", T("A replica a month", "Una réplica al mes"), _MONEY, tx.MONEY,
            band=4, expr=F.IF(SERVES, Ref("RunReplicaGPUs") * _HOURS * Ref("RunPrice"), "")),
     _field("RunReplicaTokens", T("A replica's tokens a month", "Tokens de una réplica al mes"),
            T("output", "salida"), tx.LARGE, band=4,
-           expr=F.IF(SERVES, Ref("RunTokensPerSec") * _HOURS * 3600 / Ref("PeakToAverage"), "")),
+           expr=F.IF(SERVES, Ref("RunTokensPerSec") * _HOURS * 3600 / Ref("RunPeakUsed"), "")),
     _field("RunReplicas", T("Replicas", "Réplicas"), T("", ""), band=4,
            expr=F.IF(SERVES, call("SERVING_GPUS", _PEAK_RATE, "RunTokensPerSec", 1)
                      + Ref("RunSpares"), "")),
@@ -448,11 +495,12 @@ def unless(skip: Expr, cond: Expr) -> Expr:
     return F.IF(skip, Lit(True), cond)
 
 
-def _token_band(kind: int, lo: float, hi: float, what: T) -> tuple[Check, Check, Check]:
+def _token_band(kind: int, lo: float, hi: float, what: T,
+                tokens: str = "RunTokens") -> tuple[Check, Check, Check]:  # fmt: skip
     """A kind of run's tokens judged: under a thousandth of its usual least is a
     unit slip (tokens typed in millions), over a thousand times its usual most
     an error too, outside its usual span a warning."""
-    x = Ref("RunTokens")
+    x = Ref(tokens)
 
     def said(message: str, lang: str) -> str:
         return message.format(lo=shown(lo, "0", lang), hi=shown(hi, "0", lang),
@@ -482,23 +530,43 @@ def _token_band(kind: int, lo: float, hi: float, what: T) -> tuple[Check, Check,
 
 _PRETRAIN_TOKENS = _token_band(1, 1e10, 1e14, T("pre-training", "preentrenamiento"))
 _FINETUNE_TOKENS = _token_band(2, 1e6, 1e11, T("fine-tune", "ajuste"))
-_SERVING_TOKENS = _token_band(3, 1e7, 1e13, T("serving month", "mes de servicio"))
+_SERVING_TOKENS = _token_band(
+    3, 1e7, 1e13, T("serving month", "mes de servicio"), "RunOutputMonth"
+)
 
 _FT_METHOD = Check(
     F.OR(K.ne(2), F.NOT(F.ISBLANK(Ref("RunMethod")))),
     T("Error: a fine-tune needs its method", "Error: un ajuste necesita su método"),
 )
 _TRAIN_NEEDS = Check(
-    F.OR(SERVES, F.ISNUMBER(Ref("RunGPUs"))),
+    F.OR(SERVES, F.AND(F.ISNUMBER(Ref("RunGPUs")), F.ISNUMBER(Ref("RunTokens")))),
     T(
-        "Error: a training run needs its GPUs",
-        "Error: un entrenamiento necesita sus GPU",
+        "Error: a training run needs its tokens and its GPUs",
+        "Error: un entrenamiento necesita sus tokens y sus GPU",
     ),
 )
 _SERVE_NEEDS = Check(
-    F.OR(TRAINING, F.AND(F.ISNUMBER(Ref("RunMonths")), F.ISNUMBER(Ref("RunPromptTokens")))),
-    T("Error: a serving line needs its months and its prompt tokens a month (0 if none)",
-      "Error: un servicio necesita sus meses y sus tokens de entrada al mes (0 si no hay)"),
+    F.OR(TRAINING, F.AND(F.ISNUMBER(Ref("RunMonths")),
+                         F.OR(_BY_REQUESTS, F.AND(F.ISNUMBER(Ref("RunTokens")),
+                                                  F.ISNUMBER(Ref("RunPromptTokens")))))),
+    T("Error: a serving line needs its months, and its output and prompt tokens a month (0 "
+      "if none) or its requests a day",
+      "Error: un servicio necesita sus meses, y sus tokens de salida y de entrada al mes (0 "
+      "si no hay) o sus peticiones al día"),
+)  # fmt: skip
+_TRAFFIC_ONCE = Check(
+    F.OR(TRAINING, F.NOT(_BY_REQUESTS),
+         F.AND(F.ISBLANK(Ref("RunTokens")), F.ISBLANK(Ref("RunPromptTokens")))),
+    T("Error: the traffic typed twice: tokens a month, or requests a day, not both",
+      "Error: el tráfico escrito dos veces: tokens al mes, o peticiones al día, no ambos"),
+)  # fmt: skip
+_A_REQUEST = Check(
+    F.OR(TRAINING, F.AND(F.ISBLANK(Ref("RunPromptPerRequest")),
+                         F.ISBLANK(Ref("RunOutputPerRequest")), F.NOT(_BY_REQUESTS)),
+         F.AND(F.ISNUMBER(Ref("RunPromptPerRequest")), F.ISNUMBER(Ref("RunOutputPerRequest")))),
+    T("Error: a request needs both its prompt and its output tokens (requests a day need them)",
+      "Error: una petición necesita sus tokens de entrada y de salida (las peticiones al día "
+      "los necesitan)"),
 )  # fmt: skip
 _SERVE_NAMED = Check(
     F.OR(TRAINING, _NAMED),
@@ -537,9 +605,13 @@ _BY_PARAMETERS = Check(
 )  # fmt: skip
 _TRAINING_ONLY = Check(
     F.OR(SERVES, F.AND(F.ISBLANK(Ref("RunPromptTokens")), F.ISBLANK(Ref("RunPrecision")),
-                       F.ISBLANK(Ref("RunLatency")), F.ISBLANK(Ref("RunSpare")))),
-    T("Warning: prompt tokens, precision, latency and spare replicas are for serving lines",
-      "Aviso: tokens de entrada, precisión, latencia y réplicas de reserva son para servicios"),
+                       F.ISBLANK(Ref("RunLatency")), F.ISBLANK(Ref("RunSpare")),
+                       F.ISBLANK(Ref("RunPromptPerRequest")), F.ISBLANK(Ref("RunOutputPerRequest")),
+                       F.ISBLANK(Ref("RunRequestsDay")), F.ISBLANK(Ref("RunPeakToAverage")))),
+    T("Warning: prompt tokens, precision, latency, spare replicas, requests and peak are for "
+      "serving lines",
+      "Aviso: tokens de entrada, precisión, latencia, réplicas de reserva, peticiones y punta "
+      "son para servicios"),
     error=False,
 )  # fmt: skip
 _IN_PLAN = Check(
@@ -619,7 +691,7 @@ _RESERVED_GPU = Check(
 )  # fmt: skip
 
 RUN_CHECKS = (
-    _FT_METHOD, _TRAIN_NEEDS, _SERVE_NEEDS, _SERVE_NAMED, _IN_PLAN, *_PRETRAIN_TOKENS[:2],
+    _FT_METHOD, _TRAIN_NEEDS, _SERVE_NEEDS, _TRAFFIC_ONCE, _A_REQUEST, _SERVE_NAMED, _IN_PLAN, *_PRETRAIN_TOKENS[:2],
     *_FINETUNE_TOKENS[:2], *_SERVING_TOKENS[:2], _FITS, _PRICES_OK, _PRICED, _COSTS,
     *_IMPLIED[:2],
     Check(unless(SERVES, _LONG.cond), _LONG.message),
