@@ -426,6 +426,31 @@ def test_a_measured_speed_is_read_as_the_mfu_it_implies(built):
     assert fast["ImpliedMFU"] > 1
 
 
+def test_a_measured_speed_this_model_cannot_reach_leaves_no_result_standing():
+    # Issue 33: only the model changed to Llama 3.1 70B, the seed's measured
+    # 2,500 tokens/s per GPU kept (an 8 B's speed): 2,500 ÷ the 70 B's estimate
+    # × 30 % is above 100 % of an H100's peak. The Summary showed the 8 B's
+    # 18.22 examples/s and 162.03 USD beside the error; every result from the
+    # speed now reads n/a, and the check names the speed.
+    from xlfuncs.templates.build import laid_out
+
+    got = compute(FINETUNE, {"FTModel": "Llama 3.1 70B"})
+    assert got["ImpliedMFU"] > 1
+    check = laid_out(FINETUNE, "en", {"FTModel": "Llama 3.1 70B"}).model.value(
+        "ModelCheck"
+    )
+    assert check.startswith(
+        "Tokens/s per GPU used: Error: faster than this GPU can run this model"
+    )
+    for name in ("ExamplesPerSec", "ExamplesPerMin", "TrainingHours", "TotalCost"):
+        assert got[name] == "n/a: see Check", name
+    # Estimated instead, the measured figure is not judged: the run computes.
+    estimated = compute(
+        FINETUNE, {"FTModel": "Llama 3.1 70B", "ThroughputSource": "estimated"}
+    )
+    assert isinstance(estimated["ExamplesPerSec"], float)
+
+
 def test_fine_tune_cost_does_not_follow_pretraining_days():
     # The planner fine-tunes the model the user names, not one re-sized by days.
     named = {"FTModel": "Llama 3.1 8B"}

@@ -12,6 +12,7 @@ from .blocks import (
     Axis,
     Case,
     Chart,
+    Check,
     Cover,
     Figures,
     Grid,
@@ -121,21 +122,29 @@ SPEED_STEPS = Results(
     (
         *estimate_rows(),
         Result(
+            "ImpliedMFU", Ref("TokensPerSecPerGPU") / Ref("EstimatedTokensPerSec") * Ref("MFU"),
+            T("MFU the measured speed implies", "MFU que implica la velocidad medida"),
+            T("% of peak", "% del pico"),
+            T("Measured tokens/s per GPU ÷ the estimate × the MFU above: how much of the "
+              "GPU's peak the measured speed reaches, to compare with the 35-55 % of "
+              "large runs.",
+              "Tokens/s medidos por GPU ÷ la estimación × la MFU de arriba: cuánto del "
+              "pico de la GPU alcanza la velocidad medida, frente al 35-55 % de los "
+              "grandes entrenamientos."),
+            fmt=tx.PERCENT_FMT,
+        ),
+        # The measured speed judged where it is used: a speed this GPU cannot
+        # reach with this model (typed for another, or per minute) makes every
+        # result from it n/a, not only its MFU.
+        Result(
             "TokensPerSecUsed", F.IF(SOURCE.eq(1), Ref("TokensPerSecPerGPU"), Ref("EstimatedTokensPerSec")),
             T("Tokens/s per GPU used", "Tokens/s por GPU usados"), T("tokens/s", "tokens/s"),
             T("The measured figure, or the estimate, as chosen above.",
               "La cifra medida, o la estimación, según lo elegido arriba."),
-        ),
-        Result(
-            "ImpliedMFU", Ref("TokensPerSecUsed") / Ref("EstimatedTokensPerSec") * Ref("MFU"),
-            T("MFU this speed implies", "MFU que implica esta velocidad"), T("% of peak", "% del pico"),
-            T("Tokens/s per GPU used ÷ the estimate × the MFU above: how much of the "
-              "GPU's peak a measured speed reaches, to compare with the 35-55 % of "
-              "large runs.",
-              "Tokens/s por GPU usados ÷ la estimación × la MFU de arriba: cuánto del "
-              "pico de la GPU alcanza una velocidad medida, frente al 35-55 % de los "
-              "grandes entrenamientos."),
-            fmt=tx.PERCENT_FMT, checks=mfu_checks("ImpliedMFU"),
+            # Unjudged while the source is not a choice (its own check says so):
+            # no error inside OR, which engines pass on differently.
+            checks=tuple(Check(F.OR(F.IFERROR(SOURCE.ne(1), True), c.cond), c.message, c.error)
+                         for c in mfu_checks("ImpliedMFU")),
         ),
         Result(
             "EffectiveThroughput", call("FT_THROUGHPUT", *_FT),

@@ -19,6 +19,7 @@ from datetime import date, datetime, timezone
 from typing import Any
 
 from openpyxl import Workbook
+from openpyxl.worksheet.pagebreak import Break
 
 from .. import __version__
 from ..excel.values import Range, Value, XlError
@@ -424,6 +425,10 @@ class Layout:
         the same formulas in both editions, the words in this one."""
         cells = self.model.message_cells
         w.next()
+        # The list starts a page: a page break LibreOffice places by itself
+        # could leave a blank page after it where a wider face than Calibri
+        # lengthens its wrapped rows.
+        w.ws.row_breaks.append(Break(id=w.row))
         w.next()
         w.put("where", self.t(tx.MESSAGES_TITLE), wr.SECTION)
         w.height(20)

@@ -293,7 +293,9 @@ def scenarios(lay: Layout, w: SheetWriter, block: Scenarios) -> None:
         res = lay.tpl.result(name)
         w.next()
         w.put("label", lay.t(res.label), wr.BOLD if res.key else wr.WRAPPED)
-        style = (wr.KEY_RESULT if res.key else wr.RESULT).but(fmt=fmt(lay, res.fmt))
+        style = (wr.KEY_RESULT if res.key else wr.RESULT).but(
+            fmt=fmt(lay, res.fmt), align=wr.GRID_RESULT.align
+        )
         lay.formula(w, base, Ref(name), style)
         for c, ren, done in zip(case_cols, renames, placed):
             tree = lay.model.case(name, ren, done)
@@ -354,7 +356,7 @@ def grid(lay: Layout, w: SheetWriter, block: Grid) -> None:
         items.append(
             (cin.label + f" {w.coord(c)}", lay.model.case_checks(cin, cell), [cell])
         )
-    style = wr.RESULT.but(fmt=fmt(lay, res.fmt))
+    style = wr.GRID_RESULT.but(fmt=fmt(lay, res.fmt))
     for k in range(len(block.rows.values)):
         w.next()
         rcell = _axis(lay, w, "label", block.rows, k)
@@ -407,7 +409,7 @@ def sweep(lay: Layout, w: SheetWriter, block: Sweep) -> None:
         for c, name in zip(cols, block.results):
             res = lay.tpl.result(name)
             tree = lay.model.case(name, {inp.name: cell})
-            here = lay.formula(w, c, tree, wr.RESULT.but(fmt=fmt(lay, res.fmt)))
+            here = lay.formula(w, c, tree, wr.GRID_RESULT.but(fmt=fmt(lay, res.fmt)))
             table[name].append(here)
             # A row's results are not judged: the rows span what-ifs on
             # purpose (a budget a thousand times the plan's runs for years),
@@ -518,7 +520,7 @@ def curve(lay: Layout, w: SheetWriter, block: Curve) -> None:
     def row(here: dict[str, str], first: int = 0) -> None:
         for c, s in list(zip(cols[1:], block.columns))[first:]:
             here[s.name] = lay.formula(w, c, rename(s.expr, here),
-                                       wr.RESULT.but(fmt=fmt(lay, s.fmt)))  # fmt: skip
+                                       wr.GRID_RESULT.but(fmt=fmt(lay, s.fmt)))  # fmt: skip
             cells[s.name].append(here[s.name])
 
     for x in block.xs:

@@ -106,9 +106,8 @@ CONTINGENCY_INPUT = Input(
     fmt=tx.PERCENT_FMT, domain=SHARE, typical=(0.0, 0.5),
     # 0.11 % for 11 %: a share typed as a percentage twice over.
     rules=(Check(F.OR(Ref("Contingency").eq(0), Ref("Contingency").ge(0.01)),
-                 T("Warning: under 1 %: in a % cell, 0.11 reads 0.11 %: type 11 for 11 %",
-                   "Aviso: menos del 1 %: en una celda %, 0,11 se lee 0,11 %: escriba 11 "
-                   "para un 11 %"), error=False),),
+                 T("Warning: under 1 %: 0.11 typed for 11 %?",
+                   "Aviso: menos del 1 %: ¿0,11 escrito por 11 %?"), error=False),),
 )  # fmt: skip
 
 USABLE = Input(

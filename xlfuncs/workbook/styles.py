@@ -36,4 +36,6 @@ BOX = Border(left=THIN, right=THIN, top=THIN, bottom=THIN)
 TOP = Alignment(vertical="top")
 WRAP = Alignment(wrap_text=True, vertical="top")
 RIGHT = Alignment(horizontal="right", vertical="top")
+# A grid's result: "n/d: ver Control" shrinks into a column sized for figures.
+RIGHT_SHRINK = Alignment(horizontal="right", vertical="top", shrink_to_fit=True)
 CENTER = Alignment(horizontal="center", vertical="top", wrap_text=True)

@@ -69,6 +69,7 @@ INPUT = Style(
 )
 RESULT = Style(fill=st.RESULT_FILL, box=True, align=st.RIGHT)
 KEY_RESULT = RESULT.but(font=st.BOLD)
+GRID_RESULT = RESULT.but(align=st.RIGHT_SHRINK)
 STEP = Style(fill=st.CALC_FILL, box=True, align=st.RIGHT)
 CHECK = Style(align=st.WRAP, box=True)
 MODEL_CHECK = Style(font=st.BOLD, fill=st.CHECK_FILL, align=st.WRAP, box=True)

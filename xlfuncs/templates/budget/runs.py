@@ -585,9 +585,10 @@ _SERVING_SKIPS = Check(
 # (or copies them, past their number): 3 GPUs for a 70 B's 8 heads do neither.
 _HEADS = Ref("RunCacheHeads")
 _SPLITS_HEADS = Check(
+    # Unjudged while the row's figures are n/a: their own checks say why.
     unless(F.OR(TRAINING, F.NOT(_NAMED), Ref("RunReplicaGPUs").eq(1)),
-           F.OR(F.MOD(_HEADS, Ref("RunReplicaGPUs")).eq(0),
-                F.MOD(Ref("RunReplicaGPUs"), _HEADS).eq(0))),
+           F.IFERROR(F.OR(F.MOD(_HEADS, Ref("RunReplicaGPUs")).eq(0),
+                          F.MOD(Ref("RunReplicaGPUs"), _HEADS).eq(0)), True)),
     Say(T("Warning: a replica's GPUs split the model's ", "Aviso: las GPU de una réplica "
           "reparten las ")).cat(
         figure(_HEADS, 0),
@@ -667,7 +668,7 @@ _SERVE_CEILING = Check(
 # And one under a third of it: a single request's speed, or a slow server, that
 # multiplies the line's replicas (issue 34: 100 tokens/s a GPU for a 70 B in fp8).
 _SERVE_FLOOR = Check(
-    unless(TRAINING, Ref("RunSpeed").ge(Ref("RunEstimate") / 3)),
+    unless(TRAINING, F.IFERROR(Ref("RunSpeed").ge(Ref("RunEstimate") / 3), True)),
     T("Warning: measured under a third of the estimate for this model and GPU: output "
       "tokens/s per GPU at full load, not one request's speed?",
       "Aviso: medido por debajo de un tercio de la estimación para este modelo y GPU: "
