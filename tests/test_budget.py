@@ -339,10 +339,13 @@ def test_a_training_run_by_its_parameters_says_what_it_leaves_out():
 def test_contingency_typed_as_a_hundredth_of_itself_warns(lang):
     # Issue 34: 0.11 typed in a % cell reads 0.11 %, and the check read OK.
     got = figures(values={"Contingency": 0.0011}, lang=lang)
-    assert got("ModelCheck") == {
-        "en": "Contingency: Warning: under 1 %: 0.11 typed for 11 %?",
-        "es": "Contingencia: Aviso: menos del 1 %: ¿0,11 escrito por 11 %?",
-    }[lang]
+    assert (
+        got("ModelCheck")
+        == {
+            "en": "Contingency: Warning: under 1 %: 0.11 typed for 11 %?",
+            "es": "Contingencia: Aviso: menos del 1 %: ¿0,11 escrito por 11 %?",
+        }[lang]
+    )
     assert figures(values={"Contingency": 0})("ModelCheck") == "OK"
 
 
@@ -355,7 +358,9 @@ def test_each_price_row_still_at_its_usd_example_warns_under_another_currency():
     # One row typed over: the next row still at its example is named.
     typed = figures(with_rows(BUDGET, "Prices per GPU-hour", {0: {"PriceOnDemand": 3.70}}),
                     values={"Currency": "EUR"})  # fmt: skip
-    assert typed("ModelCheck").startswith("Prices per GPU-hour, H200 SXM: Warning: still")
+    assert typed("ModelCheck").startswith(
+        "Prices per GPU-hour, H200 SXM: Warning: still"
+    )
 
 
 def test_page_1_gives_the_oldest_price_date():
@@ -363,7 +368,9 @@ def test_page_1_gives_the_oldest_price_date():
     # gives the Prices sheet's oldest date: 4 Dec 2026 is day 46,360 (1 Jan 2026
     # is 46,023, and 4 Dec is 337 days later).
     assert figures()("PricesOldest") == 46_360
-    older = figures(with_rows(BUDGET, "Prices per GPU-hour", {2: {"PriceDate": 46_023}}))
+    older = figures(
+        with_rows(BUDGET, "Prices per GPU-hour", {2: {"PriceDate": 46_023}})
+    )
     assert older("PricesOldest") == 46_023
     assert older("ModelCheck") == "OK"
 
@@ -371,7 +378,9 @@ def test_page_1_gives_the_oldest_price_date():
 def test_the_api_price_band_follows_the_currency():
     # Issue 34: a JPY plan could not reach OK: 108 JPY a million output tokens
     # (0.72 USD at the Data sheet's 150 JPY) read as "unusual", over 60.
-    yen = figures(values={"Currency": "JPY", "ApiPriceOutput": 108, "ApiPriceInput": 108})
+    yen = figures(
+        values={"Currency": "JPY", "ApiPriceOutput": 108, "ApiPriceInput": 108}
+    )
     assert yen("CurrencyRate") == 150
     assert yen("ApiPriceOutput.check") == "OK" and yen("ApiPriceInput.check") == "OK"
     dear = figures(values={"ApiPriceOutput": 108})  # 108 USD: over 60
@@ -687,7 +696,9 @@ def test_a_second_reservation_of_the_same_model_adds_to_the_first():
          "Reserved capacity, L40S: Error: no price: type the contract's, or a reserved price"),
     ],
 )  # fmt: skip
-def test_gpus_committed_with_no_priced_model_are_an_error_and_page_1_says_na(row, message):
+def test_gpus_committed_with_no_priced_model_are_an_error_and_page_1_says_na(
+    row, message
+):
     got = figures(with_reservations(BUDGET, {1: row}))
     assert got("ModelCheck").startswith(message)
     for name in ("BudgetTotal", "BudgetIdle", "BudgetCommitted", "BudgetQ2"):
@@ -708,7 +719,9 @@ def test_a_reservation_past_the_plan_is_committed_after_it_not_in_the_total():
     cheaper = figures(with_reservations(BUDGET, {0: {"ReservationPrice": 2.0}}))
     saving = 12 * HOURS_A_MONTH * 10 * (H100_RESERVED - 2.0)
     assert cheaper("BudgetIdle") == pytest.approx(-saving, rel=1e-9)
-    assert cheaper("BudgetCommitted") == pytest.approx(12 * HOURS_A_MONTH * 10 * 2.0, rel=1e-12)
+    assert cheaper("BudgetCommitted") == pytest.approx(
+        12 * HOURS_A_MONTH * 10 * 2.0, rel=1e-12
+    )
     assert cheaper("BudgetTotal") == pytest.approx(DEFAULT_TOTAL - saving * (1 + OVERHEADS),
                                                    abs=0.01)  # fmt: skip
 
@@ -716,7 +729,9 @@ def test_a_reservation_past_the_plan_is_committed_after_it_not_in_the_total():
 def test_credits_at_a_price_of_0_warn_and_cost_nothing():
     got = figures(with_reservations(BUDGET, {0: {"ReservationPrice": 0}}))
     assert got("BudgetCommitted") == 0
-    assert got("ModelCheck").startswith("Reserved capacity, H100 SXM: Warning: a price of 0")
+    assert got("ModelCheck").startswith(
+        "Reserved capacity, H100 SXM: Warning: a price of 0"
+    )
     # The assistant's 12 GPUs, charged 2.72 on the Runs sheet, cost nothing.
     assistant = 12 * HOURS_A_MONTH * 10 * H100_RESERVED
     assert got("BudgetTotal") == pytest.approx(DEFAULT_TOTAL - assistant * (1 + OVERHEADS),
@@ -778,7 +793,9 @@ def test_the_fewest_gpus_of_a_qlora_run_is_one_answer_named_or_as_a_count():
     named = figures()("RunFewestGPUs")[1]
     counted = runs({1: {"RunModel": params}})
     assert named == counted("RunFewestGPUs")[1] == 1
-    assert counted("ModelCheck").startswith("Runs, Support 70B: Warning: a model by its parameters")
+    assert counted("ModelCheck").startswith(
+        "Runs, Support 70B: Warning: a model by its parameters"
+    )
 
 
 @pytest.mark.parametrize(
@@ -812,7 +829,12 @@ def test_an_empty_plan_warns(lang, said):
 
     empty = replace(BUDGET, sheets=tuple(replace(s, blocks=tuple(map(cleared, s.blocks)))
                                          for s in BUDGET.sheets))  # fmt: skip
-    got = figures(with_reservations(empty, {0: reserve(None, None, None, None, ReservationContract=None)}), lang)
+    got = figures(
+        with_reservations(
+            empty, {0: reserve(None, None, None, None, ReservationContract=None)}
+        ),
+        lang,
+    )
     assert got("BudgetTotal") == 0
     assert got("ModelCheck") == said
 

@@ -326,7 +326,8 @@ def test_reservations_of_one_model_add_up_and_a_missing_model_leaves_page_1_na(
     # commitment's line takes back 12 × 730 h × 10 × 0.72, plus 10 % overheads.
     cheaper = books["contract-price"][engine]
     assert named_values(cheaper, "BudgetTotal") == pytest.approx(
-        681_148.82 - 12 * 730 * 10 * 0.72 * 1.1, abs=0.01)
+        681_148.82 - 12 * 730 * 10 * 0.72 * 1.1, abs=0.01
+    )
     for variant in ("no-model-en", "no-prices-row"):
         got = books[variant][engine]
         for name in ("BudgetTotal", "BudgetQ1", "BudgetIdle", "BudgetCommitted"):

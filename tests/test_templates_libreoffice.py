@@ -11,15 +11,14 @@ show a raw error. The files go through one ``soffice`` call per locale.
 from __future__ import annotations
 
 import datetime
-
 import random
 from dataclasses import replace
 from typing import Any
 
 import openpyxl
-from openpyxl.utils.datetime import to_excel
 import pytest
 from libreoffice import recalculate, require_libreoffice
+from openpyxl.utils.datetime import to_excel
 from workbook_tools import disagreements, random_inputs, strip_cached_values
 
 import xlfuncs

@@ -411,7 +411,9 @@ def with_reservations(tpl, changes: dict[int, dict[str, object]]):
     return with_rows(tpl, RESERVED, changes)
 
 
-def reserve(gpu: str | None, gpus: int, start: int, term: int, **more: object) -> dict[str, object]:
+def reserve(
+    gpu: str | None, gpus: int, start: int, term: int, **more: object
+) -> dict[str, object]:
     """A reservations row: ``gpus`` of ``gpu`` from month ``start`` for ``term`` months."""
     return dict(ReservationGPU=gpu, ReservationGPUCount=gpus, ReservationStart=start,
                 ReservationTerm=term, **more)  # fmt: skip
