@@ -18,7 +18,7 @@ import math
 
 import openpyxl
 import pytest
-from workbook_tools import named_values, reserve, with_reservations, with_rows
+from workbook_tools import TIES, named_values, reserve, with_reservations, with_rows
 
 import xlfuncs
 from xlfuncs.excel.values import Range
@@ -488,6 +488,19 @@ def test_costliest_runs_by_name(base):
         names[k] for k in order[:3]
     ]
     assert base("CostliestRun1") == pytest.approx(costs[order[0]], rel=1e-12)
+
+
+def test_tied_runs_are_ranked_by_row():
+    got = runs(TIES)
+    twin = got("RunInPlan")[0]
+    assert got("RunInPlan")[:4] == [twin] * 4
+    assert [got(f"CostliestRunName{k}") for k in (1, 2, 3)] == [
+        "Assistant 70B",
+        "Twin A",
+        "Twin B",
+    ]
+    assert got("CostliestRun2") == got("CostliestRun3") == twin
+    assert got("RunSameAbove")[:4] == [1, 2, 3, 4]
 
 
 def test_capacity_by_gpu_model(base):

@@ -22,6 +22,7 @@ import pytest
 import workbook_tools
 from libreoffice import recalculate, require_libreoffice
 from workbook_tools import (
+    TIES,
     named_values,
     reserve,
     strip_cached_values,
@@ -113,6 +114,8 @@ VARIANTS: dict[str, tuple[Any, str, dict[str, Any], str]] = {
                                                  "RunRequestsDay": 24e9 / (500 * 730 / 24),
                                                  "RunPromptPerRequest": 1000,
                                                  "RunOutputPerRequest": 500}}), "es", {}, "OK"),
+    # Four equal fine-tunes: ranked by row among the costliest.
+    "ties": (with_rows(BUDGET, RUNS, TIES), "en", {}, "OK"),
     # Issue 33: a latency target no batch meets is the serving line's error.
     "latency-20ms": (with_rows(BUDGET, RUNS, {5: {"RunLatency": 20}}), "es", {},
                      "Ejecuciones, Assistant 70B: Error: ningún lote cumple la latencia "
@@ -292,6 +295,15 @@ def test_a_run_in_error_leaves_no_total_and_others_no_cost(books):
         assert not any("costs nothing" in s or "no cuesta" in s for s in statuses), (
             statuses
         )
+
+
+@pytest.mark.parametrize("engine", [2, 3], ids=["libreoffice", "gnumeric"])
+def test_tied_runs_are_ranked_by_row_in_every_engine(books, engine):
+    got = books["ties"][engine]
+    if got is None:
+        pytest.skip("Gnumeric is missing: apt-get install gnumeric")
+    names = [named_values(got, f"CostliestRunName{k}") for k in (1, 2, 3)]
+    assert names == ["Assistant 70B", "Twin A", "Twin B"]
 
 
 def test_a_serving_line_by_requests_a_day_is_the_same_line(books):

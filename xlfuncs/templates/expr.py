@@ -54,6 +54,21 @@ class Whole(Expr):
         return env[column_name(self.name)]
 
 
+@dataclass(frozen=True)
+class UpTo(Expr):
+    """A table's column from its first row down to the row reading it
+    (``$AR$9:AR12`` in row 4): a tie among rows broken by their order. The
+    table makes it a :class:`Span` for each row; it is never printed as it is."""
+
+    name: str
+
+    def printed(self, ctx: Ctx) -> tuple[str, int]:
+        raise ValueError(f"UpTo({self.name}) is made a range by its table")
+
+    def value(self, env: Env) -> Value:
+        raise ValueError(f"UpTo({self.name}) is made a range by its table")
+
+
 def column_name(field: str) -> str:
     """The internal name of a table field's whole column, as :class:`Whole` reads it."""
     return f"{field}.column"
@@ -204,6 +219,7 @@ class Span(Expr):
 
 
 __all__ = [
+    "UpTo",
     "AS_WRITTEN",
     "FALSE",
     "ONE",

@@ -47,6 +47,7 @@ from .expr import (
     Refs,
     Say,
     Span,
+    UpTo,
     column_name,
 )
 from .layout import Cells, Layout
@@ -352,6 +353,7 @@ def render_table(lay: Layout, w: SheetWriter, block: Table) -> None:
                 model.add(ren[f.name], value=edition(f, given.get(f.name), lay.lang))
         in_use = Ref(ren[used.name])
         for name, tree in trees.items():
+            tree = _up_to(tree, k)
             if name in plain:
                 model.add(ren[name], InRow(tree, ren))
             else:
@@ -389,6 +391,17 @@ def render_table(lay: Layout, w: SheetWriter, block: Table) -> None:
                 w.split()
             part = [fields[block.label], *shown[start : start + printed - 1]]
             _band(lay, w, block, names, part, check=False)
+
+
+def _up_to(tree: Expr, k: int) -> Expr:
+    """``tree`` for row ``k``: each :class:`UpTo` a column's rows 1 to k."""
+    if isinstance(tree, UpTo):
+        return Span([cell(tree.name, i) for i in range(1, k + 1)], anchored=True)
+    kids = tree.children()
+    if not kids:
+        return tree
+    new = [_up_to(c, k) for c in kids]
+    return tree if all(a is b for a, b in zip(new, kids)) else tree.rebuilt(new)
 
 
 def _lookup(tree: Expr) -> Expr | None:

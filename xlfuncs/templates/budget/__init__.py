@@ -279,9 +279,26 @@ def _quarter(q: int) -> Result:
                   beside_fmt="mmm yy")  # fmt: skip
 
 
+def _cents(k: int) -> Expr:
+    """The k-th costliest run's cost to the cent, as the Runs sheet's key
+    writes it (``RunCents``)."""
+    return Lit("c").cat(F.FIXED(Ref(f"CostliestRun{k}"), 2))
+
+
+def _tie(k: int) -> Expr | int:
+    """Which of the runs costing as much as the k-th costliest it is, in row
+    order: 1 + how many of the costlier places cost the same to the cent
+    (equal costs are neighbours in LARGE's order)."""
+    out: Expr | int = k
+    for i in range(1, k):
+        out = F.IF(_cents(i).eq(_cents(k)), out, k - i)
+    return out
+
+
 def _costliest(k: int) -> Result:
     amount = F.LARGE(Ref("RunInPlan"), k)
-    name = F.IFERROR(F.INDEX(Ref("RunName"), F.MATCH(amount, Ref("RunInPlan"), 0)), "–")
+    key = _cents(k).cat("|", _tie(k))
+    name = F.IFERROR(F.INDEX(Ref("RunName"), F.MATCH(key, Ref("RunRankKey"), 0)), "–")
     return Result(f"CostliestRun{k}", F.IFERROR(amount, "–"), T(f"Costliest run {k}", f"Ejecución más cara {k}"),
                   _MONEY, T("In the plan, before contingency.",
                             "En el plan, sin contingencia."),

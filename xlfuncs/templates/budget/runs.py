@@ -29,7 +29,7 @@ from ...registry.excel import key
 from .. import texts as tx
 from ..blocks import Check, Field, Notes, Table
 from ..checks import figure, looked_up, shown
-from ..expr import Expr, F, Lit, Ref, Say, Whole, call
+from ..expr import Expr, F, Lit, Ref, Say, UpTo, Whole, call
 from ..shared import code, mfu_checks, time_checks
 from ..table import choice, table_input
 from ..texts import T, Text
@@ -482,6 +482,17 @@ RUN_FIELDS = (
            band=4, expr=F.IF(F.AND(TRAINING, _NAMED), _PEAK_ONE, ""), holds="TRAINING_PEAK_GB"),
     _field("RunFewestGPUs", T("Fewest GPUs", "Mínimo GPU"), T("training", "entreno"), band=4,
            expr=F.IF(SERVES, "", F.IF(_NAMED, _FEWEST_NAMED, _FEWEST_COUNT))),
+    # Ties among the costliest runs ranked by row. The cost to the cent, as a
+    # text ("c" first: no criterion reads it as a number), the same in every
+    # engine where a number's own text is not; how many rows down to this one
+    # cost as much; and the two as one key, which one look-up finds.
+    _field("RunCents", T("Within the plan, to the cent", "Dentro del plan, al céntimo"),
+           T("text", "texto"), "@", band=4, expr=Lit("c").cat(F.FIXED(Ref("RunInPlan"), 2))),
+    _field("RunSameAbove", T("Same cost, rows to here", "Mismo coste, filas hasta aquí"),
+           T("runs", "ejecuciones"), band=4,
+           expr=F.COUNTIF(UpTo("RunCents"), Ref("RunCents"))),
+    _field("RunRankKey", T("Cost and tie, a key", "Coste y empate, una clave"), T("", ""), "@",
+           band=4, expr=Ref("RunCents").cat("|", Ref("RunSameAbove"))),
     _field("RunMFUBased", T("Speed from MFU", "Velocidad por MFU"), T("1 yes", "1 sí"), band=4,
            expr=F.IF(F.AND(TRAINING, F.ISBLANK(Ref("RunMeasuredSpeed"))), 1, 0)),
 )  # fmt: skip
