@@ -825,6 +825,11 @@ def test_a_prices_row_in_error_is_blamed_not_a_missing_price(change, lang, said)
     # run say "no price for this GPU and tier".
     got = figures(with_rows(BUDGET, "Prices per GPU-hour", change), lang)
     assert got("ModelCheck") == said
+    # Every run's results name the cause where it is (issue 34, point 6); page 1
+    # reads n/a as ever.
+    na = {"en": "n/a: see Prices", "es": "n/d: ver Precios"}[lang]
+    assert filled(got("RunCost")) == [na] * 6
+    assert got("BudgetTotal") == tx.NA(lang)
 
 
 @pytest.mark.parametrize(

@@ -114,6 +114,9 @@ VARIANTS: dict[str, tuple[Any, str, dict[str, Any], str]] = {
                                                  "RunRequestsDay": 24e9 / (500 * 730 / 24),
                                                  "RunPromptPerRequest": 1000,
                                                  "RunOutputPerRequest": 500}}), "es", {}, "OK"),
+    # An H100 on two Prices rows: the runs' results name the Prices sheet.
+    "prices-twice-es": (with_rows(BUDGET, PRICES, {1: {"PriceGPU": "H100 SXM"}}), "es", {},
+                        "Ejecuciones, Base 8B: Error: vea la hoja Precios"),
     # Four equal fine-tunes: ranked by row among the costliest.
     "ties": (with_rows(BUDGET, RUNS, TIES), "en", {}, "OK"),
     # Issue 33: a latency target no batch meets is the serving line's error.
@@ -295,6 +298,11 @@ def test_a_run_in_error_leaves_no_total_and_others_no_cost(books):
         assert not any("costs nothing" in s or "no cuesta" in s for s in statuses), (
             statuses
         )
+
+
+def test_runs_left_n_a_by_a_prices_row_name_the_prices_sheet(books):
+    got = books["prices-twice-es"][2]  # LibreOffice, Spanish
+    assert named_values(got, "RunCost")[:6] == ["n/d: ver Precios"] * 6
 
 
 @pytest.mark.parametrize("engine", [2, 3], ids=["libreoffice", "gnumeric"])

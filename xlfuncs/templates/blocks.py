@@ -258,6 +258,9 @@ class Table:
     bands: tuple[Text, ...] = ()  # the title of each band after the first
     workings: int = 3  # the band of its workings (grey): each row's keys join it
     unnamed: Text | None = None  # what a row in use without a name is told
+    # Where a row's results read n/a because of another sheet: (a condition
+    # over the row, the words its n/a says then), the first that holds.
+    blame: tuple[tuple[Expr, Text], ...] = ()
     side: bool = False  # its workings and checks beside its rows, beyond the print
 
 

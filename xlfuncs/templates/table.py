@@ -311,7 +311,10 @@ def render_table(lay: Layout, w: SheetWriter, block: Table) -> None:
         elif f is used:
             tree = filled.gt(0)
         elif f is na_cell:
-            tree = F.IF(Ref(used.name), Say(tx.NA), "")
+            said: Expr = Say(tx.NA)
+            for cond, words in reversed(block.blame):
+                said = F.IF(F.IFERROR(cond, False), Say(words), said)
+            tree = F.IF(Ref(used.name), said, "")
         elif f.expr is None:
             continue
         elif f in computed and not f.guarded:

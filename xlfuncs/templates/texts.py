@@ -63,6 +63,9 @@ OK = T("OK", "OK")  # a clean check; both editions, and only a clean one, begin 
 ERROR_WORD = T("Error:", "Error:")
 WARNING_WORD = T("Warning:", "Aviso:")
 NA = T("n/a: see Check", "n/d: ver Control")  # a result whose inputs are not valid
+NA_PRICES = T(
+    "n/a: see Prices", "n/d: ver Precios"
+)  # …because a Prices row is in error
 
 # Column headings of a model sheet.
 ITEM = T("Item", "Concepto")

@@ -214,7 +214,7 @@ MONTH_LINES: tuple[Line | Heading, ...] = (
     *_by_model("MonthGPUsModel", _needed),
     Heading(T("Committed, by model", "Comprometidas, por modelo"), T("GPUs", "GPU")),
     *_by_model("MonthCommitted", _committed),
-    Heading(T("Short (+) or spare (-)", "Faltan (+) o sobran (-)"), T("GPUs", "GPU")),
+    Heading(T("Needed less committed (+: on demand or spot)", "Necesarias menos comprometidas (+: bajo demanda o spot)"), T("GPUs", "GPU")),
     *_by_model("MonthGap", lambda i, m, row: Ref(month(f"MonthGPUsModel{i}", m))
                - Ref(month(f"MonthCommitted{i}", m))),
     Heading(T("Reserved runs, at once", "Ejecuciones reservadas, a la vez"), T("GPUs", "GPU")),

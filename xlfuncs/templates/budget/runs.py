@@ -29,7 +29,7 @@ from ...registry.excel import key
 from .. import texts as tx
 from ..blocks import Check, Field, Notes, Table
 from ..checks import figure, looked_up, shown
-from ..expr import Expr, F, Lit, Ref, Say, UpTo, Whole, call
+from ..expr import Expr, F, Lit, Ref, Say, Span, UpTo, Whole, call
 from ..shared import code, mfu_checks, time_checks
 from ..table import choice, table_input
 from ..texts import T, Text
@@ -742,14 +742,16 @@ RUNS = Table(
     T("Runs", "Ejecuciones"),
     T(f"One run a row, up to {RUN_ROWS}: type over the yellow cells, or clear a row to drop it. "
       "Kind, method, GPU and pricing take the words of their drop-downs; the details "
-      "band below takes each run's MFU or measured speed and a serving line's prompts, "
-      "precision, latency target and spare replicas (blank: the Assumptions sheet's). "
+      "band below takes each run's MFU or measured speed and a serving line's precision, "
+      "latency target, prompts, spare replicas, its requests a day (instead of tokens a "
+      "month) with a request's tokens, and its peak (blank: the Assumptions sheet's). "
       "Each row's check names its first problem; its results show n/a until it is fixed.",
       f"Una ejecución por fila, hasta {RUN_ROWS}: escriba en las celdas amarillas, o borre una fila "
       "para quitarla. Tipo, método, GPU y tarifa admiten las palabras de sus listas; la "
       "banda de detalles, debajo, admite la MFU o la velocidad medida de cada ejecución y, "
-      "en un servicio, entradas, precisión, latencia objetivo y réplicas de reserva (en "
-      "blanco: las de la hoja Supuestos). El control de cada fila nombra su primer "
+      "en un servicio, precisión, latencia objetivo, entradas, réplicas de reserva, sus "
+      "peticiones al día (en lugar de tokens al mes) con los tokens de una petición, y su "
+      "punta (en blanco: las de la hoja Supuestos). El control de cada fila nombra su primer "
       "problema; sus resultados muestran n/d hasta que se corrija."),
     RUN_FIELDS, EXAMPLE, RUN_ROWS, "RunName", RUN_CHECKS,
     (T("Details: speed, and serving (blank: the Assumptions sheet's)",
@@ -760,6 +762,10 @@ RUNS = Table(
     workings=4, side=True,
     unnamed=T("Error: name this run or clear the row",
               "Error: dé nombre a esta ejecución o borre la fila"),
+    # The cause where it is: a Prices row in error leaves every run n/a (a run
+    # reads its prices' whole columns).
+    blame=((F.COUNTIF(Span([f"PriceGPUCheck.{i}" for i in range(1, 9)]),
+                      Say(tx.ERROR_WORD + "*")).gt(0), tx.NA_PRICES),),
 )  # fmt: skip
 
 # ------------------------------------------------------------------ prices
