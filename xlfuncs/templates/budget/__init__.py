@@ -356,14 +356,14 @@ MONEY = Figures(
                T("Most of the base and the scenarios.",
                  "El mayor de la base y los escenarios."), fmt=tx.MONEY),
         Result("BudgetCommitted", F.SUM(Ref("ReservationPlanCost")),
-               T("Committed in the plan, not cancellable", "Comprometido en el plan, no cancelable"), _MONEY,
-               T("Reservations in the plan; in the total.",
-                 "Reservas en el plan; en el total."),
+               T("Committed, in the plan", "Comprometido, en el plan"), _MONEY,
+               T("Not cancellable; in the total.",
+                 "No cancelable; en el total."),
                fmt=tx.MONEY),
         Result("BudgetCommittedAfter", F.SUM(Ref("ReservationAfterPlan")),
-               T("Committed after the plan (not in total)", "Comprometido tras el plan, no en el total"), _MONEY,
-               T(f"Terms past month {MONTHS}: owed, not planned.",
-                 f"Plazos tras el mes {MONTHS}: debidos, no planificados."),
+               T("Committed, after the plan", "Comprometido, tras el plan"), _MONEY,
+               T(f"Owed past month {MONTHS}; not in the total.",
+                 f"Debido tras el mes {MONTHS}; no en el total."),
                fmt=tx.MONEY),
         _by_month("BudgetPretraining", T("Pre-training", "Preentrenamiento"), "MonthPretraining"),
         _by_month("BudgetFinetuning", T("Fine-tuning", "Ajuste fino"), "MonthFinetuning"),
@@ -393,9 +393,9 @@ MONEY = Figures(
                                         "Cargados en los meses de las ejecuciones.")),
         *(_quarter(q) for q in range(1, MONTHS // 3 + 1)),
         Result("BudgetBeyondPlan", F.SUM(Ref("RunCost")) - F.SUM(Ref("RunInPlan")),
-               T(f"Runs after month {MONTHS} (not in total)", f"Ejecuciones tras el mes {MONTHS}, no en el total"),
-               _MONEY, T(f"After month {MONTHS}, no contingency.",
-                         f"Tras el mes {MONTHS}, sin contingencia."),
+               T(f"Runs after month {MONTHS}", f"Ejecuciones tras el mes {MONTHS}"),
+               _MONEY, T("Not in the total; no contingency.",
+                         "No en el total; sin contingencia."),
                fmt=tx.MONEY),
     ),
 )  # fmt: skip
@@ -490,7 +490,7 @@ SCENARIO_TOTALS = Results(
     steps=True,
 )  # fmt: skip
 
-_RUN_WIDTHS = (14, 13, 13, 7, 9, 11, 7, 8, 7, 10, 10, 16)
+_RUN_WIDTHS = (14, 13, 13, 9, 9, 11, 7, 8, 7, 10, 10, 16)  # D: "Precisión" whole
 _MONTH_WIDTHS = (17.5,) + (7.8,) * MONTHS + (10.0,)
 
 BUDGET = Template(
