@@ -490,7 +490,7 @@ SCENARIO_TOTALS = Results(
     steps=True,
 )  # fmt: skip
 
-_RUN_WIDTHS = (14, 13, 13, 9, 9, 11, 7, 8, 7, 10, 10, 16)  # D: "Precisión" whole
+_RUN_WIDTHS = (14, 13, 13, 9, 9, 11, 7, 8, 7, 10, 10, 14)  # D: "Precisión" whole
 _MONTH_WIDTHS = (17.5,) + (7.8,) * MONTHS + (10.0,)
 
 BUDGET = Template(
