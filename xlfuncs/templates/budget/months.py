@@ -28,12 +28,11 @@ from ..render import FACTOR, Item, check_line, note, section
 from ..table import cell
 from ..texts import T
 from .reservations import RESERVATION_ROWS
-from .runs import MONTHS, RUN_ROWS
+from .runs import MONTHS, PRICE_ROWS, RUN_ROWS
 
 THOUSANDS = "#,##0,;-#,##0,;0"  # money in thousands: a year of runs fits a column
 GPUS_FMT = "#,##0;-#,##0;0"
 IN_THOUSANDS = T("thousands of {currency}", "miles de {currency}")
-PRICE_ROWS = 8  # the Prices sheet's rows: GPUs in use, model by model
 
 
 _START = "PlanStart"

@@ -39,6 +39,7 @@ MONTHS = 12  # columns of the Months sheet: the plan's length
 # A month's hours: the Assumptions sheet's cell (shared.HOURS_IN_A_MONTH, 730).
 _HOURS = Ref("HoursAMonth")
 RUN_ROWS = 20  # rows of the Runs table: with its head, one landscape page
+PRICE_ROWS = 8  # rows of the Prices table: one GPU model each
 _MONEY = T("{currency}", "{currency}")
 _START = Domain(
     1.0, float("inf"), True, False, "be a whole number, 1 or more", whole=True
@@ -764,7 +765,7 @@ RUNS = Table(
               "Error: dé nombre a esta ejecución o borre la fila"),
     # The cause where it is: a Prices row in error leaves every run n/a (a run
     # reads its prices' whole columns).
-    blame=((F.COUNTIF(Span([f"PriceGPUCheck.{i}" for i in range(1, 9)]),
+    blame=((F.COUNTIF(Span([f"PriceGPUCheck.{i}" for i in range(1, PRICE_ROWS + 1)]),
                       Say(tx.ERROR_WORD + "*")).gt(0), tx.NA_PRICES),),
 )  # fmt: skip
 
@@ -890,7 +891,7 @@ PRICES = Table(
                                               Ref("ExamplePriceGPU"), 0)), "")),
     ),
     tuple(_price_row(p) for p in GPU_PRICES),
-    8, "PriceGPU",
+    PRICE_ROWS, "PriceGPU",
     (Check(looked_up("PriceGPU", "AcceleratorKeys"),
            T("Error: a GPU from the Data sheet", "Error: una GPU de la hoja Datos")),
      Check(F.COUNTIF(Whole("PriceGPURow"), Ref("PriceGPURow")).le(1),
@@ -940,4 +941,4 @@ PRICE_NOTES = Notes(
     ),
 )  # fmt: skip
 
-__all__ = ["EXAMPLE", "MONTHS", "PRICES", "RUNS", "RUN_ROWS"]
+__all__ = ["EXAMPLE", "MONTHS", "PRICES", "PRICE_ROWS", "RUNS", "RUN_ROWS"]
